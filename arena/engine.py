@@ -1,0 +1,239 @@
+"""The rules-engine contract every game implements.
+
+A rules engine is pure and seeded: given ``(rules, seed, decisions)`` it always produces the
+same events. It owns its ``random.Random`` (never the global one), says whose decision is
+pending and what it is, validates and applies actions, computes each seat's view from event
+visibility, and can snapshot/restore itself exactly.
+
+Games subclass :class:`RulesEngine` and implement the abstract hooks; the base class does the
+bookkeeping that must be identical everywhere (event log, visibility filtering, parsing,
+fallbacks, snapshots, rendering the text a seat reads).
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.events import GameEvent, Visibility
+from arena.types import Action, Decision, InvalidAction, Outcome, PrivateFact
+
+NAME_POOL = (
+    "Alice", "Bruno", "Chloe", "Dmitri", "Elena", "Farid", "Greta", "Hiro",
+    "Ines", "Jonas", "Kemi", "Lars", "Maya", "Nikos", "Olga", "Priya",
+    "Quinn", "Rafael", "Sana", "Tomas", "Uma", "Viktor", "Wen", "Yusuf",
+)  # fmt: skip
+
+
+class RuleSet(BaseModel):
+    """Base of every game's rule flags: validated, immutable, unknown flags rejected."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+R = TypeVar("R", bound=RuleSet)
+
+FALLBACKS = ("random_legal", "abstain", "forfeit")
+
+
+class RulesEngine(ABC, Generic[R]):
+    """Base class of every game's rules engine."""
+
+    #: registry id of the game, e.g. "werewolf"
+    game: ClassVar[str] = ""
+    #: the game's RuleSet subclass
+    Rules: ClassVar[type[RuleSet]] = RuleSet
+
+    def __init__(self, rules: R | dict[str, Any] | None = None, seed: int = 0) -> None:
+        if rules is None:
+            rules = {}
+        self.rules: R = rules if isinstance(rules, RuleSet) else self.Rules(**rules)  # type: ignore[assignment]
+        self.reset(seed)
+
+    # -- lifecycle -------------------------------------------------------------------
+    def reset(self, seed: int) -> list[GameEvent]:
+        """Start a fresh game from ``seed``; returns the setup events."""
+        self.seed = int(seed)
+        self.rng = random.Random(self.seed)
+        # A separate stream for fallbacks so a replay that applies the recorded fallback
+        # action reaches exactly the same engine RNG state as the original run.
+        self.fallback_rng = random.Random(f"fallback:{self.seed}")
+        self.log: list[GameEvent] = []
+        self.phase = "setup"
+        self._aborted: Outcome | None = None
+        self._setup()
+        return list(self.log)
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Deal seats, names, roles and secrets with ``self.rng``; emit the setup events."""
+
+    # -- whose turn ------------------------------------------------------------------
+    @abstractmethod
+    def pending(self) -> list[int]:
+        """Seats that owe a decision now, in seat order (several in a simultaneous phase)."""
+
+    @abstractmethod
+    def decision(self, seat: int) -> Decision:
+        """The decision ``seat`` must make now; raises KeyError if it owes none."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply a validated action. Simultaneous phases buffer until every seat answered."""
+
+    @abstractmethod
+    def _is_over(self) -> bool:
+        """True once the rules say the game has ended."""
+
+    @abstractmethod
+    def _outcome(self) -> Outcome | None:
+        """The rules' outcome once the game is over, else ``None``."""
+
+    def is_over(self) -> bool:
+        return self._aborted is not None or self._is_over()
+
+    def outcome(self) -> Outcome | None:
+        if self._aborted is not None:
+            return self._aborted
+        return self._outcome() if self._is_over() else None
+
+    def forfeit(self, seat: int | None, reason: str, status: str = "forfeited") -> None:
+        """End the game now as aborted: ``seat`` forfeits (reward -1), everyone else 0."""
+        rewards = {s: 0.0 for s in range(self.n_seats)}
+        if seat is not None:
+            rewards[seat] = -1.0
+        self._aborted = Outcome(label="aborted", rewards=rewards, reason=reason, status=status)  # type: ignore[arg-type]
+        self.phase = "end"
+        self.emit(
+            "match_aborted",
+            f"The match was aborted: {reason}",
+            actor=seat,
+            reason=reason,
+            status=status,
+        )
+
+    # -- seats and secrets -----------------------------------------------------------
+    @property
+    @abstractmethod
+    def n_seats(self) -> int: ...
+
+    @property
+    def names(self) -> list[str]:
+        return list(getattr(self, "_names", [f"P{i}" for i in range(self.n_seats)]))
+
+    @abstractmethod
+    def teams(self) -> dict[int, str]:
+        """Faction of each seat (the team for ratings); every seat its own for free-for-all."""
+
+    def roles(self) -> dict[int, str]:
+        """Role of each seat (defaults to the team)."""
+        return self.teams()
+
+    @abstractmethod
+    def private_facts(self) -> list[PrivateFact]:
+        """Every piece of private information with its audience (ground truth for metrics)."""
+
+    def max_options(self) -> int:
+        """Upper bound on the number of options in any decision (size of the env's mask)."""
+        return self.n_seats + 4
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        """A game-specific, JSON-able summary of what ``seat`` may know (None: spectator)."""
+        return {"phase": self.phase}
+
+    def briefing(self, seat: int) -> str:
+        """The fixed text a seat reads before the transcript: who it is, what it knows."""
+        facts = [f for f in self.private_facts() if f.known_by(seat)]
+        lines = [f"You are {self.names[seat]} (seat {seat}) in a game of {self.game}."]
+        for f in facts:
+            who = "You" if f.owner == seat else self.names[f.owner]
+            lines.append(f"- {who}: {f.kind} {f.key} = {f.value}")
+        return "\n".join(lines)
+
+    # -- applying actions ------------------------------------------------------------
+    def emit(
+        self,
+        type: str,
+        text: str = "",
+        *,
+        actor: int | None = None,
+        visibility: Visibility | None = None,
+        **payload: Any,
+    ) -> GameEvent:
+        event = GameEvent(
+            type=type,
+            phase=self.phase,
+            actor=actor,
+            payload=payload,
+            visibility=visibility or Visibility.public(),
+            text=text,
+        )
+        self.log.append(event)
+        return event
+
+    def apply(self, seat: int, raw: Action | str | int | dict[str, Any]) -> list[GameEvent]:
+        """Validate ``raw`` against the seat's pending decision and apply it.
+
+        Returns the events this produced. Raises :class:`InvalidAction` (state unchanged)
+        when the seat owes no decision or the answer is not legal.
+        """
+        if self.is_over():
+            raise InvalidAction("the game is over")
+        if seat not in self.pending():
+            raise InvalidAction(f"seat {seat} has no pending decision")
+        action = self.decision(seat).parse(raw, seat)
+        start = len(self.log)
+        self._apply(seat, action)
+        return self.log[start:]
+
+    def fallback(self, seat: int, policy: str = "random_legal") -> Action:
+        """The recorded stand-in for a seat that gave no valid answer.
+
+        ``random_legal`` picks uniformly among legal options (speech: stays silent);
+        ``abstain`` takes the decision's silent/abstain option when it has one, else a
+        random legal option. (``forfeit`` is handled by the caller: it ends the match.)
+        """
+        decision = self.decision(seat)
+        ids = decision.option_ids
+        if decision.free_text and decision.silent_option:
+            return Action(seat=seat, choices=(decision.silent_option,), fallback="silent")
+        if policy == "abstain":
+            for candidate in ("abstain", "pass", "wait", "no_kill", "none", "decline"):
+                if candidate in ids:
+                    return Action(seat=seat, choices=(candidate,), fallback="abstain")
+        if not ids:
+            return Action(seat=seat, text="...", fallback="silent")
+        k = max(decision.min_choices, 1)
+        picks = self.fallback_rng.sample(ids, k) if k > 1 else [self.fallback_rng.choice(ids)]
+        return Action(seat=seat, choices=tuple(picks), fallback="random_legal")
+
+    # -- views -----------------------------------------------------------------------
+    def visible_log(self, seat: int | None) -> list[GameEvent]:
+        """Events ``seat`` may see (``None``: all). Games may narrow this (e.g. the dead)."""
+        return [e for e in self.log if e.visibility.visible_to(seat)]
+
+    def known_facts(self, seat: int) -> list[PrivateFact]:
+        return [f for f in self.private_facts() if f.known_by(seat)]
+
+    def render(self, seat: int, *, error: str | None = None) -> str:
+        """The text a seat reads: briefing, transcript of visible events, pending decision."""
+        parts = [self.briefing(seat), "", "Transcript:"]
+        parts.extend(e.text for e in self.visible_log(seat) if e.text)
+        if seat in self.pending():
+            parts += ["", "Your decision:", self.decision(seat).describe()]
+        if error:
+            parts += ["", f"Your previous answer was refused: {error}"]
+        return "\n".join(parts)
+
+    # -- snapshots -------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        """An exact copy of the whole state, RNG streams included."""
+        return pickle.dumps(self.__dict__, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def restore(self, blob: bytes) -> None:
+        self.__dict__.clear()
+        self.__dict__.update(pickle.loads(blob))

@@ -1,0 +1,234 @@
+"""A PettingZoo ``AECEnv`` over any :class:`~arena.engine.RulesEngine`.
+
+Spaces (chosen to pass ``pettingzoo.test.api_test``):
+
+* observation: ``Dict(text=Text(...), legal=Box(0, 1, (K,), int8))`` — the rendered view a
+  seat reads and a mask over the current decision's options (index ``i`` = option ``i``).
+  The keys ``observation``/``action_mask`` are avoided on purpose: api_test would treat a text
+  field under ``observation`` as a numeric array.
+* action: ``Text`` over a Unicode charset — an option id or label, an option index (int),
+  a JSON object, or free text where the decision allows it. Actions are validated strictly;
+  an invalid one is re-asked (the agent stays selected, the error is in ``infos``) up to
+  ``invalid_retries`` times, then replaced by the configured fallback and recorded.
+
+Simultaneous phases are stepped one seat at a time in seat order; the engine buffers their
+answers and resolves the phase when the last one arrives, so no seat sees another's answer.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from arena.engine import FALLBACKS, RulesEngine
+from arena.types import InvalidAction
+
+
+@functools.cache
+def unicode_charset() -> str:
+    """Printable characters of the Basic Multilingual Plane plus newline and tab."""
+    chars = ["\n", "\t"]
+    chars.extend(chr(c) for c in range(0x20, 0x7F))
+    chars.extend(chr(c) for c in range(0xA0, 0xD800))
+    chars.extend(chr(c) for c in range(0xE000, 0xFFFE))
+    return "".join(chars)
+
+
+@functools.cache
+def _charset_table() -> frozenset[str]:
+    return frozenset(unicode_charset())
+
+
+@functools.cache
+def _text_prototype(max_length: int, min_length: int) -> spaces.Text:
+    return spaces.Text(max_length, min_length=min_length, charset=unicode_charset())
+
+
+def text_space(max_length: int, min_length: int = 0) -> spaces.Text:
+    """A Unicode ``Text`` space; copies a cached prototype (building the charset is slow)."""
+    space = copy.copy(_text_prototype(max_length, min_length))
+    space._np_random = None  # its own RNG, seeded on first use or by .seed()
+    return space
+
+
+def sanitize(text: str, limit: int) -> str:
+    """Map characters outside the charset to U+FFFD and cap the length (keeping the end)."""
+    table = _charset_table()
+    if not all(c in table for c in text):
+        text = "".join(c if c in table else "\ufffd" for c in text)
+    if len(text) > limit:
+        text = "…" + text[-(limit - 1) :]
+    return text
+
+
+class ArenaEnv(AECEnv):  # type: ignore[misc]
+    """PettingZoo AEC adapter; one instance plays one game at a time."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "arena", "is_parallelizable": False}
+
+    MAX_TEXT = 200_000
+
+    def __init__(
+        self,
+        engine_cls: type[RulesEngine[Any]],
+        *,
+        render_mode: str | None = None,
+        invalid_retries: int = 2,
+        fallback: str = "random_legal",
+        max_cycles: int | None = None,
+        **rules: Any,
+    ) -> None:
+        super().__init__()
+        if fallback not in FALLBACKS:
+            raise ValueError(f"fallback must be one of {FALLBACKS}, got {fallback!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        self.engine = engine_cls(rules, seed=0)
+        self.metadata = {**self.metadata, "name": engine_cls.game}
+        self.render_mode = render_mode
+        self.invalid_retries = invalid_retries
+        self.fallback_policy = fallback
+        self.max_cycles = max_cycles
+        n = self.engine.n_seats
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        k = self.engine.max_options()
+        obs_space = spaces.Dict(
+            {
+                "text": text_space(self.MAX_TEXT),
+                "legal": spaces.Box(0, 1, shape=(k,), dtype=np.int8),
+            }
+        )
+        self._obs_spaces = {a: obs_space for a in self.possible_agents}
+        act_space = text_space(4096, min_length=1)
+        self._act_spaces = {a: act_space for a in self.possible_agents}
+        self._n_reset = 0
+        self._next_seed = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_spaces[agent]
+
+    # -- lifecycle -------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is None:
+            seed = self._next_seed
+        self._next_seed = int(seed) + 1  # a later reset() without seed plays a new, known game
+        self.engine.reset(int(seed))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._errors: dict[str, str | None] = {a: None for a in self.agents}
+        self._attempts = 0
+        self._cycles = 0
+        self.fallbacks: list[dict[str, Any]] = []
+        self._select_next()
+
+    def _select_next(self) -> None:
+        if self.engine.is_over():
+            self._finish()
+            return
+        pending = self.engine.pending()
+        self.agent_selection = self.possible_agents[pending[0]]
+        for a in self.agents:
+            self.infos[a] = self._info(a)
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        info: dict[str, Any] = {"seat": seat, "phase": self.engine.phase}
+        if not self.engine.is_over() and seat in self.engine.pending():
+            d = self.engine.decision(seat)
+            info["decision"] = d.kind
+            info["legal"] = d.option_ids
+            info["free_text"] = d.free_text
+        if self._errors.get(agent):
+            info["error"] = self._errors[agent]
+        return info
+
+    def _finish(self, reason: str | None = None) -> None:
+        outcome = self.engine.outcome()
+        for a in self.agents:
+            seat = self._seat[a]
+            self.rewards[a] = float(outcome.rewards.get(seat, 0.0)) if outcome else 0.0
+            self.terminations[a] = outcome is not None
+            self.truncations[a] = outcome is None
+            self.infos[a] = {
+                "seat": seat,
+                "outcome": outcome.label if outcome else "truncated",
+                "reason": reason or (outcome.reason if outcome else None),
+            }
+        self._accumulate_rewards()
+        if self.agents:
+            self.agent_selection = self.agents[0]
+
+    # -- observe / step --------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        mask = np.zeros(self.engine.max_options(), dtype=np.int8)
+        if not self.engine.is_over() and seat in self.engine.pending():
+            n = len(self.engine.decision(seat).options)
+            mask[: min(n, mask.shape[0])] = 1
+        text = self.engine.render(seat, error=self._errors.get(agent))
+        return {"text": sanitize(text, self.MAX_TEXT), "legal": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        seat = self._seat[agent]
+        if isinstance(action, np.integer):
+            action = int(action)
+        try:
+            self.engine.apply(seat, action)
+            self._errors[agent] = None
+            self._attempts = 0
+        except InvalidAction as err:
+            self._attempts += 1
+            self._errors[agent] = str(err)
+            if self._attempts > self.invalid_retries:
+                self._apply_fallback(agent, seat, str(err))
+        self._cycles += 1
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.max_cycles is not None and self._cycles >= self.max_cycles * len(self.agents):
+            if not self.engine.is_over():
+                self._finish(reason="max_cycles reached")
+                return
+        self._select_next()
+        if self.engine.is_over():
+            return
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _apply_fallback(self, agent: str, seat: int, error: str) -> None:
+        self._attempts = 0
+        self._errors[agent] = None
+        if self.fallback_policy == "forfeit":
+            self.fallbacks.append({"seat": seat, "policy": "forfeit", "error": error})
+            self.engine.forfeit(seat, f"seat {seat} gave no valid action: {error}")
+            return
+        fb = self.engine.fallback(seat, self.fallback_policy)
+        self.fallbacks.append({"seat": seat, "policy": fb.fallback, "error": error})
+        self.engine.apply(seat, fb)
+
+    def render(self) -> str | None:
+        text = "\n".join(e.text for e in self.engine.log if e.text)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,296 @@
+"""Core contracts shared by every game, agent and consumer (pydantic v2 at the boundaries)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from arena.events import Event
+
+
+class InvalidAction(ValueError):
+    """An action that the pending decision does not allow; the message says why."""
+
+
+class Option(BaseModel):
+    """One legal choice. ``id`` is what an agent answers with; ``label`` is for people."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    label: str = ""
+
+    def display(self) -> str:
+        return f"{self.id}: {self.label}" if self.label and self.label != self.id else self.id
+
+
+class Decision(BaseModel):
+    """What one seat must decide now.
+
+    A choice decision lists ``options`` and asks for between ``min_choices`` and
+    ``max_choices`` distinct ids. A speech decision sets ``free_text`` (bounded by
+    ``max_chars``); its options (e.g. ``pass``) may be chosen instead of speaking.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    prompt: str = ""
+    options: list[Option] = Field(default_factory=list)
+    min_choices: int = 1
+    max_choices: int = 1
+    free_text: bool = False
+    max_chars: int = 800
+    simultaneous: bool = False
+    # The option id used when speech fallback is "say nothing" (e.g. "pass" or "wait").
+    silent_option: str | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> Decision:
+        ids = [o.id for o in self.options]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"duplicate option ids in decision {self.kind!r}")
+        if not self.free_text and not self.options:
+            raise ValueError(f"decision {self.kind!r} has neither options nor free text")
+        if self.options and not (0 <= self.min_choices <= self.max_choices):
+            raise ValueError("need 0 <= min_choices <= max_choices")
+        if self.silent_option is not None and self.silent_option not in ids:
+            raise ValueError("silent_option must be one of the options")
+        return self
+
+    @property
+    def option_ids(self) -> list[str]:
+        return [o.id for o in self.options]
+
+    def describe(self) -> str:
+        """A one-paragraph statement of the decision and its legal answers."""
+        lines = [self.prompt] if self.prompt else []
+        if self.options:
+            if self.max_choices == 1:
+                lines.append("Choose one of: " + ", ".join(o.display() for o in self.options))
+            elif self.min_choices == self.max_choices:
+                lines.append(
+                    f"Choose exactly {self.max_choices} distinct ids (comma-separated) from: "
+                    + ", ".join(o.display() for o in self.options)
+                )
+            else:
+                lines.append(
+                    f"Choose {self.min_choices}-{self.max_choices} distinct ids from: "
+                    + ", ".join(o.display() for o in self.options)
+                )
+        if self.free_text:
+            lines.append(f"Or write a message of at most {self.max_chars} characters.")
+        return "\n".join(lines)
+
+    # -- strict parsing -------------------------------------------------------------
+    def parse(self, raw: Action | str | int | dict[str, Any], seat: int) -> Action:
+        """Turn an agent's answer into a validated :class:`Action` or raise InvalidAction.
+
+        Accepted forms: an ``Action``; an option index (int); a JSON object
+        ``{"choice": id | [ids], "text": str, "belief": {...}}``; an option id or label;
+        comma-separated ids for multi-choice; free text where the decision allows it.
+        """
+        if isinstance(raw, Action):
+            return self._validate(raw.model_copy(update={"seat": seat}))
+        if isinstance(raw, bool):
+            raise InvalidAction("a boolean is not an action")
+        if isinstance(raw, int):
+            if not 0 <= raw < len(self.options):
+                raise InvalidAction(f"option index {raw} out of range 0..{len(self.options) - 1}")
+            return self._validate(Action(seat=seat, choices=(self.options[raw].id,)))
+        if isinstance(raw, dict):
+            return self._from_mapping(raw, seat, raw_text=json.dumps(raw))
+        if not isinstance(raw, str):
+            raise InvalidAction(f"unsupported action type {type(raw).__name__}")
+        text = raw.strip()
+        if not text:
+            raise InvalidAction("empty answer")
+        if text.startswith("{") and text.endswith("}"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError:
+                data = None
+            if isinstance(data, dict):
+                return self._from_mapping(data, seat, raw_text=raw)
+        matched = self._match_choices(text)
+        if matched is not None:
+            return self._validate(Action(seat=seat, choices=matched, raw=raw))
+        if self.free_text:
+            return self._validate(Action(seat=seat, text=text, raw=raw))
+        raise InvalidAction(
+            f"{text[:60]!r} is not a legal answer; legal ids: {', '.join(self.option_ids)}"
+        )
+
+    def _from_mapping(self, data: dict[str, Any], seat: int, raw_text: str) -> Action:
+        unknown = set(data) - {"choice", "choices", "text", "belief"}
+        if unknown:
+            raise InvalidAction(f"unknown keys in answer: {sorted(unknown)}")
+        choice = data.get("choice", data.get("choices"))
+        choices: tuple[str, ...] = ()
+        if isinstance(choice, list):
+            choices = tuple(self._resolve_one(str(c)) for c in choice)
+        elif choice is not None:
+            one = str(choice)
+            found = self._match_choices(one)
+            if found is None:
+                raise InvalidAction(f"{one!r} is not a legal option")
+            choices = found
+        text = data.get("text")
+        if text is not None and not isinstance(text, str):
+            raise InvalidAction("'text' must be a string")
+        belief = data.get("belief")
+        if belief is not None and not isinstance(belief, dict):
+            raise InvalidAction("'belief' must be an object of name -> probability")
+        action = Action(seat=seat, choices=choices, text=text or None, raw=raw_text, belief=belief)
+        return self._validate(action)
+
+    def _resolve_one(self, token: str) -> str:
+        token = token.strip()
+        for o in self.options:
+            if token == o.id:
+                return o.id
+        low = token.lower()
+        for o in self.options:
+            if low == o.id.lower() or (o.label and low == o.label.lower()):
+                return o.id
+        raise InvalidAction(f"{token[:60]!r} is not a legal option")
+
+    def _match_choices(self, text: str) -> tuple[str, ...] | None:
+        if not self.options:
+            return None
+        try:
+            return (self._resolve_one(text),)
+        except InvalidAction:
+            pass
+        if self.max_choices > 1:
+            parts = [p for p in re.split(r"[,\s]+", text) if p]
+            try:
+                return tuple(self._resolve_one(p) for p in parts)
+            except InvalidAction:
+                return None
+        return None
+
+    def _validate(self, action: Action) -> Action:
+        if action.choices:
+            legal = set(self.option_ids)
+            bad = [c for c in action.choices if c not in legal]
+            if bad:
+                raise InvalidAction(f"illegal option(s) {bad}; legal: {', '.join(self.option_ids)}")
+            if len(set(action.choices)) != len(action.choices):
+                raise InvalidAction("the same option was chosen twice")
+            n = len(action.choices)
+            # A single "silent" option (pass/wait) is always a complete answer.
+            silent = n == 1 and action.choices[0] == self.silent_option
+            if not silent and not (self.min_choices <= n <= self.max_choices):
+                want = (
+                    str(self.max_choices)
+                    if self.min_choices == self.max_choices
+                    else f"{self.min_choices}-{self.max_choices}"
+                )
+                raise InvalidAction(f"choose {want} option(s), got {n}")
+            if action.text is not None and not self.free_text:
+                action = action.model_copy(update={"text": None})
+        elif action.text is not None:
+            if not self.free_text:
+                raise InvalidAction(
+                    f"this decision needs a choice, not free text; legal: {', '.join(self.option_ids)}"
+                )
+            if len(action.text) > self.max_chars:
+                raise InvalidAction(
+                    f"message too long ({len(action.text)} > {self.max_chars} chars)"
+                )
+        else:
+            raise InvalidAction("the answer has neither a choice nor text")
+        return action
+
+
+class Action(BaseModel):
+    """A validated answer to a decision."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = -1
+    choices: tuple[str, ...] = ()
+    text: str | None = None
+    belief: dict[str, float] | None = None
+    raw: str | None = None
+    # Set when the action was not the agent's own: "random_legal", "abstain", "silent".
+    fallback: str | None = None
+
+    @property
+    def choice(self) -> str | None:
+        return self.choices[0] if self.choices else None
+
+    def summary(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.text is not None:
+            data["text"] = self.text
+        if self.belief:
+            data["belief"] = self.belief
+        if self.fallback:
+            data["fallback"] = self.fallback
+        return data
+
+
+class PrivateFact(BaseModel):
+    """A piece of private information with its owner and audience: ground truth for metrics.
+
+    ``audience`` lists the seats allowed to know it (the owner included); ``public``
+    facts have become known to everyone (e.g. a role revealed on death).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    owner: int
+    kind: str  # "role", "team", "valuation", "reservation_price", "secret", "night_result", ...
+    key: str
+    value: Any
+    audience: tuple[int, ...] = ()
+    public: bool = False
+    numeric: float | None = None
+    aliases: tuple[str, ...] = ()
+
+    def known_by(self, seat: int) -> bool:
+        return self.public or seat in self.audience
+
+
+class Outcome(BaseModel):
+    """How a match ended."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: str  # e.g. "village_win", "wolves_win", "draw_cap", "aborted"
+    winners: tuple[str, ...] = ()  # winning teams; empty on a draw or abort
+    rewards: dict[int, float] = Field(default_factory=dict)
+    reason: str | None = None
+    status: Literal["finished", "forfeited", "errored"] = "finished"
+
+    @field_validator("rewards", mode="before")
+    @classmethod
+    def _int_keys(cls, v: Any) -> Any:
+        if isinstance(v, dict):
+            return {int(k): float(x) for k, x in v.items()}
+        return v
+
+
+class Observation(BaseModel):
+    """What an agent receives with a decision: its own view of the match, nothing more."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    match_id: str = ""
+    seat: int
+    name: str
+    phase: str
+    text: str  # the rendered view (briefing, transcript, decision)
+    events: list[Event] = Field(default_factory=list)  # events this seat may see, in order
+    private: list[PrivateFact] = Field(default_factory=list)  # facts this seat knows
+    state: dict[str, Any] = Field(default_factory=dict)  # game-specific public summary
+    error: str | None = None  # set on a re-ask: why the previous answer was refused

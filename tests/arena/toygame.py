@@ -1,0 +1,135 @@
+"""A tiny game used to test the arena core without any real game.
+
+Three rounds; each round every seat speaks once in seat order, then all seats vote
+simultaneously for another seat (secret ballots, revealed together). Each seat holds a
+private secret number. The seat with the most votes over the game loses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from arena.engine import RulesEngine, RuleSet
+from arena.events import Visibility
+from arena.types import Action, Decision, Option, Outcome, PrivateFact
+
+
+class ToyRules(RuleSet):
+    n_players: int = Field(3, ge=2, le=8)
+    rounds: int = Field(3, ge=1, le=10)
+
+
+class ToyEngine(RulesEngine[ToyRules]):
+    game = "toy"
+    Rules = ToyRules
+
+    @property
+    def n_seats(self) -> int:
+        return self.rules.n_players
+
+    def _setup(self) -> None:
+        n = self.n_seats
+        self._names = [f"P{i}" for i in range(n)]
+        self.secrets = [self.rng.randint(100, 999) for _ in range(n)]
+        self.round = 1
+        self.step_kind = "speak"
+        self.speaker = 0
+        self.ballots: dict[int, int] = {}
+        self.votes_against = [0] * n
+        self.phase = "round_1"
+        for s in range(n):
+            self.emit(
+                "secret",
+                f"Your secret is {self.secrets[s]}.",
+                visibility=Visibility.private(s),
+                seat=s,
+                value=self.secrets[s],
+            )
+
+    def pending(self) -> list[int]:
+        if self._is_over():
+            return []
+        if self.step_kind == "speak":
+            return [self.speaker]
+        return [s for s in range(self.n_seats) if s not in self.ballots]
+
+    def decision(self, seat: int) -> Decision:
+        if seat not in self.pending():
+            raise KeyError(seat)
+        if self.step_kind == "speak":
+            return Decision(
+                kind="speak",
+                options=[Option(id="pass")],
+                free_text=True,
+                silent_option="pass",
+                max_chars=200,
+            )
+        opts = [Option(id=str(t), label=self._names[t]) for t in range(self.n_seats) if t != seat]
+        return Decision(kind="vote", options=opts, simultaneous=True)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.step_kind == "speak":
+            if action.text:
+                self.emit(
+                    "message", f"{self._names[seat]}: {action.text}", actor=seat, text_=action.text
+                )
+            self.speaker += 1
+            if self.speaker >= self.n_seats:
+                self.step_kind = "vote"
+            return
+        self.ballots[seat] = int(action.choices[0])
+        if len(self.ballots) == self.n_seats:
+            for v, t in sorted(self.ballots.items()):
+                self.votes_against[t] += 1
+            self.emit(
+                "votes",
+                "Votes: "
+                + ", ".join(
+                    f"{self._names[v]}->{self._names[t]}" for v, t in sorted(self.ballots.items())
+                ),
+                ballots={str(v): t for v, t in sorted(self.ballots.items())},
+            )
+            self.ballots = {}
+            self.round += 1
+            self.speaker = 0
+            self.step_kind = "speak"
+            self.phase = f"round_{self.round}"
+            if self._is_over():
+                self.phase = "end"
+
+    def _is_over(self) -> bool:
+        return self.round > self.rules.rounds
+
+    def _outcome(self) -> Outcome | None:
+        worst = max(self.votes_against)
+        losers = [s for s in range(self.n_seats) if self.votes_against[s] == worst]
+        rewards = {s: (-1.0 if s in losers else 1.0) for s in range(self.n_seats)}
+        winners = tuple(f"seat{s}" for s in range(self.n_seats) if s not in losers)
+        return Outcome(label="finished", winners=winners, rewards=rewards)
+
+    def teams(self) -> dict[int, str]:
+        return {s: f"seat{s}" for s in range(self.n_seats)}
+
+    def private_facts(self) -> list[PrivateFact]:
+        return [
+            PrivateFact(
+                owner=s,
+                kind="secret",
+                key="number",
+                value=self.secrets[s],
+                audience=(s,),
+                numeric=float(self.secrets[s]),
+            )
+            for s in range(self.n_seats)
+        ]
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        return {"phase": self.phase, "round": self.round}
+
+
+def env(**rules: Any):
+    from arena.env import ArenaEnv
+
+    return ArenaEnv(ToyEngine, **rules)

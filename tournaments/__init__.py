@@ -1,0 +1,1 @@
+"""tournaments package."""
