@@ -45,6 +45,8 @@ class Decision(BaseModel):
     free_text: bool = False
     max_chars: int = 800
     simultaneous: bool = False
+    # A belief report decision: an answer carrying only ``belief`` is complete.
+    belief_only: bool = False
     # The option id used when speech fallback is "say nothing" (e.g. "pass" or "wait").
     silent_option: str | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
@@ -203,9 +205,25 @@ class Decision(BaseModel):
                 raise InvalidAction(
                     f"message too long ({len(action.text)} > {self.max_chars} chars)"
                 )
-        else:
+        elif not (self.belief_only and action.belief):
             raise InvalidAction("the answer has neither a choice nor text")
+        if action.belief is not None:
+            action = action.model_copy(update={"belief": _clean_belief(action.belief)})
         return action
+
+
+def _clean_belief(belief: dict[str, Any]) -> dict[str, float]:
+    """Probabilities keyed by seat/name; anything unparseable is refused, never guessed."""
+    out: dict[str, float] = {}
+    for key, value in belief.items():
+        try:
+            p = float(value)
+        except (TypeError, ValueError):
+            raise InvalidAction(f"belief for {key!r} is not a number") from None
+        if not 0.0 <= p <= 1.0:
+            raise InvalidAction(f"belief for {key!r} must be a probability in [0, 1]")
+        out[str(key)] = p
+    return out
 
 
 class Action(BaseModel):
