@@ -1,0 +1,43 @@
+"""Build agents from config entries: built-in kinds, a game's rule bots, or plug-ins."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from typing import Any
+
+from arena import registry
+from arena.agents.base import Agent
+
+# kind -> "module:Class"; plug-ins add kinds through the ``arena.agents`` entry-point group.
+BUILTIN_KINDS: dict[str, str] = {
+    "random": "arena.agents.random_agent:RandomAgent",
+}
+
+
+def agent_kinds() -> dict[str, str]:
+    kinds = dict(BUILTIN_KINDS)
+    for ep in metadata.entry_points(group="arena.agents"):
+        kinds.setdefault(ep.name, ep.value)
+    return kinds
+
+
+def resolve(kind: str, game: str) -> type[Agent]:
+    """The agent class for ``kind`` in ``game``; raises KeyError with the choices."""
+    kinds = agent_kinds()
+    if kind in kinds:
+        return registry.load_object(kinds[kind])  # type: ignore[no-any-return]
+    bot = kind
+    if "." in kind:
+        prefix, _, bot = kind.partition(".")
+        if prefix != game:
+            raise KeyError(f"agent kind {kind!r} is a {prefix} bot, but the game is {game}")
+    bots = registry.bots(game)
+    if bot in bots:
+        return bots[bot]  # type: ignore[no-any-return]
+    choices = sorted(kinds) + [f"{game}.{b}" for b in sorted(bots)]
+    raise KeyError(f"unknown agent kind {kind!r}; choices for {game}: {', '.join(choices)}")
+
+
+def build(name: str, kind: str, game: str, params: dict[str, Any] | None = None) -> Agent:
+    cls = resolve(kind, game)
+    return cls(name=name, **(params or {}))

@@ -1,0 +1,228 @@
+"""The ``arena`` command line.
+
+Exit codes: 0 success, 1 runtime failure, 2 bad input (config, arguments), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from arena import registry
+from arena.errors import ConfigError
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(problems: list[str], code: int = 2) -> int:
+    for p in problems:
+        err_console.print(f"[bold red]error:[/] {p}", highlight=False)
+    return code
+
+
+# -- arena envs ---------------------------------------------------------------------------
+def cmd_envs(args: argparse.Namespace) -> int:
+    out: list[dict[str, Any]] = []
+    for info in registry.games().values():
+        try:
+            rules_cls = registry.rules_class(info.game)
+        except ImportError as err:
+            err_console.print(
+                f"[yellow]warning:[/] {info.env_id} is registered but cannot load: {err}"
+            )
+            continue
+        flags = []
+        for name, field in rules_cls.model_fields.items():
+            ann = field.annotation
+            type_name = getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
+            flags.append(
+                {
+                    "flag": name,
+                    "default": field.get_default(call_default_factory=True),
+                    "type": type_name,
+                    "doc": field.description or "",
+                }
+            )
+        out.append(
+            {
+                "game": info.game,
+                "env_id": info.env_id,
+                "description": info.description,
+                "variants": sorted(info.variants),
+                "flags": flags,
+            }
+        )
+    if args.json:
+        print(json.dumps(out, indent=2, default=str))
+        return 0
+    for g in out:
+        if args.game and args.game not in (g["game"], g["env_id"]):
+            continue
+        table = Table(title=f"{g['env_id']}  (game: {g['game']})", title_justify="left")
+        table.add_column("flag", style="cyan")
+        table.add_column("default")
+        table.add_column("type", style="dim")
+        for f in g["flags"]:
+            table.add_row(f["flag"], repr(f["default"]), f["type"])
+        console.print(table)
+        console.print(f"  {g['description']}")
+        console.print(f"  variants: {', '.join(g['variants']) or '-'}\n")
+    return 0
+
+
+# -- arena run ----------------------------------------------------------------------------
+def cmd_run(args: argparse.Namespace) -> int:
+    from tournaments import config as tconfig
+    from tournaments.executor import Tournament, new_run_id
+
+    overrides = {
+        "matches": args.matches,
+        "concurrency": args.concurrency,
+        "master_seed": args.seed,
+        "output_dir": args.output,
+    }
+    try:
+        if args.resume:
+            run_dir = Path(args.resume)
+            config = tconfig.load(run_dir / "config.yaml", overrides)
+            from arena.store import Store
+
+            info = Store(run_dir / "arena.sqlite").run_info()
+            if info is None:
+                return _fail([f"{run_dir}: not a run directory (no run recorded)"])
+            run_id = info["run_id"]
+        else:
+            if not args.config:
+                return _fail(["give a CONFIG.yaml (or --resume RUN_DIR)"])
+            config = tconfig.load(args.config, overrides)
+            run_id = args.run_id or new_run_id(config)
+            run_dir = Path(config.output_dir) / run_id
+            if run_dir.exists():
+                return _fail([f"{run_dir} already exists; use --resume {run_dir} to continue it"])
+    except ConfigError as err:
+        return _fail(err.problems)
+
+    tournament = Tournament(config, run_dir, run_id)
+    console.print(
+        f"run [bold]{run_id}[/] → {run_dir}  ({len(tournament.specs)} matches, "
+        f"concurrency {config.concurrency})",
+        highlight=False,
+    )
+    from arena.progress import progress_display
+
+    try:
+        with progress_display(len(tournament.specs), quiet=args.quiet) as progress:
+            results = asyncio.run(tournament.run(progress))
+    except KeyboardInterrupt:
+        err_console.print(
+            f"\ninterrupted; finished matches are saved. Resume with:\n"
+            f"  arena run --resume {run_dir}"
+        )
+        return 130
+    print_leaderboard(results)
+    failed = [r for r in results if r.status != "finished"]
+    if failed:
+        console.print(f"[yellow]{len(failed)} match(es) did not finish:[/]")
+        for r in failed[:10]:
+            console.print(f"  {r.match_id}: {r.status} — {r.reason}", highlight=False)
+    console.print(f"results: {run_dir / 'arena.sqlite'}   records: {run_dir / 'matches'}")
+    return 0
+
+
+def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
+    from arena.ratings import leaderboard
+
+    rows = leaderboard(results)
+    if as_json:
+        print(json.dumps([r.model_dump() for r in rows], indent=2))
+        return
+    table = Table(title="Leaderboard (TrueSkill, factions as teams)", title_justify="left")
+    for col in ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for r in rows:
+        table.add_row(
+            r.agent,
+            f"{r.mu:.2f}",
+            f"{r.sigma:.2f}",
+            f"{r.conservative:.2f}",
+            str(r.games),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            f"{r.win_rate:.3f}",
+        )
+    console.print(table)
+    n = len(results)
+    finished = sum(1 for r in results if r.status == "finished")
+    console.print(f"{finished}/{n} matches finished; games count seats played.")
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from arena.store import Store
+
+    db = Path(args.run_dir) / "arena.sqlite"
+    if not db.exists():
+        return _fail([f"{args.run_dir}: no arena.sqlite here"])
+    store = Store(db)
+    try:
+        print_leaderboard(store.results(), as_json=args.json)
+    finally:
+        store.close()
+    return 0
+
+
+# -- entry point --------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="arena",
+        description="A multi-agent simulation arena for LLM games and social dialogue.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser(
+        "run",
+        help="run a tournament from a YAML config",
+        description="Run every match of CONFIG concurrently, write runs/<run_id>/ "
+        "(config.yaml, arena.sqlite, matches/*.jsonl) and print the leaderboard.",
+    )
+    p.add_argument("config", nargs="?", help="tournament config (YAML)")
+    p.add_argument("--resume", metavar="RUN_DIR", help="finish the missing matches of a run")
+    p.add_argument("--matches", type=int, help="override the number of matches")
+    p.add_argument("--concurrency", type=int, help="override the number of concurrent matches")
+    p.add_argument("--seed", type=int, help="override the master seed")
+    p.add_argument("--output", help="parent directory of run directories (default: runs)")
+    p.add_argument("--run-id", help="name the run directory (default: <name>-<time>-<hex>)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("envs", help="list registered games with their rule flags and defaults")
+    p.add_argument("game", nargs="?", help="show only this game")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_envs)
+
+    p = sub.add_parser("leaderboard", help="print the leaderboard of a run directory")
+    p.add_argument("run_dir")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_leaderboard)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""Progress display for long runs: a rich bar on a terminal, periodic plain lines otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+
+@contextmanager
+def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
+    """Yields a ``tournaments.executor.Progress`` wired to a display."""
+    from tournaments.executor import Progress as Counters
+
+    counters = Counters(total=total)
+    if quiet:
+        yield counters
+        return
+    if sys.stderr.isatty():
+        bar = Progress(
+            TextColumn("[bold]matches"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("failed {task.fields[failed]} · running {task.fields[running]}"),
+            TimeRemainingColumn(),
+            transient=False,
+        )
+        task = bar.add_task("run", total=total, failed=0, running=0)
+
+        def update(c: Counters) -> None:
+            bar.update(task, completed=c.done, failed=c.failed, running=c.running)
+
+        counters.on_change = update
+        with bar:
+            yield counters
+        return
+    # Headless (CI, pipes): a line at every 10% and at the end.
+    state = {"last": -1, "t0": time.perf_counter()}
+
+    def report(c: Counters) -> None:
+        step = int(10 * c.done / max(total, 1))
+        if step != state["last"] and (c.running == 0 or step > state["last"]):
+            state["last"] = step
+            elapsed = time.perf_counter() - state["t0"]
+            print(
+                f"matches {c.done}/{total} done, {c.failed} failed, {c.running} running, "
+                f"{elapsed:.1f}s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    counters.on_change = report
+    yield counters

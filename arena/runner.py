@@ -1,0 +1,401 @@
+"""The async match runner: drives one match of any registered game with any agents.
+
+For every step it asks the engine who owes a decision. All decisions of a simultaneous phase
+are requested concurrently and then applied in seat order. A refused answer is re-asked with
+the error; after ``policy.retries`` refusals the fallback applies. Agents that raise, hang past
+``policy.timeout_s`` or return garbage are treated as refused answers — never a crashed match.
+Every match ends ``finished``, ``forfeited`` or ``errored`` with a reason, and its last event is
+``match_end``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import traceback
+from typing import Any
+
+from arena import registry
+from arena.agents.base import Agent, MatchContext
+from arena.engine import RulesEngine
+from arena.events import Event, GameEvent, Visibility
+from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
+from arena.seeding import derive_seed
+from arena.sinks import EventSink
+from arena.types import Action, Decision, InvalidAction, Observation
+
+MAX_DECISIONS = 200_000  # a guard against engines that never end
+
+
+class MatchRecorder:
+    """Stamps events with run id, match id and sequence number and sends them to sinks."""
+
+    def __init__(self, run_id: str, match_id: str, sinks: list[EventSink]) -> None:
+        self.run_id = run_id
+        self.match_id = match_id
+        self.sinks = sinks
+        self.events: list[Event] = []
+
+    def record(self, draft: GameEvent) -> Event:
+        event = Event.stamp(draft, run_id=self.run_id, match_id=self.match_id, seq=len(self.events))
+        self.events.append(event)
+        for sink in self.sinks:
+            sink.write(event)
+        return event
+
+    def note(self, type: str, phase: str, actor: int | None = None, **payload: Any) -> Event:
+        """A runner event (decisions, refusals, fallbacks): god-only."""
+        return self.record(
+            GameEvent(
+                type=type, phase=phase, actor=actor, payload=payload, visibility=Visibility.god()
+            )
+        )
+
+    def close(self) -> None:
+        for sink in self.sinks:
+            sink.close()
+
+
+class MatchRunner:
+    """Runs one :class:`MatchSpec` with one agent per seat."""
+
+    def __init__(
+        self,
+        spec: MatchSpec,
+        agents: list[Agent] | dict[str, Agent] | Any,
+        sinks: list[EventSink] | None = None,
+        policy: InvalidActionPolicy | None = None,
+        engine: RulesEngine[Any] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.policy = policy or InvalidActionPolicy()
+        self.engine = engine or registry.engine_class(spec.game)(spec.rules, seed=spec.seed)
+        self.recorder = MatchRecorder(spec.run_id, spec.match_id, list(sinks or []))
+        self._stamped: dict[int, Event] = {}
+        self._n_logged = 0
+        self.agents = self._seat_agents(agents)
+        self.invalid = [0] * self.engine.n_seats
+        self.fallbacks = [0] * self.engine.n_seats
+        self.n_decisions = 0
+
+    # -- setup -------------------------------------------------------------------------
+    def _seat_agents(self, agents: Any) -> list[Agent]:
+        """Agents per seat: a list, or a callable(entry_name, seat) -> Agent for by-team seating."""
+        n = self.engine.n_seats
+        if self.spec.by_team is not None:
+            teams = self.engine.teams()
+            missing = sorted({t for t in teams.values()} - set(self.spec.by_team))
+            if missing:
+                raise ValueError(f"by_team seating names no entry for team(s) {missing}")
+            self.spec = self.spec.model_copy(
+                update={"seats": [self.spec.by_team[teams[s]] for s in range(n)]}
+            )
+        if callable(agents) and not isinstance(agents, list | dict):
+            return [agents(self.spec.seats[s], s) for s in range(n)]
+        if isinstance(agents, dict):
+            return [agents[self.spec.seats[s]] for s in range(n)]
+        if len(agents) != n:
+            raise ValueError(f"{self.spec.game} needs {n} agents, got {len(agents)}")
+        return list(agents)
+
+    def _sync_log(self) -> None:
+        """Stamp engine events that are not yet in the record."""
+        log = self.engine.log
+        while self._n_logged < len(log):
+            draft = log[self._n_logged]
+            self._stamped[id(draft)] = self.recorder.record(draft)
+            self._n_logged += 1
+
+    # -- observation -------------------------------------------------------------------
+    def observation(self, seat: int, error: str | None = None) -> Observation:
+        engine = self.engine
+        events = [self._stamped[id(e)] for e in engine.visible_log(seat) if id(e) in self._stamped]
+        return Observation.model_construct(
+            game=self.spec.game,
+            match_id=self.spec.match_id,
+            seat=seat,
+            name=engine.names[seat],
+            phase=engine.phase,
+            text=engine.render(seat, error=error),
+            events=events,
+            private=engine.known_facts(seat),
+            state=engine.state(seat),
+            error=error,
+        )
+
+    # -- asking ------------------------------------------------------------------------
+    async def _call(self, seat: int, obs: Observation, decision: Decision) -> Any:
+        agent = self.agents[seat]
+        if self.policy.timeout_s is None:
+            return await agent.act(obs, decision)
+        return await asyncio.wait_for(agent.act(obs, decision), self.policy.timeout_s)
+
+    async def _ask(
+        self, seat: int, error: str | None = None, attempt: int = 0
+    ) -> tuple[Action | None, int, str | None]:
+        """Ask until a parse-valid answer or the retries run out: (action, attempts, last error)."""
+        decision = self.engine.decision(seat)
+        while attempt <= self.policy.retries:
+            obs = self.observation(seat, error)
+            started = time.perf_counter()
+            try:
+                raw = await self._call(seat, obs, decision)
+                action = decision.parse(raw, seat)
+                return action, attempt, None
+            except InvalidAction as err:
+                error = str(err)
+            except TimeoutError:
+                error = f"no answer within {self.policy.timeout_s}s"
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # an agent bug must not crash the match
+                error = f"agent raised {type(err).__name__}: {err}"
+            self.invalid[seat] += 1
+            self.recorder.note(
+                "invalid_action",
+                self.engine.phase,
+                actor=seat,
+                decision=decision.kind,
+                attempt=attempt,
+                error=error,
+                latency_s=round(time.perf_counter() - started, 6),
+            )
+            attempt += 1
+        return None, attempt, error
+
+    def _apply_fallback(self, seat: int, error: str | None) -> bool:
+        """Apply the policy's fallback; False when the match was forfeited."""
+        self.fallbacks[seat] += 1
+        phase = self.engine.phase
+        if self.policy.fallback == "forfeit":
+            self.recorder.note("fallback", phase, actor=seat, policy="forfeit", error=error)
+            self.engine.forfeit(
+                seat, f"{self.engine.names[seat]} (seat {seat}) gave no valid answer: {error}"
+            )
+            return False
+        action = self.engine.fallback(seat, self.policy.fallback)
+        self.recorder.note(
+            "fallback",
+            phase,
+            actor=seat,
+            policy=action.fallback,
+            error=error,
+            action=action.summary(),
+        )
+        self._apply(seat, action)
+        return True
+
+    def _apply(self, seat: int, action: Action) -> None:
+        kind = self.engine.decision(seat).kind
+        phase = self.engine.phase
+        self.engine.apply(seat, action)
+        self.n_decisions += 1
+        self.recorder.note("decision", phase, actor=seat, kind=kind, action=action.summary())
+        if action.belief:
+            self.recorder.note(
+                "belief_report",
+                self.engine.phase,
+                actor=seat,
+                decision=decision.kind,
+                beliefs=action.belief,
+            )
+
+    async def _settle(
+        self, seat: int, action: Action | None, attempts: int, error: str | None
+    ) -> bool:
+        """Apply an answer in seat order; engine-level refusals are re-asked. False if forfeited."""
+        while True:
+            if action is None:
+                return self._apply_fallback(seat, error)
+            try:
+                self._apply(seat, action)
+                return True
+            except InvalidAction as err:
+                error = str(err)
+                self.invalid[seat] += 1
+                self.recorder.note(
+                    "invalid_action",
+                    self.engine.phase,
+                    actor=seat,
+                    decision=self.engine.decision(seat).kind,
+                    attempt=attempts,
+                    error=error,
+                )
+                attempts += 1
+                if attempts > self.policy.retries:
+                    action = None
+                    continue
+                action, attempts, error = await self._ask(seat, error, attempts)
+
+    # -- the match ---------------------------------------------------------------------
+    async def run(self) -> MatchResult:
+        started = time.perf_counter()
+        engine = self.engine
+        status = "finished"
+        reason: str | None = None
+        cancelled = False
+        self.recorder.record(
+            GameEvent(
+                type="match_start",
+                phase="setup",
+                payload={
+                    "game": self.spec.game,
+                    "seed_id": self.spec.match_id,
+                    "rules": engine.rules.model_dump(mode="json"),
+                    "seats": {str(s): self.spec.seats[s] for s in range(engine.n_seats)},
+                    "names": engine.names,
+                },
+                text=f"Match {self.spec.match_id}: {self.spec.game} with "
+                + ", ".join(
+                    f"{engine.names[s]} ({self.spec.seats[s]})" for s in range(engine.n_seats)
+                ),
+            )
+        )
+        self.recorder.note(
+            "ground_truth",
+            "setup",
+            teams={str(k): v for k, v in engine.teams().items()},
+            roles={str(k): v for k, v in engine.roles().items()},
+            facts=[f.model_dump(mode="json") for f in engine.private_facts()],
+        )
+        try:
+            self._reset_agents()
+            self._sync_log()
+            while not engine.is_over():
+                if self.n_decisions > MAX_DECISIONS:
+                    engine.forfeit(
+                        None, f"decision limit {MAX_DECISIONS} exceeded", status="errored"
+                    )
+                    break
+                pending = engine.pending()
+                if not pending:
+                    raise RuntimeError("engine is not over but no seat owes a decision")
+                answers = await asyncio.gather(*(self._ask(s) for s in pending))
+                for seat, (action, attempts, error) in zip(pending, answers, strict=True):
+                    if engine.is_over() or seat not in engine.pending():
+                        continue
+                    ok = await self._settle(seat, action, attempts, error)
+                    self._sync_log()
+                    if not ok:
+                        break
+                self._sync_log()
+        except asyncio.CancelledError:
+            cancelled = True
+            if not engine.is_over():
+                engine.forfeit(None, "cancelled (run interrupted)", status="errored")
+        except Exception as err:  # engine or runner bug: record it, never lose the match
+            reason = f"{type(err).__name__}: {err}"
+            self.recorder.note("error", engine.phase, traceback=traceback.format_exc(limit=8))
+            if not engine.is_over():
+                engine.forfeit(None, reason, status="errored")
+            status = "errored"
+        await self._close_agents()
+        outcome = engine.outcome()
+        if outcome is not None and outcome.status != "finished":
+            status = outcome.status
+            reason = outcome.reason
+        result = self._finish_record(started, status, reason)
+        if cancelled:
+            raise asyncio.CancelledError
+        return result
+
+    def _reset_agents(self) -> None:
+        teams = self.engine.teams()
+        names = self.engine.names
+        for seat, agent in enumerate(self.agents):
+            agent.reset(
+                MatchContext(
+                    game=self.spec.game,
+                    match_id=self.spec.match_id,
+                    seat=seat,
+                    name=names[seat],
+                    names=names,
+                    seed=derive_seed(self.spec.seed, "seat", seat, agent.name),
+                    team_seed=derive_seed(self.spec.seed, "team", teams[seat]),
+                    rules=self.engine.rules.model_dump(mode="json"),
+                )
+            )
+
+    async def _close_agents(self) -> None:
+        for agent in self.agents:
+            try:
+                await agent.close()
+            except Exception as err:
+                self.recorder.note("agent_close_error", self.engine.phase, error=repr(err))
+
+    def _finish_record(self, started: float, status: str, reason: str | None) -> MatchResult:
+        self._sync_log()
+        engine = self.engine
+        outcome = engine.outcome()
+        teams = engine.teams()
+        roles = engine.roles()
+        winners = list(outcome.winners) if outcome else []
+        seats: list[SeatResult] = []
+        for s in range(engine.n_seats):
+            reward = float(outcome.rewards.get(s, 0.0)) if outcome else 0.0
+            if status != "finished":
+                result = "none"
+            elif not winners:
+                result = "draw"
+            else:
+                result = "win" if teams[s] in winners else "loss"
+            seats.append(
+                SeatResult(
+                    seat=s,
+                    name=engine.names[s],
+                    agent=self.spec.seats[s],
+                    team=teams[s],
+                    role=roles[s],
+                    reward=reward,
+                    result=result,  # type: ignore[arg-type]
+                    invalid=self.invalid[s],
+                    fallbacks=self.fallbacks[s],
+                )
+            )
+        label = outcome.label if outcome else "aborted"
+        result_obj = MatchResult(
+            match_id=self.spec.match_id,
+            run_id=self.spec.run_id,
+            game=self.spec.game,
+            seed=self.spec.seed,
+            index=self.spec.index,
+            repeat=self.spec.repeat,
+            status=status,  # type: ignore[arg-type]
+            outcome=label,
+            reason=reason,
+            winners=winners,
+            seats=seats,
+            n_events=len(self.recorder.events) + 1,
+            n_decisions=self.n_decisions,
+            duration_s=round(time.perf_counter() - started, 6),
+        )
+        self.recorder.record(
+            GameEvent(
+                type="match_end",
+                phase="end",
+                payload={
+                    "status": status,
+                    "outcome": label,
+                    "reason": reason,
+                    "winners": winners,
+                    "rewards": {str(s.seat): s.reward for s in seats},
+                    "invalid": self.invalid,
+                    "fallbacks": self.fallbacks,
+                    "elapsed_s": result_obj.duration_s,
+                },
+                visibility=Visibility.god(),
+                text=f"Match over: {label}" + (f" ({reason})" if reason else ""),
+            )
+        )
+        self.recorder.close()
+        return result_obj
+
+
+async def run_match(
+    spec: MatchSpec,
+    agents: list[Agent] | Any,
+    sinks: list[EventSink] | None = None,
+    policy: InvalidActionPolicy | None = None,
+) -> MatchResult:
+    """Convenience: run one match and return its result."""
+    return await MatchRunner(spec, agents, sinks, policy).run()

@@ -1,0 +1,218 @@
+"""The results store: one SQLite file (WAL) per run directory.
+
+Layout of a run directory::
+
+    runs/<run_id>/config.yaml       the resolved config
+    runs/<run_id>/arena.sqlite      runs, matches (planned and finished), seats
+    runs/<run_id>/matches/<id>.jsonl  the event record of each match (the record of truth)
+
+A match's result is written once, after its JSONL file is complete and fsynced; resume skips
+matches that have a result and reruns the rest with the same seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.results import MatchResult, MatchSpec, SeatResult
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    created REAL NOT NULL,
+    status TEXT NOT NULL,
+    config TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    match_id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    repeat INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    spec TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'planned',
+    outcome TEXT,
+    reason TEXT,
+    winners TEXT,
+    n_events INTEGER,
+    n_decisions INTEGER,
+    duration_s REAL,
+    jsonl TEXT,
+    finished_at REAL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    team TEXT NOT NULL,
+    role TEXT NOT NULL,
+    reward REAL NOT NULL,
+    result TEXT NOT NULL,
+    invalid INTEGER NOT NULL,
+    fallbacks INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS matches_by_status ON matches(status);
+"""
+
+DONE = ("finished", "forfeited", "errored")
+
+
+class Store:
+    """Access to one run's ``arena.sqlite``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(path), isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- runs --------------------------------------------------------------------------
+    def create_run(self, run_id: str, name: str, game: str, config: dict[str, Any]) -> None:
+        self.db.execute(
+            "INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, 'running', ?)",
+            (run_id, name, game, time.time(), json.dumps(config, sort_keys=True)),
+        )
+
+    def set_run_status(self, run_id: str, status: str) -> None:
+        self.db.execute("UPDATE runs SET status=? WHERE run_id=?", (status, run_id))
+
+    def run_info(self) -> dict[str, Any] | None:
+        row = self.db.execute(
+            "SELECT run_id, name, game, created, status, config FROM runs"
+        ).fetchone()
+        if row is None:
+            return None
+        keys = ("run_id", "name", "game", "created", "status", "config")
+        info = dict(zip(keys, row, strict=True))
+        info["config"] = json.loads(info["config"])
+        return info
+
+    # -- matches -----------------------------------------------------------------------
+    def plan(self, specs: list[MatchSpec]) -> None:
+        """Record planned matches (idempotent: a resumed run re-plans the same ids)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                "INSERT OR IGNORE INTO matches (match_id, run_id, idx, repeat, game, seed, spec)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (s.match_id, s.run_id, s.index, s.repeat, s.game, s.seed, s.model_dump_json())
+                    for s in specs
+                ],
+            )
+
+    def done_ids(self) -> set[str]:
+        rows = self.db.execute(
+            f"SELECT match_id FROM matches WHERE status IN ({','.join('?' * len(DONE))})", DONE
+        )
+        return {r[0] for r in rows}
+
+    def write_result(self, result: MatchResult) -> None:
+        """Write a finished match's result and seats in one transaction (exactly once)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            cur = self.db.execute(
+                "UPDATE matches SET status=?, outcome=?, reason=?, winners=?, n_events=?,"
+                " n_decisions=?, duration_s=?, jsonl=?, finished_at=?"
+                " WHERE match_id=? AND status NOT IN ('finished','forfeited','errored')",
+                (
+                    result.status,
+                    result.outcome,
+                    result.reason,
+                    json.dumps(result.winners),
+                    result.n_events,
+                    result.n_decisions,
+                    result.duration_s,
+                    result.jsonl,
+                    time.time(),
+                    result.match_id,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise RuntimeError(
+                    f"match {result.match_id} is not planned or already has a result"
+                )
+            self.db.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        result.match_id,
+                        s.seat,
+                        s.name,
+                        s.agent,
+                        s.team,
+                        s.role,
+                        s.reward,
+                        s.result,
+                        s.invalid,
+                        s.fallbacks,
+                    )
+                    for s in result.seats
+                ],
+            )
+
+    def results(self) -> list[MatchResult]:
+        """Every match with a result, in plan order (the order ratings fold them)."""
+        seats: dict[str, list[SeatResult]] = {}
+        for row in self.db.execute(
+            "SELECT match_id, seat, name, agent, team, role, reward, result, invalid, fallbacks"
+            " FROM seats ORDER BY match_id, seat"
+        ):
+            seats.setdefault(row[0], []).append(
+                SeatResult(
+                    seat=row[1],
+                    name=row[2],
+                    agent=row[3],
+                    team=row[4],
+                    role=row[5],
+                    reward=row[6],
+                    result=row[7],
+                    invalid=row[8],
+                    fallbacks=row[9],
+                )
+            )
+        out = []
+        for row in self.db.execute(
+            "SELECT match_id, run_id, game, seed, idx, repeat, status, outcome, reason, winners,"
+            " n_events, n_decisions, duration_s, jsonl FROM matches"
+            f" WHERE status IN ({','.join('?' * len(DONE))}) ORDER BY idx",
+            DONE,
+        ):
+            out.append(
+                MatchResult(
+                    match_id=row[0],
+                    run_id=row[1],
+                    game=row[2],
+                    seed=row[3],
+                    index=row[4],
+                    repeat=row[5],
+                    status=row[6],
+                    outcome=row[7],
+                    reason=row[8],
+                    winners=json.loads(row[9] or "[]"),
+                    seats=seats.get(row[0], []),
+                    n_events=row[10] or 0,
+                    n_decisions=row[11] or 0,
+                    duration_s=row[12] or 0.0,
+                    jsonl=row[13],
+                )
+            )
+        return out
+
+    def counts(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status")
+        return {r[0]: r[1] for r in rows}
