@@ -7,6 +7,7 @@ the ``arena.games`` entry-point group (the built-in ones live in ``games/catalog
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -68,10 +69,8 @@ def discover() -> None:
         obj = ep.load()
         found.extend(obj if isinstance(obj, list | tuple) else [obj])
     if not sources:  # running from a source tree that was never installed
-        try:
+        with contextlib.suppress(ImportError):
             found.extend(load_object("games.catalog:GAMES"))
-        except ImportError:
-            pass
     for info in found:
         register_game(info)
 

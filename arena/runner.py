@@ -196,7 +196,7 @@ class MatchRunner:
                 "belief_report",
                 self.engine.phase,
                 actor=seat,
-                decision=decision.kind,
+                decision=kind,
                 beliefs=action.belief,
             )
 

@@ -20,4 +20,27 @@ GAMES: list[GameInfo] = [
             "async_day": {"discussion_mode": "async"},
         },
     ),
+    GameInfo(
+        game="avalon",
+        env_id="arena/Avalon-v0",
+        engine="games.avalon.rules:AvalonEngine",
+        env="games.avalon.env:env",
+        bots="games.avalon.bots:BOTS",
+        description="The Resistance: Avalon, 5-10 players: hidden roles, team votes, secret quests.",
+        variants={
+            "basic5": {"n_players": 5},
+            "basic7": {"n_players": 7},
+            "percival7": {"n_players": 7, "role_preset": "percival_morgana"},
+            "basic10": {"n_players": 10},
+            "full10": {
+                "n_players": 10,
+                "roles": [
+                    "merlin", "percival", "servant", "servant", "servant", "servant",
+                    "assassin", "morgana", "mordred", "oberon",
+                ],
+                "lady_of_the_lake": True,
+            },
+            "avalonbench": {"preset": "avalonbench"},
+        },
+    ),
 ]
