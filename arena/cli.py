@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -17,6 +18,10 @@ from rich.table import Table
 
 from arena import registry
 from arena.errors import ConfigError
+
+# Optional command groups; each module exposes add_commands(subparsers) and imports its heavy
+# dependencies lazily, so `arena --help` stays fast and works without the extras installed.
+EXTENSIONS = ("arena.llm.cli", "arena.live.cli", "arena.metrics.cli", "personas.cli")
 
 console = Console()
 err_console = Console(stderr=True)
@@ -118,9 +123,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     from arena.progress import progress_display
 
+    live = _live_hooks(args)
     try:
+        if live is not None and args.tui:
+            return int(live.run_with_tui(tournament, args))
         with progress_display(len(tournament.specs), quiet=args.quiet) as progress:
-            results = asyncio.run(tournament.run(progress))
+            results = asyncio.run(_run_tournament(tournament, progress, live, args))
     except KeyboardInterrupt:
         err_console.print(
             f"\ninterrupted; finished matches are saved. Resume with:\n"
@@ -135,6 +143,30 @@ def cmd_run(args: argparse.Namespace) -> int:
             console.print(f"  {r.match_id}: {r.status} — {r.reason}", highlight=False)
     console.print(f"results: {run_dir / 'arena.sqlite'}   records: {run_dir / 'matches'}")
     return 0
+
+
+def _live_hooks(args: argparse.Namespace) -> Any:
+    """The live-view module when available; None when publishing is off or not installed."""
+    if args.no_broker and not args.tui:
+        return None
+    try:
+        from arena.live import hooks
+    except ImportError as err:
+        if args.broker or args.require_broker or args.tui:
+            raise SystemExit(
+                _fail([f"live view unavailable: {err} (pip install 'llm-arena[live]')"])
+            ) from None
+        return None
+    return hooks
+
+
+async def _run_tournament(
+    tournament: Any, progress: Any, live: Any, args: argparse.Namespace
+) -> Any:
+    if live is None:
+        return await tournament.run(progress)
+    async with live.session(tournament, args):
+        return await tournament.run(progress)
 
 
 def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
@@ -201,6 +233,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", help="parent directory of run directories (default: runs)")
     p.add_argument("--run-id", help="name the run directory (default: <name>-<time>-<hex>)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    live = p.add_argument_group("live view (MQTT event bus and terminal UI)")
+    live.add_argument(
+        "--broker",
+        metavar="URL",
+        help="publish to an external MQTT broker, mqtt://[user:pass@]host:port "
+        "(default: an embedded broker on 127.0.0.1)",
+    )
+    live.add_argument("--no-broker", action="store_true", help="do not publish events live")
+    live.add_argument(
+        "--require-broker", action="store_true", help="fail fast when the broker cannot be reached"
+    )
+    live.add_argument("--tui", action="store_true", help="watch the run live in the terminal UI")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("envs", help="list registered games with their rule flags and defaults")
@@ -212,6 +256,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_dir")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_leaderboard)
+
+    for module in EXTENSIONS:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name and module.startswith(err.name):
+                continue  # that part of the arena is not in this tree
+            raise
+        mod.add_commands(sub)
     return parser
 
 

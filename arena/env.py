@@ -201,7 +201,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
                 self._apply_fallback(agent, seat, str(err))
         self._cycles += 1
         self.rewards = {a: 0.0 for a in self.agents}
-        over_cap = self.max_cycles is not None and self._cycles >= self.max_cycles * len(self.agents)
+        over_cap = self.max_cycles is not None and self._cycles >= self.max_cycles * len(
+            self.agents
+        )
         if over_cap and not self.engine.is_over():
             self._finish(reason="max_cycles reached")
             return
