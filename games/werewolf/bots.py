@@ -1,0 +1,84 @@
+"""Werewolf baseline bots (spec §13): random-legal, village role bots, coordinating wolves.
+
+Every bot reads only its own observation (visible events and ``obs.state``), owns a
+``random.Random(context.seed)``, and answers every decision kind of the engine contract legally.
+Wolves additionally derive a team RNG from ``context.team_seed`` and the night number, so all
+wolf bots compute the same night target without talking. ``rule`` looks at its own role on the
+first decision and plays the matching role bot; configs name it ``werewolf.rule``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.agents.base import Agent, MatchContext
+from arena.types import Action, Decision, Observation
+from games.werewolf.bot_base import RandomLegalBot, WerewolfBot
+from games.werewolf.suspicion import WOLF_ROLE, field
+from games.werewolf.village_bots import (
+    DoctorBot,
+    GuardBot,
+    HunterBot,
+    SeerBot,
+    VillagerBot,
+    WitchBot,
+)
+from games.werewolf.wolf_bot import WolfBot
+
+ROLE_BOTS: dict[str, type[WerewolfBot]] = {
+    "villager": VillagerBot,
+    "seer": SeerBot,
+    "doctor": DoctorBot,
+    "guard": GuardBot,
+    "witch": WitchBot,
+    "hunter": HunterBot,
+    WOLF_ROLE: WolfBot,
+}
+
+
+class RuleBot(Agent):
+    """Plays the role bot that matches its own role (read on the first decision)."""
+
+    kind = "werewolf.rule"
+
+    def __init__(self, name: str | None = None, **params: Any) -> None:
+        super().__init__(name, **params)
+        self.inner: WerewolfBot | None = None
+
+    def reset(self, context: MatchContext) -> None:
+        super().reset(context)
+        self.inner = None
+
+    @staticmethod
+    def own_role(obs: Observation) -> str:
+        if obs.state.get("role"):
+            return str(obs.state["role"])
+        for e in obs.events:
+            p = field(e, "payload") or {}
+            if field(e, "type") == "role" and int(p.get("seat", -1)) == obs.seat:
+                return str(p["role"])
+        return "villager"
+
+    async def act(self, observation: Observation, decision: Decision) -> Action | str:
+        if self.inner is None:
+            cls = ROLE_BOTS.get(self.own_role(observation), VillagerBot)
+            self.inner = cls(self.name, **self.params)
+            assert self.context is not None
+            self.inner.reset(self.context)
+        return await self.inner.act(observation, decision)
+
+
+BOTS: dict[str, type[Agent]] = {
+    "random": RandomLegalBot,
+    "random_legal": RandomLegalBot,
+    "rule": RuleBot,
+    "villager": VillagerBot,
+    "seer": SeerBot,
+    "doctor": DoctorBot,
+    "guard": GuardBot,
+    "witch": WitchBot,
+    "hunter": HunterBot,
+    "wolf": WolfBot,
+}
+
+__all__ = ["BOTS", "ROLE_BOTS", "RandomLegalBot", "RuleBot", "SeerBot", "VillagerBot", "WolfBot"]
