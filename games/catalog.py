@@ -43,4 +43,33 @@ GAMES: list[GameInfo] = [
             "avalonbench": {"preset": "avalonbench"},
         },
     ),
+    GameInfo(
+        game="dealornodeal",
+        env_id="arena/DealOrNoDeal-v0",
+        engine="games.negotiation.dealornodeal:DealOrNoDealEngine",
+        env="games.negotiation.dealornodeal_env:env",
+        bots="games.negotiation.bots:BOTS_DEALORNODEAL",
+        description="Deal or No Deal: split a pool of items; private per-item values.",
+        variants={
+            "default": {},
+            "private_batna": {"no_deal_payoff": "private_batna"},
+            "selection": {"protocol": "selection"},
+            "five_items": {"item_types": ["book", "hat", "ball", "pen", "cup"]},
+        },
+    ),
+    GameInfo(
+        game="bargaining",
+        env_id="arena/Bargaining-v0",
+        engine="games.negotiation.bargaining:BargainingEngine",
+        env="games.negotiation.bargaining_env:env",
+        bots="games.negotiation.bots:BOTS_BARGAINING",
+        description="Buyer-seller price bargaining with private reservation prices; pie division.",
+        variants={
+            "default": {},
+            "discount": {"discount": 0.9},
+            "outside_options": {"outside_options": "private", "block_irrational_accept": True},
+            "pie3": {"mode": "pie"},
+            "pie5_majority": {"mode": "pie", "n_parties": 5, "quota": "majority"},
+        },
+    ),
 ]

@@ -1,0 +1,118 @@
+"""Shared pieces of the negotiation engines: rule flags, messages, turn bookkeeping, views.
+
+Conventions of negotiation.md §1: a turn is one structured action plus an optional message;
+the engine validates the structured part and never parses numbers out of the message; a
+structured action is rendered in one canonical public form (a game event, not speech) and the
+message is a separate ``message`` event whose ``payload["message"]`` is the only text the
+privacy detectors scan.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from pydantic import Field
+
+from arena.engine import RulesEngine, RuleSet
+from arena.events import Visibility
+from arena.types import Action, InvalidAction, Option
+
+# A free-text answer that looks like a structured action but is not a legal option is refused
+# instead of being posted as talk (so "accept" with nothing on the table, "offer:-5" or an
+# infeasible split reach the invalid-action policy).
+_ACTION_LIKE = re.compile(
+    r"^\s*[\"']?(accept|reject|walk[ _-]?away|propose|offer|keep|allocate|end[ _]dialogue|"
+    r"no[ _]agreement|pass)\b",
+    re.IGNORECASE,
+)
+
+
+class NegotiationRules(RuleSet):
+    """Flags shared by every negotiation game."""
+
+    max_message_chars: int = Field(600, ge=1, le=4000)
+    allow_talk: bool = True
+    allow_walk_away: bool = True
+
+
+def refuse_action_like_text(action: Action, legal: list[str]) -> None:
+    """Raise InvalidAction when a text-only answer is really an (illegal) structured action."""
+    if action.choices or action.text is None:
+        return
+    m = _ACTION_LIKE.match(action.text)
+    if m:
+        word = m.group(1).lower()
+        raise InvalidAction(
+            f"{action.text.strip()[:60]!r} is not a legal action now ({word!r} not allowed "
+            f"or malformed); legal ids include: {', '.join(legal[:12])}"
+            + (" ..." if len(legal) > 12 else "")
+        )
+
+
+def message_of(action: Action) -> str | None:
+    """The message carried by an action (stripped; None when empty)."""
+    text = (action.text or "").strip()
+    return text or None
+
+
+@functools.cache
+def option_list(ids: tuple[str, ...]) -> tuple[Option, ...]:
+    """Cached immutable options (decisions are rebuilt every turn; options never change)."""
+    return tuple(Option(id=i) for i in ids)
+
+
+def vec_id(prefix: str, vec: tuple[int, ...]) -> str:
+    return f"{prefix}:" + "-".join(str(v) for v in vec)
+
+
+def parse_vec(option_id: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in option_id.split(":", 1)[1].split("-"))
+
+
+class NegotiationEngine(RulesEngine[Any]):
+    """Base of the negotiation engines: egocentric rendering and message events."""
+
+    def post_message(
+        self, seat: int, text: str, recipients: tuple[int, ...] | None = None
+    ) -> None:
+        """A message event: public, or private to the sender and named recipients."""
+        if recipients:
+            vis = Visibility.private(seat, *recipients)
+            to = ", ".join(self.names[r] for r in recipients)
+            line = f"{self.names[seat]} (privately to {to}): {text}"
+            to_payload: Any = list(recipients)
+        else:
+            vis = Visibility.public()
+            line = f"{self.names[seat]}: {text}"
+            to_payload = "all"
+        self.emit("message", line, actor=seat, visibility=vis, message=text, to=to_payload)
+
+    def render(self, seat: int, *, error: str | None = None) -> str:
+        """Egocentric transcript: the seat's own lines are marked "(you)" (spec §5)."""
+        me = self.names[seat]
+        parts = [self.briefing(seat), "", "Transcript:"]
+        for e in self.visible_log(seat):
+            if not e.text:
+                continue
+            line = e.text
+            if e.actor == seat and line.startswith(me):
+                line = f"{me} (you)" + line[len(me) :]
+            parts.append(line)
+        parts += ["", self.status_line(seat)]
+        if seat in self.pending():
+            parts += ["", "Your decision:", self.decision(seat).describe()]
+        if error:
+            parts += ["", f"Your previous answer was refused: {error}"]
+        return "\n".join(parts)
+
+    def status_line(self, seat: int) -> str:
+        return ""
+
+
+def seat_names(rng: Any, n: int) -> list[str]:
+    """Distinct names drawn with the engine RNG."""
+    from arena.engine import NAME_POOL
+
+    return rng.sample(list(NAME_POOL), n)
