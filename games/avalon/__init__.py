@@ -1,0 +1,1 @@
+"""The Resistance: Avalon for 5–10 players (spec avalon.md). See ``games.avalon.env``."""

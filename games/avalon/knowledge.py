@@ -1,0 +1,58 @@
+"""What each role is told at game start (spec avalon.md §3.2) and who knows whose side/role.
+
+Everything here is a pure function of the dealt roles, the rule flags and the engine RNG (used
+only to order Percival's candidate list so that the order reveals nothing).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.avalon.config import AvalonRules, side_of
+
+
+def start_knowledge(
+    roles: list[str], rules: AvalonRules, rng: random.Random
+) -> list[dict[str, Any]]:
+    """Per seat: ``evil`` (seats shown as evil), ``merlin_candidates``, ``evil_roles``."""
+    n = len(roles)
+    evil = [s for s in range(n) if side_of(roles[s]) == "evil"]
+    full = rules.knowledge_model == "full_reveal"
+    out: list[dict[str, Any]] = []
+    for seat, role in enumerate(roles):
+        k: dict[str, Any] = {"evil": [], "merlin_candidates": [], "evil_roles": {}}
+        if role == "merlin":
+            k["evil"] = [s for s in evil if full or roles[s] != "mordred"]
+        elif role == "percival":
+            cands = [s for s in range(n) if roles[s] in ("merlin", "morgana")]
+            rng.shuffle(cands)
+            k["merlin_candidates"] = cands
+        elif side_of(role) == "evil":
+            if full:
+                k["evil"] = [s for s in evil if s != seat]
+            elif role != "oberon":
+                k["evil"] = [s for s in evil if s != seat and roles[s] != "oberon"]
+            if rules.evil_see_roles and role != "oberon":
+                k["evil_roles"] = {s: roles[s] for s in k["evil"] if roles[s] != "oberon"}
+        out.append(k)
+    return out
+
+
+def initial_audiences(
+    roles: list[str], knowledge: list[dict[str, Any]]
+) -> tuple[list[set[int]], list[set[int]]]:
+    """(side_known, role_known): for each seat j, the seats that know j's side / role."""
+    n = len(roles)
+    side_known = [{j} for j in range(n)]
+    role_known = [{j} for j in range(n)]
+    for seat, k in enumerate(knowledge):
+        for j in k["evil"]:
+            side_known[j].add(seat)
+        for j in k["evil_roles"]:
+            role_known[j].add(seat)
+        cands = k["merlin_candidates"]
+        if len(cands) == 1:  # no Morgana: the single candidate is Merlin
+            side_known[cands[0]].add(seat)
+            role_known[cands[0]].add(seat)
+    return side_known, role_known

@@ -1,0 +1,538 @@
+"""The Avalon rules engine: phase machine of spec avalon.md §4 over the arena RulesEngine.
+
+Phases: discuss_pre → propose → discuss_post → vote → quest → [belief] → [lady] → … →
+[confer] → assassinate → [belief] → end. Views, private facts and the briefing live in
+``games.avalon.views``; start knowledge in ``games.avalon.knowledge``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.engine import NAME_POOL, RulesEngine
+from arena.events import Visibility
+from arena.types import Action, Decision, InvalidAction, Option, Outcome
+from games.avalon.config import (
+    ROLE_TITLES,
+    SETUP_TABLE,
+    AvalonRules,
+    fails_needed,
+    side_of,
+    team_size,
+)
+from games.avalon.knowledge import initial_audiences, start_knowledge
+from games.avalon.views import AvalonViews
+
+EVIL_LABELS = {
+    "evil_win_quests": "three quests failed",
+    "evil_win_hammer": "the fifth proposal of a quest was rejected",
+    "evil_win_assassination": "the Assassin named Merlin",
+}
+
+
+class AvalonEngine(AvalonViews, RulesEngine[AvalonRules]):
+    game = "avalon"
+    Rules = AvalonRules
+
+    @property
+    def n_seats(self) -> int:
+        return self.rules.n_players
+
+    # -- setup -----------------------------------------------------------------------
+    def _setup(self) -> None:
+        r, n = self.rules, self.rules.n_players
+        self._names = list(NAME_POOL[:n])
+        roles = r.role_list()
+        self.rng.shuffle(roles)
+        self.role_of: list[str] = roles
+        self.side: list[str] = [side_of(x) for x in roles]
+        self.knowledge = start_knowledge(roles, r, self.rng)
+        self.side_known, self.role_known = initial_audiences(roles, self.knowledge)
+        fl = r.first_leader
+        self.leader: int = self.rng.randrange(n) if fl == "random" else int(fl)
+        self.first_leader = self.leader
+        self.quest, self.attempt = 1, 1
+        self.proposals: list[dict[str, Any]] = []
+        self.quests: list[dict[str, Any]] = []
+        self.team: list[int] = []
+        self.buffer: dict[int, str] = {}
+        self.speakers: list[int] = []
+        self.result: str | None = None
+        self.after_belief = ""
+        self.checkpoint = ""
+        self.lady_holder: int | None = (self.leader - 1) % n if r.lady_of_the_lake else None
+        self.lady_held: list[int] = [] if self.lady_holder is None else [self.lady_holder]
+        self.lady_results: list[dict[str, Any]] = []
+        self.conference: list[dict[str, Any]] = []
+        self.target: int | None = None
+        self.revealed = False
+        good, evil, sizes = SETUP_TABLE[n]
+        multiset = sorted(roles, key=lambda x: (side_of(x) != "good", x))
+        self.emit(
+            "setup",
+            f"Avalon with {n} players ({good} good, {evil} evil). Players: "
+            + ", ".join(f"{nm} (seat {i})" for i, nm in enumerate(self._names))
+            + ". Roles in play: "
+            + ", ".join(ROLE_TITLES[x] for x in multiset)
+            + f". Team sizes per quest: {list(sizes)}; fails needed: "
+            + f"{[fails_needed(n, q) for q in range(1, 6)]}. First leader: "
+            + f"{self._names[self.leader]}.",
+            n_players=n,
+            names=self._names,
+            roles_in_play=multiset,
+            team_sizes=list(sizes),
+            fails_needed=[fails_needed(n, q) for q in range(1, 6)],
+            first_leader=self.leader,
+            lady_holder=self.lady_holder,
+            rules=r.model_dump(mode="json"),
+        )
+        self.emit("deal", "Roles dealt.", visibility=Visibility.god(), roles=dict(enumerate(roles)))
+        for seat in range(n):
+            self._emit_start_knowledge(seat)
+        self._start_round()
+
+    def _emit_start_knowledge(self, seat: int) -> None:
+        role, k, nm = self.role_of[seat], self.knowledge[seat], self._names
+        vis = Visibility.private(seat)
+        self.emit(
+            "role",
+            f"You are {ROLE_TITLES[role]} ({self.side[seat]}).",
+            visibility=vis,
+            seat=seat,
+            role=role,
+            side=self.side[seat],
+        )
+        if k["evil"]:
+            text = "You see as evil: " + ", ".join(nm[s] for s in k["evil"]) + "."
+            if k["evil_roles"]:
+                text += " Roles: " + ", ".join(
+                    f"{nm[s]} is {ROLE_TITLES[x]}" for s, x in k["evil_roles"].items()
+                )
+            roles = {str(s): x for s, x in k["evil_roles"].items()}
+            self.emit("sees_evil", text, visibility=vis, evil=list(k["evil"]), roles=roles)
+        if k["merlin_candidates"]:
+            c = k["merlin_candidates"]
+            self.emit(
+                "sees_merlin_candidates",
+                "Merlin candidates (one is Merlin"
+                + (", the other Morgana): " if len(c) > 1 else "): ")
+                + ", ".join(nm[s] for s in c),
+                visibility=vis,
+                merlin_candidates=list(c),
+            )
+
+    # -- whose turn ------------------------------------------------------------------
+    def pending(self) -> list[int]:
+        p = self.phase
+        if p in ("discuss_pre", "discuss_post", "confer"):
+            return self.speakers[:1]
+        if p == "propose":
+            return [self.leader]
+        if p == "vote" or p == "belief":
+            return [s for s in range(self.n_seats) if s not in self.buffer]
+        if p == "quest":
+            return [s for s in self.team if s not in self.buffer]
+        if p == "lady":
+            return [self.lady_holder] if self.lady_holder is not None else []
+        if p == "assassinate":
+            return [self.assassin]
+        return []
+
+    @property
+    def assassin(self) -> int:
+        return self.role_of.index("assassin")
+
+    def decision(self, seat: int) -> Decision:
+        if self.is_over() or seat not in self.pending():
+            raise KeyError(seat)
+        p, n, nm = self.phase, self.n_seats, self._names
+        meta = {"quest": self.quest, "attempt": self.attempt, "leader": self.leader}
+        seats = [Option(id=str(s), label=nm[s]) for s in range(n)]
+        if p in ("discuss_pre", "discuss_post", "confer"):
+            where = "to the evil team only" if p == "confer" else "to everyone"
+            return Decision(
+                kind="confer" if p == "confer" else "discuss",
+                prompt=f"Speak {where} (or pass).",
+                options=[Option(id="pass")],
+                free_text=True,
+                silent_option="pass",
+                max_chars=self.rules.max_message_chars,
+                meta=meta,
+            )
+        if p == "propose":
+            k = team_size(n, self.quest)
+            return Decision(
+                kind="propose",
+                prompt=f"You lead quest {self.quest} (proposal {self.attempt}/5): "
+                f"choose exactly {k} players (you may include yourself).",
+                options=seats,
+                min_choices=k,
+                max_choices=k,
+                meta={**meta, "team_size": k},
+            )
+        if p == "vote":
+            return Decision(
+                kind="vote",
+                prompt=f"Vote on the team {[nm[s] for s in self.team]} for quest {self.quest}.",
+                options=[Option(id="approve"), Option(id="reject")],
+                simultaneous=True,
+                meta={**meta, "team": list(self.team)},
+            )
+        if p == "quest":
+            good_only = self.rules.good_must_succeed and self.side[seat] == "good"
+            cards = ["success"] if good_only else ["success", "fail"]
+            return Decision(
+                kind="quest",
+                prompt=f"Play a card on quest {self.quest}.",
+                options=[Option(id=c) for c in cards],
+                simultaneous=True,
+                meta={**meta, "team": list(self.team), "fails_needed": fails_needed(n, self.quest)},
+            )
+        if p == "lady":
+            opts = [seats[s] for s in range(n) if s not in self.lady_held]
+            return Decision(
+                kind="lady",
+                prompt="Lady of the Lake: choose a player whose side you will learn.",
+                options=opts,
+                meta=meta,
+            )
+        if p == "assassinate":
+            return Decision(
+                kind="assassinate",
+                prompt="Name the player you believe is Merlin.",
+                options=[o for o in seats if o.id != str(seat)],
+                meta=meta,
+            )
+        if p == "belief":
+            return Decision(
+                kind="belief",
+                prompt='Report P(good) for every other player: {"belief": {"<seat>": p, ...}}'
+                + (
+                    ' ; evil may add "merlin:<seat>": P(Merlin)'
+                    if self.side[seat] == "evil"
+                    else ""
+                )
+                + ' (or "skip").',
+                options=[Option(id="skip")],
+                silent_option="skip",
+                simultaneous=True,
+                belief_only=True,
+                meta={**meta, "checkpoint": self.checkpoint},
+            )
+        raise KeyError(seat)
+
+    # -- applying --------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> None:
+        belief = self._parse_belief(seat, action.belief) if action.belief else None
+        kind = self.decision(seat).kind
+        choice = action.choice
+        if belief is not None:
+            self._emit_belief(seat, belief, self.checkpoint if kind == "belief" else kind)
+        p = self.phase
+        if p in ("discuss_pre", "discuss_post", "confer"):
+            self._speak(seat, action)
+        elif p == "propose":
+            self._propose(sorted(int(c) for c in action.choices))
+        elif p in ("vote", "quest", "belief"):
+            self.buffer[seat] = choice or "belief"
+            if not self.pending():
+                {"vote": self._resolve_vote, "quest": self._resolve_quest}.get(
+                    p, self._resolve_belief
+                )()
+        elif p == "lady":
+            self._lady(seat, int(choice or 0))
+        elif p == "assassinate":
+            self._assassinate(seat, int(choice or 0))
+
+    def _parse_belief(self, seat: int, raw: dict[str, float]) -> dict[str, dict[str, float]]:
+        """Belief keys are seats or names; ``merlin:<seat>`` is P(Merlin). Self is ignored."""
+        lookup = {str(s): s for s in range(self.n_seats)}
+        lookup.update({nm.lower(): s for s, nm in enumerate(self._names)})
+        out: dict[str, dict[str, float]] = {"p_good": {}, "p_merlin": {}}
+        for key, p in raw.items():
+            k = key.strip().lower()
+            field = "p_good"
+            if k.startswith("merlin:"):
+                field, k = "p_merlin", k.split(":", 1)[1].strip()
+            if k not in lookup:
+                raise InvalidAction(f"belief names unknown player {key!r}")
+            if lookup[k] != seat:
+                out[field][str(lookup[k])] = float(p)
+        return out
+
+    def _emit_belief(self, seat: int, belief: dict[str, dict[str, float]], checkpoint: str) -> None:
+        self.emit(
+            "belief",
+            "",
+            actor=seat,
+            visibility=Visibility.god(),
+            reporter=seat,
+            checkpoint=checkpoint,
+            quest=self.quest,
+            attempt=self.attempt,
+            p_good=belief["p_good"],
+            p_merlin=belief["p_merlin"],
+        )
+
+    def _speak(self, seat: int, action: Action) -> None:
+        if action.text:
+            if self.phase == "confer":
+                evil = [s for s in range(self.n_seats) if self.side[s] == "evil"]
+                vis = Visibility.for_team("evil", evil)
+                self.conference.append({"seat": seat, "text": action.text})
+            else:
+                vis = Visibility.public()
+            self.emit(
+                "message",
+                f"{self._names[seat]}: {action.text}",
+                actor=seat,
+                visibility=vis,
+                channel="evil" if self.phase == "confer" else "public",
+                message=action.text,
+            )
+        self.speakers.pop(0)
+        if not self.speakers:
+            {"discuss_pre": self._enter_propose, "discuss_post": self._enter_vote}.get(
+                self.phase, self._enter_assassinate
+            )()
+
+    def _discussion(self, phase: str, rounds: int, order: list[int], then: Any) -> None:
+        if rounds == 0:
+            then()
+            return
+        self.phase = phase
+        self.speakers = order * rounds
+
+    def _order_from_leader(self) -> list[int]:
+        n = self.n_seats
+        return [(self.leader + i) % n for i in range(n)]
+
+    def _start_round(self) -> None:
+        self.phase = "discuss_pre"
+        self.emit(
+            "round",
+            f"Quest {self.quest}, proposal {self.attempt}/5: {self._names[self.leader]} leads "
+            f"and will choose {team_size(self.n_seats, self.quest)} players.",
+            quest=self.quest,
+            attempt=self.attempt,
+            leader=self.leader,
+            team_size=team_size(self.n_seats, self.quest),
+        )
+        self._discussion(
+            "discuss_pre", self.rules.discussion_pre_rounds, self._order_from_leader(),
+            self._enter_propose,
+        )  # fmt: skip
+
+    def _enter_propose(self) -> None:
+        self.phase = "propose"
+
+    def _propose(self, team: list[int]) -> None:
+        self.team = team
+        auto = self.attempt == 5 and self.rules.fifth_proposal_rule == "auto_approve"
+        self.emit(
+            "proposal",
+            f"{self._names[self.leader]} proposes {[self._names[s] for s in team]}"
+            + (" (fifth proposal: approved automatically)." if auto else "."),
+            actor=self.leader,
+            quest=self.quest,
+            attempt=self.attempt,
+            leader=self.leader,
+            team=list(team),
+            auto_approved=auto,
+        )
+        if auto:
+            self._record_proposal(None, approved=True, auto=True)
+            self._enter_quest()
+            return
+        self._discussion(
+            "discuss_post", self.rules.discussion_post_rounds, self._order_from_leader(),
+            self._enter_vote,
+        )  # fmt: skip
+
+    def _enter_vote(self) -> None:
+        self.phase, self.buffer = "vote", {}
+
+    def _record_proposal(self, votes: dict[int, str] | None, approved: bool, auto: bool) -> None:
+        self.proposals.append(
+            {
+                "quest": self.quest,
+                "attempt": self.attempt,
+                "leader": self.leader,
+                "team": list(self.team),
+                "votes": {str(s): v for s, v in sorted(votes.items())} if votes else None,
+                "approvals": sum(v == "approve" for v in votes.values()) if votes else None,
+                "approved": approved,
+                "auto_approved": auto,
+            }
+        )
+        self.leader = (self.leader + 1) % self.n_seats
+
+    def _resolve_vote(self) -> None:
+        votes, n = dict(self.buffer), self.n_seats
+        self.buffer = {}
+        ayes = sum(v == "approve" for v in votes.values())
+        approved = ayes > n / 2
+        named = self.rules.vote_reveal == "named"
+        detail = (
+            ", ".join(f"{self._names[s]}: {votes[s]}" for s in range(n))
+            if named
+            else f"{ayes} approve, {n - ayes} reject"
+        )
+        self.emit(
+            "vote_result",
+            f"Team {'approved' if approved else 'rejected'} ({detail}).",
+            quest=self.quest,
+            attempt=self.attempt,
+            team=list(self.team),
+            votes={str(s): votes[s] for s in range(n)} if named else None,
+            approvals=ayes,
+            rejections=n - ayes,
+            approved=approved,
+        )
+        self._record_proposal(votes, approved=approved, auto=False)
+        if approved:
+            self._enter_quest()
+        elif self.attempt == 5:
+            self._decide("evil_win_hammer")
+        else:
+            self.attempt += 1
+            self._start_round()
+
+    def _enter_quest(self) -> None:
+        self.phase, self.buffer = "quest", {}
+
+    def _resolve_quest(self) -> None:
+        cards = {s: self.buffer[s] for s in sorted(self.buffer)}
+        self.buffer = {}
+        fails = sum(c == "fail" for c in cards.values())
+        need = fails_needed(self.n_seats, self.quest)
+        result = "fail" if fails >= need else "success"
+        self.emit("quest_cards", "", visibility=Visibility.god(), quest=self.quest,
+                  cards={str(s): c for s, c in cards.items()})  # fmt: skip
+        self.emit(
+            "quest_result",
+            f"Quest {self.quest} {'FAILED' if result == 'fail' else 'succeeded'} "
+            f"with {fails} fail card(s) (team {[self._names[s] for s in self.team]}).",
+            quest=self.quest,
+            team=list(self.team),
+            fails=fails,
+            fails_needed=need,
+            result=result,
+        )
+        self.quests.append(
+            {"quest": self.quest, "team": list(self.team), "fails": fails, "result": result}
+        )
+        if self.count("fail") == 3:
+            self._decide("evil_win_quests")
+        elif self.rules.belief_reports == "after_each_quest":
+            self._enter_belief(f"quest_{self.quest}", then="post_quest")
+        else:
+            self._post_quest()
+
+    def count(self, result: str) -> int:
+        return sum(q["result"] == result for q in self.quests)
+
+    def _post_quest(self) -> None:
+        if self.count("success") == 3:
+            if "merlin" not in self.role_of:
+                self._decide("good_win")
+            elif self.rules.assassination_conference == "evil_team":
+                self._enter_conference()
+            else:
+                self._enter_assassinate()
+        elif self.lady_holder is not None and self.quest in (2, 3, 4):
+            self.phase = "lady"
+        else:
+            self._next_quest()
+
+    def _next_quest(self) -> None:
+        self.quest, self.attempt = self.quest + 1, 1
+        self._start_round()
+
+    def _lady(self, holder: int, target: int) -> None:
+        side = self.side[target]
+        self.emit("lady", f"{self._names[holder]} examines {self._names[target]} with the Lady.",
+                  actor=holder, holder=holder, target=target)  # fmt: skip
+        self.emit("lady_result", f"{self._names[target]} is {side}.", actor=holder,
+                  visibility=Visibility.private(holder), target=target, side=side)  # fmt: skip
+        self.side_known[target].add(holder)
+        self.lady_results.append({"holder": holder, "target": target, "side": side})
+        self.lady_holder = target
+        self.lady_held.append(target)
+        self._next_quest()
+
+    def _enter_conference(self) -> None:
+        self.phase = "confer"
+        evil = [s for s in range(self.n_seats) if self.side[s] == "evil"]
+        for s in evil:
+            self.side_known[s].update(evil)
+        self.role_known[self.assassin].update(evil)
+        self.emit(
+            "evil_revealed",
+            "Evil conference: the evil players are "
+            + ", ".join(self._names[s] for s in evil)
+            + f"; the Assassin is {self._names[self.assassin]}.",
+            visibility=Visibility.for_team("evil", evil),
+            evil=evil,
+            assassin=self.assassin,
+        )
+        self.speakers = evil * self.rules.conference_rounds
+
+    def _enter_assassinate(self) -> None:
+        self.phase = "assassinate"
+        self.emit("assassination_phase", "Three quests succeeded: the Assassin must name Merlin.")
+
+    def _assassinate(self, seat: int, target: int) -> None:
+        self.target = target
+        self.emit("assassination", f"{self._names[seat]} (the Assassin) names "
+                  f"{self._names[target]} as Merlin.", actor=seat, assassin=seat,
+                  target=target)  # fmt: skip
+        self.role_known[seat] = set(range(self.n_seats))
+        hit = self.role_of[target] == "merlin"
+        self._decide("evil_win_assassination" if hit else "good_win")
+
+    def _decide(self, label: str) -> None:
+        self.result = label
+        if self.rules.belief_reports != "none":
+            self._enter_belief("end", then="end")
+        else:
+            self._end()
+
+    def _enter_belief(self, checkpoint: str, then: str) -> None:
+        self.phase, self.buffer = "belief", {}
+        self.checkpoint, self.after_belief = checkpoint, then
+        self.emit("belief_request", "Belief report: give P(good) for every other player.",
+                  checkpoint=checkpoint)  # fmt: skip
+
+    def _resolve_belief(self) -> None:
+        self.buffer = {}
+        if self.after_belief == "end":
+            self._end()
+        else:
+            self._post_quest()
+
+    def _end(self) -> None:
+        self.phase = "end"
+        label = self.result or "aborted"
+        winner = "good" if label == "good_win" else "evil"
+        self.revealed = self.rules.reveal_roles_at_end
+        roles = {str(s): r for s, r in enumerate(self.role_of)} if self.revealed else None
+        why = "three quests succeeded" if winner == "good" else EVIL_LABELS[label]
+        text = f"Game over: {winner} wins ({why})."
+        if roles:
+            text += " Roles: " + ", ".join(
+                f"{self._names[s]}={ROLE_TITLES[r]}" for s, r in enumerate(self.role_of)
+            )
+        self.emit("game_over", text, label=label, winner=winner, roles=roles)
+
+    # -- outcome ---------------------------------------------------------------------
+    def _is_over(self) -> bool:
+        return self.phase == "end"
+
+    def _outcome(self) -> Outcome | None:
+        if not self._is_over() or self.result is None:
+            return None
+        winner = "good" if self.result == "good_win" else "evil"
+        lose = -1.0 if self.rules.reward_scheme == "pm1" else 0.0
+        rewards = {s: (1.0 if self.side[s] == winner else lose) for s in range(self.n_seats)}
+        return Outcome(label=self.result, winners=(winner,), rewards=rewards)
