@@ -1,0 +1,159 @@
+"""Shared plumbing of the Werewolf engine: stages, events, options, deaths and reveals.
+
+The engine is an explicit state machine (no generators, so snapshots pickle): ``stage`` names
+the decision being collected; a sequential stage has one ``actor``, a simultaneous stage has
+``sim_seats`` and buffers ``answers`` until the last seat answered, then resolves them in seat
+order. Continuations between sub-flows are string tags dispatched by :meth:`_continue`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.engine import RulesEngine
+from arena.events import GameEvent, Visibility
+from arena.types import Action, Option
+from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
+
+
+class WerewolfBase(RulesEngine[WerewolfRules]):
+    """Bookkeeping used by the night, day and vote mixins."""
+
+    game = "werewolf"
+    Rules = WerewolfRules
+
+    # -- seats -----------------------------------------------------------------------
+    @property
+    def n_seats(self) -> int:
+        return self.rules.n_players
+
+    def n(self, seat: int | None) -> str:
+        return "nobody" if seat is None else self._names[seat]
+
+    def team_of(self, seat: int) -> str:
+        return ROLE_TEAM[self.role[seat]]
+
+    def alive_seats(self) -> list[int]:
+        return [s for s in range(self.n_seats) if self.alive[s]]
+
+    def alive_wolves(self) -> list[int]:
+        return [s for s in self.alive_seats() if self.role[s] == WOLF]
+
+    def alive_with_role(self, role: str) -> list[int]:
+        return [s for s in self.alive_seats() if self.role[s] == role]
+
+    def seat_options(self, seats: list[int]) -> list[Option]:
+        return [Option(id=str(s), label=self._names[s]) for s in seats]
+
+    def meta(self, **extra: Any) -> dict[str, Any]:
+        return {"day": self.day, "night": self.night, **extra}
+
+    # -- events ----------------------------------------------------------------------
+    def ev(
+        self,
+        type: str,
+        line: str,
+        payload: dict[str, Any],
+        visibility: Visibility | None = None,
+        actor: int | None = None,
+    ) -> GameEvent:
+        event = GameEvent(
+            type=type,
+            phase=self.phase,
+            actor=actor,
+            payload=payload,
+            visibility=visibility or Visibility.public(),
+            text=line,
+        )
+        self.log.append(event)
+        return event
+
+    def wolf_channel(self) -> Visibility:
+        """The wolves' team channel: the wolves alive when the event happens."""
+        return Visibility.for_team("wolves", self.alive_wolves() or self.wolves)
+
+    # -- stages ----------------------------------------------------------------------
+    def seq(self, stage: str, actor: int) -> None:
+        self.stage = stage
+        self.actor: int | None = actor
+        self.sim_seats: list[int] = []
+        self.answers: dict[int, Action] = {}
+
+    def sim(self, stage: str, seats: list[int]) -> None:
+        self.stage = stage
+        self.actor = None
+        self.sim_seats = sorted(seats)
+        self.answers = {}
+
+    def pending(self) -> list[int]:
+        if self.is_over():
+            return []
+        if self.actor is not None:
+            return [self.actor]
+        return [s for s in self.sim_seats if s not in self.answers]
+
+    def decision(self, seat: int):  # type: ignore[no-untyped-def]
+        if seat not in self.pending():
+            raise KeyError(seat)
+        return getattr(self, f"_d_{self.stage}")(seat)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.actor is not None:
+            getattr(self, f"_on_{self.stage}")(seat, action)
+            return
+        self.answers[seat] = action
+        if all(s in self.answers for s in self.sim_seats):
+            answers = dict(sorted(self.answers.items()))
+            getattr(self, f"_resolve_{self.stage}")(answers)
+
+    def _continue(self, tag: str) -> None:
+        getattr(self, f"_next_{tag}")()
+
+    # -- deaths and reveals ----------------------------------------------------------
+    def reveal_of(self, seat: int, mode: str) -> str | None:
+        if mode == "role":
+            return self.role[seat]
+        if mode == "team":
+            return self.team_of(seat)
+        return None
+
+    def kill(self, seat: int, cause: str) -> None:
+        self.alive[seat] = False
+        self.cause[seat] = cause
+        self.ev(
+            "death",
+            f"[god] {self.n(seat)} died ({cause}).",
+            {"seat": seat, "cause": cause},
+            Visibility.god(),
+        )
+
+    def announce_deaths(self, seats: list[int], mode: str) -> dict[int, str]:
+        """Record public reveals and the point after which a dead seat stops observing."""
+        reveals: dict[int, str] = {}
+        for s in seats:
+            r = self.reveal_of(s, mode)
+            if r is not None:
+                reveals[s] = r
+                self.revealed[s] = r
+        return reveals
+
+    def mark_observed_until_now(self, seats: list[int]) -> None:
+        for s in seats:
+            self.cutoff[s] = len(self.log)
+            self.frozen[s] = self.public_state()
+
+    def reveal_text(self, reveals: dict[int, str]) -> str:
+        if not reveals:
+            return ""
+        return " " + " ".join(f"{self.n(s)} was {r}." for s, r in sorted(reveals.items()))
+
+    def public_state(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase,
+            "day": self.day,
+            "night": self.night,
+            "alive": self.alive_seats(),
+            "dead": [s for s in range(self.n_seats) if not self.alive[s]],
+            "names": list(self._names),
+            "revealed": dict(self.revealed),
+        }

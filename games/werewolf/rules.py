@@ -1,0 +1,227 @@
+"""The Werewolf rules engine (spec werewolf.md): setup, views, secrets and the outcome.
+
+The phases live in mixins: :mod:`games.werewolf.night` (night and dawn),
+:mod:`games.werewolf.day` (discussion modes, polls, last words) and
+:mod:`games.werewolf.votes` (votes, exile, Hunter, win checks, belief reports, end).
+Event and decision kinds follow the fixed engine/bots contract (docs/games/werewolf.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.engine import NAME_POOL
+from arena.events import GameEvent, Visibility
+from arena.types import Outcome, PrivateFact
+from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
+from games.werewolf.day import DayMixin
+from games.werewolf.night import NightMixin
+from games.werewolf.votes import VoteMixin
+
+ROLE_HELP = {
+    "werewolf": "Each night the wolves secretly choose one player to attack. "
+    "You win when the wolves reach the win condition.",
+    "villager": "You have no night action. Find and exile the wolves.",
+    "seer": "Each night you inspect one player and privately learn "
+    "whether they are a wolf (or their role, if the rules say so).",
+    "doctor": "Each night you protect one player from the wolves' attack.",
+    "witch": "You have one healing potion (saves the wolves' victim) and one "
+    "poison (kills any player), each usable once per game.",
+    "guard": "Each night you guard one player from the wolves' attack.",
+    "hunter": "When you die (killed by the wolves or exiled) you may shoot one player.",
+}
+
+
+class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
+    """Werewolf / Mafia with every rule variant of the spec as a flag."""
+
+    game = "werewolf"
+    Rules = WerewolfRules
+
+    def _setup(self) -> None:
+        r = self.rules
+        n = r.n_players
+        self._names = self.rng.sample(NAME_POOL, n)
+        self.role: list[str] = list(r.roles or [])
+        self.rng.shuffle(self.role)
+        self.wolves = [s for s in range(n) if self.role[s] == WOLF]
+        self.alive = [True] * n
+        self.cause: dict[int, str] = {}
+        self.revealed: dict[int, str] = {}
+        self.cutoff: dict[int, int] = {}
+        self.frozen: dict[int, dict[str, Any]] = {}
+        self.day = 0
+        self.night = 0
+        self.stage = "setup"
+        self.actor: int | None = None
+        self.sim_seats: list[int] = []
+        self.answers = {}
+        self.result: Outcome | None = None
+        self.night_victims: list[int] = []
+        self.last_protect: dict[int, int] = {}
+        self.inspected: dict[int, set[int]] = {}
+        self.seer_results: dict[int, dict[int, str]] = {}
+        self.heal_left = {s: True for s in range(n) if self.role[s] == "witch"}
+        self.poison_left = dict(self.heal_left)
+        self.rr_start: int | None = None
+        self.day_first: int | None = None
+        self.belief_asked: tuple[int, int] | None = None
+        self.exiled: int | None = None
+        composition = r.composition()
+        self.ev(
+            "setup",
+            f"Werewolf with {n} players: "
+            + ", ".join(f"{nm} (seat {i})" for i, nm in enumerate(self._names))
+            + ". Roles in play: "
+            + ", ".join(f"{c} {role}" for role, c in composition.items())
+            + ".",
+            {"names": list(self._names), "composition": composition, "rules": r.model_dump()},
+        )
+        for s in range(n):
+            self.ev(
+                "role",
+                f"You are {self._names[s]}; your role is {self.role[s]}.",
+                {"seat": s, "role": self.role[s], "team": self.team_of(s)},
+                Visibility.private(s),
+            )
+        self.ev(
+            "wolf_team",
+            "[wolves] The wolves are: " + ", ".join(self.n(w) for w in self.wolves) + ".",
+            {"wolves": list(self.wolves)},
+            Visibility.for_team("wolves", self.wolves),
+        )
+        self._continue(r.first_phase)
+
+    # -- end -------------------------------------------------------------------------
+    def _is_over(self) -> bool:
+        return self.result is not None
+
+    def _outcome(self) -> Outcome | None:
+        return self.result
+
+    # -- seats and secrets -----------------------------------------------------------
+    def teams(self) -> dict[int, str]:
+        return {s: ROLE_TEAM[self.role[s]] for s in range(self.n_seats)}
+
+    def roles(self) -> dict[int, str]:
+        return dict(enumerate(self.role))
+
+    def max_options(self) -> int:
+        return self.n_seats + 4
+
+    def private_facts(self) -> list[PrivateFact]:
+        over = self.result is not None or self.phase == "end"
+        facts = []
+        for s in range(self.n_seats):
+            audience = tuple(self.wolves) if self.role[s] == WOLF else (s,)
+            public = over or self.revealed.get(s) == self.role[s]
+            facts.append(
+                PrivateFact(
+                    owner=s,
+                    kind="role",
+                    key="role",
+                    value=self.role[s],
+                    audience=audience,
+                    public=public,
+                    aliases=(self._names[s],),
+                )
+            )
+        for seer, results in sorted(self.seer_results.items()):
+            for target, result in sorted(results.items()):
+                facts.append(
+                    PrivateFact(
+                        owner=seer,
+                        kind="night_result",
+                        key=f"inspect:{target}",
+                        value=result,
+                        audience=(seer,),
+                        aliases=(self._names[target],),
+                    )
+                )
+        return facts
+
+    # -- views -----------------------------------------------------------------------
+    def visible_log(self, seat: int | None) -> list[GameEvent]:
+        """Events ``seat`` may see; without ``dead_observe`` a dead seat stops at its death.
+
+        After its death a seat still sees its own actions (last words, a Hunter shot),
+        events private to it (e.g. a Seer result due that night) and the game's end.
+        """
+        if seat is None:
+            return list(self.log)
+        cut = None if self.rules.dead_observe else self.cutoff.get(seat)
+        out = []
+        for i, e in enumerate(self.log):
+            if not e.visibility.visible_to(seat):
+                continue
+            if (
+                cut is not None
+                and i >= cut
+                and e.actor != seat
+                and e.visibility.scope != "private"
+                and e.type != "game_over"
+            ):
+                continue
+            out.append(e)
+        return out
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        observed = self.rules.dead_observe or seat is None or seat not in self.frozen
+        data = self.public_state() if observed else dict(self.frozen[seat])  # type: ignore[index]
+        data["stage"] = self.stage if observed else "dead"
+        if self.result is not None:
+            data["phase"] = "end"
+            data["roles"] = {s: self.role[s] for s in range(self.n_seats)}
+        if seat is None:
+            data["roles"] = {s: self.role[s] for s in range(self.n_seats)}
+            data["wolves"] = list(self.wolves)
+            data["seer_results"] = {k: dict(v) for k, v in self.seer_results.items()}
+            data["potions"] = {w: self._potions(w) for w in self.heal_left}
+            return data
+        data["me"] = seat
+        data["role"] = self.role[seat]
+        data["team"] = self.team_of(seat)
+        if self.role[seat] == WOLF:
+            data["wolves"] = list(self.wolves)
+        if self.role[seat] == "seer":
+            data["seer_results"] = dict(self.seer_results.get(seat, {}))
+        if self.role[seat] == "witch":
+            data["potions"] = self._potions(seat)
+        if self.role[seat] in ("doctor", "guard"):
+            data["last_protected"] = self.last_protect.get(seat)
+        return data
+
+    def _potions(self, w: int) -> dict[str, bool]:
+        return {"heal": self.heal_left.get(w, False), "poison": self.poison_left.get(w, False)}
+
+    def briefing(self, seat: int) -> str:
+        r = self.rules
+        role = self.role[seat]
+        lines = [
+            f"You are {self._names[seat]} (seat {seat}) in a game of Werewolf with "
+            f"{self.n_seats} players.",
+            "Players: " + ", ".join(f"{i}={nm}" for i, nm in enumerate(self._names)) + ".",
+            f"Your role: {role} (team {self.team_of(seat)}). {ROLE_HELP[role]}",
+        ]
+        if role == WOLF:
+            partners = [w for w in self.wolves if w != seat]
+            lines.append(
+                "Your fellow wolves: "
+                + (", ".join(f"{self.n(w)} (seat {w})" for w in partners) or "none")
+                + "."
+            )
+        lines.append(
+            "Roles in play: "
+            + ", ".join(f"{c} {name}" for name, c in r.composition().items())
+            + "."
+        )
+        win = {
+            "parity": "the wolves win when alive wolves are at least as many as the others",
+            "full_elimination": "the wolves win when no non-wolf is alive",
+            "side_elimination": "the wolves win when all villagers"
+            + (" or all special roles" if r.side_elimination_scope == "both" else "")
+            + " are dead",
+        }[r.win_condition]
+        lines.append(f"The village wins when no wolf is alive; {win}.")
+        lines.append(f"Rules: {r.summary()}.")
+        return "\n".join(lines)
