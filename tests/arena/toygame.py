@@ -7,13 +7,15 @@ private secret number. The seat with the most votes over the game loses.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import Field
 
+from arena.agents.base import Agent
 from arena.engine import RulesEngine, RuleSet
 from arena.events import Visibility
-from arena.types import Action, Decision, Option, Outcome, PrivateFact
+from arena.types import Action, Decision, Observation, Option, Outcome, PrivateFact
 
 
 class ToyRules(RuleSet):
@@ -81,7 +83,7 @@ class ToyEngine(RulesEngine[ToyRules]):
             return
         self.ballots[seat] = int(action.choices[0])
         if len(self.ballots) == self.n_seats:
-            for v, t in sorted(self.ballots.items()):
+            for t in self.ballots.values():
                 self.votes_against[t] += 1
             self.emit(
                 "votes",
@@ -133,3 +135,52 @@ def env(**rules: Any):
     from arena.env import ArenaEnv
 
     return ArenaEnv(ToyEngine, **rules)
+
+
+class StubbornAgent(Agent):
+    """Always answers the same fixed string (usually illegal): exercises the invalid-action policy."""
+
+    kind = "stubborn"
+
+    def __init__(self, name: str | None = None, answer: str = "nonsense", **params: Any) -> None:
+        super().__init__(name, **params)
+        self.answer = answer
+
+    async def act(self, observation: Observation, decision: Decision) -> Action | str:
+        return self.answer
+
+
+class CrashingAgent(Agent):
+    kind = "crashing"
+
+    async def act(self, observation: Observation, decision: Decision) -> Action | str:
+        raise RuntimeError("boom")
+
+
+class SlowAgent(Agent):
+    kind = "slow"
+
+    def __init__(self, name: str | None = None, delay: float = 10.0, **params: Any) -> None:
+        super().__init__(name, **params)
+        self.delay = delay
+
+    async def act(self, observation: Observation, decision: Decision) -> Action | str:
+        await asyncio.sleep(self.delay)
+        return "pass"
+
+
+class LowestAgent(Agent):
+    """Deterministic: always the first legal option (speech: pass)."""
+
+    kind = "lowest"
+
+    async def act(self, observation: Observation, decision: Decision) -> Action | str:
+        return decision.options[0].id
+
+
+BOTS = {
+    "stubborn": StubbornAgent,
+    "crashing": CrashingAgent,
+    "slow": SlowAgent,
+    "lowest": LowestAgent,
+}

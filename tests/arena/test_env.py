@@ -1,0 +1,65 @@
+"""The generic PettingZoo adapter, exercised on the toy game."""
+
+from __future__ import annotations
+
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import arena  # noqa: F401  (registers games)
+from tests.arena.toygame import env
+
+
+def test_api_test_passes() -> None:
+    api_test(env(), num_cycles=200)
+
+
+def test_seed_test_passes() -> None:
+    seed_test(lambda: env(n_players=4), num_cycles=200)
+
+
+def test_make_through_pettingzoo_registry() -> None:
+    e = pettingzoo.make("aec", "arena/Toy-v0", n_players=5)
+    e.reset(seed=1)
+    assert e.possible_agents == [f"player_{i}" for i in range(5)]
+    obs = e.observe(e.agent_selection)
+    assert set(obs) == {"text", "legal"} and "Your secret is" in obs["text"]
+
+
+def test_bad_rules_raise_naming_the_flag() -> None:
+    with pytest.raises(ValueError, match="n_players"):
+        env(n_players=99)
+    with pytest.raises(ValueError, match="bogus"):
+        env(bogus=1)
+
+
+def test_invalid_actions_are_retried_then_replaced_by_a_recorded_fallback() -> None:
+    e = env(invalid_retries=2)
+    e.reset(seed=3)
+    assert e.agent_selection == "player_0"
+    e.step("{not json")  # free text is legal speech
+    # drive to the vote phase, where free text is not legal
+    while e.infos[e.agent_selection].get("decision") != "vote":
+        e.step("pass")
+    voter = e.agent_selection
+    e.step("nobody")
+    assert e.agent_selection == voter and "not a legal answer" in e.infos[voter]["error"]
+    e.step("nobody")
+    e.step("nobody")  # third refusal: fallback
+    assert e.fallbacks and e.fallbacks[-1]["seat"] == int(voter.split("_")[1])
+    assert e.agent_selection != voter
+
+
+def test_game_runs_to_termination_with_rewards() -> None:
+    e = env()
+    e.reset(seed=9)
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter(max_iter=10_000):
+        _, reward, term, trunc, info = e.last()
+        total[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(0)  # option index 0: always legal
+    assert not e.agents
+    assert sorted(set(total.values())) in ([-1.0], [-1.0, 1.0])

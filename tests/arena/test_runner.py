@@ -1,0 +1,137 @@
+"""The match runner: determinism, interleaving, and the invalid-action policy."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from arena.agents import RandomAgent
+from arena.engine import RulesEngine
+from arena.results import InvalidActionPolicy, MatchSpec
+from arena.runner import MatchRunner
+from arena.sinks import JsonlSink, MemorySink, read_jsonl
+from tests.arena.toygame import CrashingAgent, SlowAgent, StubbornAgent, ToyEngine
+
+
+def spec(seed: int = 1, match_id: str = "m", n: int = 3) -> MatchSpec:
+    return MatchSpec(
+        match_id=match_id,
+        game="toy",
+        rules={"n_players": n},
+        seed=seed,
+        seats=[f"a{i}" for i in range(n)],
+    )
+
+
+def randoms(n: int = 3) -> list[RandomAgent]:
+    return [RandomAgent(f"a{i}", p_speak=0.5) for i in range(n)]
+
+
+async def run(s: MatchSpec, agents, policy=None):  # type: ignore[no-untyped-def]
+    sink = MemorySink()
+    result = await MatchRunner(s, agents, [sink], policy).run()
+    return result, [e.comparable() for e in sink.events]
+
+
+async def test_same_seed_and_agents_give_identical_logs() -> None:
+    r1, log1 = await run(spec(seed=11), randoms())
+    r2, log2 = await run(spec(seed=11), randoms())
+    assert log1 == log2 and r1.status == "finished"
+    _, log3 = await run(spec(seed=12), randoms())
+    assert log3 != log1
+
+
+async def test_interleaved_matches_match_solo_runs() -> None:
+    solo = [await run(spec(seed=s, match_id=f"m{s}"), randoms()) for s in range(6)]
+    together = await asyncio.gather(
+        *(run(spec(seed=s, match_id=f"m{s}"), randoms()) for s in range(6))
+    )
+    assert [log for _, log in together] == [log for _, log in solo]
+
+
+async def test_every_event_is_stamped_in_order_and_ends_with_match_end() -> None:
+    result, log = await run(spec(), randoms())
+    assert [e["seq"] for e in log] == list(range(len(log)))
+    assert log[0]["type"] == "match_start" and log[-1]["type"] == "match_end"
+    assert log[-1]["payload"]["status"] == "finished"
+    assert result.n_events == len(log)
+
+
+async def test_garbage_answers_are_reasked_then_fall_back() -> None:
+    agents = [StubbornAgent("a0", answer="zzz"), *randoms(3)[1:]]
+    result, log = await run(spec(), agents, InvalidActionPolicy(retries=2))
+    assert result.status == "finished"
+    invalid = [e for e in log if e["type"] == "invalid_action" and e["actor"] == 0]
+    fallbacks = [e for e in log if e["type"] == "fallback" and e["actor"] == 0]
+    # seat 0 speaks "zzz" legally, but every vote is refused 3 times then replaced
+    assert len(fallbacks) == 3 and len(invalid) == 9
+    assert all(e["visibility"]["scope"] == "god" for e in invalid + fallbacks)
+    assert result.seats[0].fallbacks == 3
+
+
+async def test_an_agent_that_raises_never_crashes_the_match() -> None:
+    agents = [CrashingAgent("a0"), *randoms(3)[1:]]
+    result, log = await run(spec(), agents, InvalidActionPolicy(retries=1))
+    assert result.status == "finished"
+    assert any("agent raised RuntimeError: boom" in e["payload"].get("error", "") for e in log)
+
+
+async def test_a_hanging_agent_times_out() -> None:
+    agents = [SlowAgent("a0", delay=5), *randoms(3)[1:]]
+    result, log = await run(spec(), agents, InvalidActionPolicy(retries=0, timeout_s=0.01))
+    assert result.status == "finished"
+    assert any("no answer within" in e["payload"].get("error", "") for e in log)
+
+
+async def test_forfeit_policy_ends_the_match_with_a_reason() -> None:
+    agents = [StubbornAgent("a0", answer="zzz"), *randoms(3)[1:]]
+    result, log = await run(spec(), agents, InvalidActionPolicy(retries=1, fallback="forfeit"))
+    assert result.status == "forfeited" and "seat 0" in (result.reason or "")
+    assert all(s.result == "none" for s in result.seats)
+    assert log[-1]["payload"]["status"] == "forfeited"
+
+
+class BrokenEngine(ToyEngine):
+    def _apply(self, seat, action):  # type: ignore[no-untyped-def]
+        if self.step_kind == "vote":
+            raise ZeroDivisionError("engine bug")
+        super()._apply(seat, action)
+
+
+async def test_an_engine_bug_errors_the_match_with_a_reason() -> None:
+    s = spec()
+    engine: RulesEngine = BrokenEngine(s.rules, seed=s.seed)
+    sink = MemorySink()
+    result = await MatchRunner(s, randoms(), [sink], engine=engine).run()
+    assert result.status == "errored" and "engine bug" in (result.reason or "")
+    assert sink.events[-1].type == "match_end"
+
+
+async def test_jsonl_record_is_complete_and_readable(tmp_path: Path) -> None:
+    path = tmp_path / "m.jsonl"
+    result = await MatchRunner(spec(), randoms(), [JsonlSink(path)]).run()
+    events = list(read_jsonl(path))
+    assert len(events) == result.n_events and events[-1].type == "match_end"
+    # a truncated last line (crashed writer) is skipped, not an error
+    with open(path, "a") as fh:
+        fh.write(json.dumps({"type": "x"})[:5])
+    assert len(list(read_jsonl(path))) == result.n_events
+
+
+async def test_seat_agents_only_see_their_own_secret() -> None:
+    seen: dict[int, list[str]] = {}
+
+    class Spy(RandomAgent):
+        async def act(self, observation, decision):  # type: ignore[no-untyped-def]
+            seen.setdefault(observation.seat, []).append(observation.text)
+            assert all(e.visibility.visible_to(observation.seat) for e in observation.events)
+            return await super().act(observation, decision)
+
+    s = spec(seed=5)
+    engine = ToyEngine(s.rules, seed=s.seed)
+    await MatchRunner(s, [Spy(f"a{i}") for i in range(3)], engine=engine).run()
+    for seat, texts in seen.items():
+        for other in range(3):
+            if other != seat:
+                assert all(f"Your secret is {engine.secrets[other]}" not in t for t in texts)
