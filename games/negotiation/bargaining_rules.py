@@ -138,7 +138,10 @@ def sample_price(rng: random.Random, rules: BargainingRules) -> PriceScenario:
     lo, hi = rules.price_range
     r_b = min(max(r_b, lo), hi)
     if rules.outside_options == "private":
-        outside = (rng.randint(*rules.outside_option_range), rng.randint(*rules.outside_option_range))
+        outside = (
+            rng.randint(*rules.outside_option_range),
+            rng.randint(*rules.outside_option_range),
+        )
     else:
         outside = (0, 0)
     first = {"seller": SELLER, "buyer": BUYER}.get(rules.first_mover)

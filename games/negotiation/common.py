@@ -74,9 +74,7 @@ def parse_vec(option_id: str) -> tuple[int, ...]:
 class NegotiationEngine(RulesEngine[Any]):
     """Base of the negotiation engines: egocentric rendering and message events."""
 
-    def post_message(
-        self, seat: int, text: str, recipients: tuple[int, ...] | None = None
-    ) -> None:
+    def post_message(self, seat: int, text: str, recipients: tuple[int, ...] | None = None) -> None:
         """A message event: public, or private to the sender and named recipients."""
         if recipients:
             vis = Visibility.private(seat, *recipients)

@@ -379,7 +379,9 @@ class DealOrNoDealEngine(NegotiationEngine):
             "value_total": r.value_total,
             "protocol": r.protocol,
             "first_mover": self.sc.first_mover,
-            "standing": {str(s): (list(x) if x else None) for s in range(2) for x in [self.standing[s]]},
+            "standing": {
+                str(s): (list(x) if x else None) for s in range(2) for x in [self.standing[s]]
+            },
             "proposals": [dict(p) for p in self.proposals],
             "no_deal_payoff": r.no_deal_payoff,
         }

@@ -17,7 +17,9 @@ from arena.types import Action, Decision, InvalidAction, PrivateFact
 from games.negotiation.bargaining_rules import BargainingRules, PieScenario, sample_pie
 from games.negotiation.common import option_list, refuse_action_like_text
 
-_ALLOC = re.compile(r"^\s*allocat(?:e|ion)\s*[:=]?\s*\[?([-\d,;\s]*?)\]?\s*(?:\n|\||$)(.*)\Z", re.S | re.I)
+_ALLOC = re.compile(
+    r"^\s*allocat(?:e|ion)\s*[:=]?\s*\[?([-\d,;\s]*?)\]?\s*(?:\n|\||$)(.*)\Z", re.S | re.I
+)
 
 
 def parse_allocation(text: str, n: int, pie: int) -> tuple[tuple[int, ...], str | None]:
@@ -100,7 +102,9 @@ class PieGame:
             return [self.proposer()]
         if self.step == "discuss":
             return [self.queue[0]]
-        return [s for s in range(self.rules.n_parties) if s != self.proposer() and s not in self.votes]
+        return [
+            s for s in range(self.rules.n_parties) if s != self.proposer() and s not in self.votes
+        ]
 
     def _pie_decision(self, seat: int) -> Decision:
         r = self.rules
@@ -121,7 +125,8 @@ class PieGame:
                 ids += [f"to:{t}" for t in range(r.n_parties) if t != seat]
             return Decision(
                 kind="discuss",
-                prompt=head + "Comment on the proposal (plain text is public"
+                prompt=head
+                + "Comment on the proposal (plain text is public"
                 + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
                 + ") or pass.",
                 options=list(option_list(tuple(ids))),
@@ -215,15 +220,21 @@ class PieGame:
         self.result = {
             "label": label,
             "reason": reason,
-            "allocation": list(self.allocation) if label == "agreement" and self.allocation else None,
+            "allocation": list(self.allocation)
+            if label == "agreement" and self.allocation
+            else None,
             "round": self.round,
             "utilities": utils,
         }
         self.phase = "end"
-        text = "No proposal passed: everyone takes the outside option." if label != "agreement" else (
-            "Agreement in round " + str(self.round) + "."
+        text = (
+            "No proposal passed: everyone takes the outside option."
+            if label != "agreement"
+            else ("Agreement in round " + str(self.round) + ".")
         )
-        self.emit("game_end", text, label=label, reason=reason, allocation=self.result["allocation"])  # type: ignore[attr-defined]
+        self.emit(
+            "game_end", text, label=label, reason=reason, allocation=self.result["allocation"]
+        )  # type: ignore[attr-defined]
         for s in range(self.rules.n_parties):
             self.emit(  # type: ignore[attr-defined]
                 "payoff", f"(private to {self._names[s]}) Your payoff: {utils[s]:g}.",

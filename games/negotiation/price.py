@@ -142,7 +142,11 @@ class PriceGame:
             self.standing[seat], self.standing[other] = price, None
             self.offers.append({"seat": seat, "price": price, "turn": self.turn})
             self.emit(  # type: ignore[attr-defined]
-                "offer", f"{name} offers a price of {price}.", actor=seat, price=price, turn=self.turn
+                "offer",
+                f"{name} offers a price of {price}.",
+                actor=seat,
+                price=price,
+                turn=self.turn,
             )
         elif choice == "accept":
             price = self.standing[other]
@@ -164,7 +168,9 @@ class PriceGame:
         if self.turn > self.rules.max_turns:
             self._price_end("no_deal", "turn_cap", None)
 
-    def _price_end(self, label: str, reason: str, price: int | None, walker: int | None = None) -> None:
+    def _price_end(
+        self, label: str, reason: str, price: int | None, walker: int | None = None
+    ) -> None:
         sc = self.sc
         rnd = self.round_of(self.turn)
         if price is None:

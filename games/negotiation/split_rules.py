@@ -55,9 +55,7 @@ class SplitRules(NegotiationRules):
 def count_vectors(k: int, count_range: tuple[int, int], total: tuple[int, int]) -> list[Vec]:
     lo, hi = count_range
     return [
-        c
-        for c in itertools.product(range(lo, hi + 1), repeat=k)
-        if total[0] <= sum(c) <= total[1]
+        c for c in itertools.product(range(lo, hi + 1), repeat=k) if total[0] <= sum(c) <= total[1]
     ]
 
 
