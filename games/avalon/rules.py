@@ -11,7 +11,7 @@ from typing import Any
 
 from arena.engine import NAME_POOL, RulesEngine
 from arena.events import Visibility
-from arena.types import Action, Decision, InvalidAction, Option, Outcome
+from arena.types import Action, InvalidAction
 from games.avalon.config import (
     ROLE_TITLES,
     SETUP_TABLE,
@@ -20,17 +20,13 @@ from games.avalon.config import (
     side_of,
     team_size,
 )
+from games.avalon.decisions import AvalonDecisions
+from games.avalon.endgame import AvalonEndgame
 from games.avalon.knowledge import initial_audiences, start_knowledge
 from games.avalon.views import AvalonViews
 
-EVIL_LABELS = {
-    "evil_win_quests": "three quests failed",
-    "evil_win_hammer": "the fifth proposal of a quest was rejected",
-    "evil_win_assassination": "the Assassin named Merlin",
-}
 
-
-class AvalonEngine(AvalonViews, RulesEngine[AvalonRules]):
+class AvalonEngine(AvalonDecisions, AvalonEndgame, AvalonViews, RulesEngine[AvalonRules]):
     game = "avalon"
     Rules = AvalonRules
 
@@ -141,85 +137,6 @@ class AvalonEngine(AvalonViews, RulesEngine[AvalonRules]):
     @property
     def assassin(self) -> int:
         return self.role_of.index("assassin")
-
-    def decision(self, seat: int) -> Decision:
-        if self.is_over() or seat not in self.pending():
-            raise KeyError(seat)
-        p, n, nm = self.phase, self.n_seats, self._names
-        meta = {"quest": self.quest, "attempt": self.attempt, "leader": self.leader}
-        seats = [Option(id=str(s), label=nm[s]) for s in range(n)]
-        if p in ("discuss_pre", "discuss_post", "confer"):
-            where = "to the evil team only" if p == "confer" else "to everyone"
-            return Decision(
-                kind="confer" if p == "confer" else "discuss",
-                prompt=f"Speak {where} (or pass).",
-                options=[Option(id="pass")],
-                free_text=True,
-                silent_option="pass",
-                max_chars=self.rules.max_message_chars,
-                meta=meta,
-            )
-        if p == "propose":
-            k = team_size(n, self.quest)
-            return Decision(
-                kind="propose",
-                prompt=f"You lead quest {self.quest} (proposal {self.attempt}/5): "
-                f"choose exactly {k} players (you may include yourself).",
-                options=seats,
-                min_choices=k,
-                max_choices=k,
-                meta={**meta, "team_size": k},
-            )
-        if p == "vote":
-            return Decision(
-                kind="vote",
-                prompt=f"Vote on the team {[nm[s] for s in self.team]} for quest {self.quest}.",
-                options=[Option(id="approve"), Option(id="reject")],
-                simultaneous=True,
-                meta={**meta, "team": list(self.team)},
-            )
-        if p == "quest":
-            good_only = self.rules.good_must_succeed and self.side[seat] == "good"
-            cards = ["success"] if good_only else ["success", "fail"]
-            return Decision(
-                kind="quest",
-                prompt=f"Play a card on quest {self.quest}.",
-                options=[Option(id=c) for c in cards],
-                simultaneous=True,
-                meta={**meta, "team": list(self.team), "fails_needed": fails_needed(n, self.quest)},
-            )
-        if p == "lady":
-            opts = [seats[s] for s in range(n) if s not in self.lady_held]
-            return Decision(
-                kind="lady",
-                prompt="Lady of the Lake: choose a player whose side you will learn.",
-                options=opts,
-                meta=meta,
-            )
-        if p == "assassinate":
-            return Decision(
-                kind="assassinate",
-                prompt="Name the player you believe is Merlin.",
-                options=[o for o in seats if o.id != str(seat)],
-                meta=meta,
-            )
-        if p == "belief":
-            return Decision(
-                kind="belief",
-                prompt='Report P(good) for every other player: {"belief": {"<seat>": p, ...}}'
-                + (
-                    ' ; evil may add "merlin:<seat>": P(Merlin)'
-                    if self.side[seat] == "evil"
-                    else ""
-                )
-                + ' (or "skip").',
-                options=[Option(id="skip")],
-                silent_option="skip",
-                simultaneous=True,
-                belief_only=True,
-                meta={**meta, "checkpoint": self.checkpoint},
-            )
-        raise KeyError(seat)
 
     # -- applying --------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> None:
@@ -389,6 +306,9 @@ class AvalonEngine(AvalonViews, RulesEngine[AvalonRules]):
             rejections=n - ayes,
             approved=approved,
         )
+        if not named:  # individual ballots stay in the record for metrics only
+            self.emit("vote_ballots", "", visibility=Visibility.god(), quest=self.quest,
+                      attempt=self.attempt, votes={str(s): votes[s] for s in range(n)})  # fmt: skip
         self._record_proposal(votes, approved=approved, auto=False)
         if approved:
             self._enter_quest()
@@ -397,142 +317,3 @@ class AvalonEngine(AvalonViews, RulesEngine[AvalonRules]):
         else:
             self.attempt += 1
             self._start_round()
-
-    def _enter_quest(self) -> None:
-        self.phase, self.buffer = "quest", {}
-
-    def _resolve_quest(self) -> None:
-        cards = {s: self.buffer[s] for s in sorted(self.buffer)}
-        self.buffer = {}
-        fails = sum(c == "fail" for c in cards.values())
-        need = fails_needed(self.n_seats, self.quest)
-        result = "fail" if fails >= need else "success"
-        self.emit("quest_cards", "", visibility=Visibility.god(), quest=self.quest,
-                  cards={str(s): c for s, c in cards.items()})  # fmt: skip
-        self.emit(
-            "quest_result",
-            f"Quest {self.quest} {'FAILED' if result == 'fail' else 'succeeded'} "
-            f"with {fails} fail card(s) (team {[self._names[s] for s in self.team]}).",
-            quest=self.quest,
-            team=list(self.team),
-            fails=fails,
-            fails_needed=need,
-            result=result,
-        )
-        self.quests.append(
-            {"quest": self.quest, "team": list(self.team), "fails": fails, "result": result}
-        )
-        if self.count("fail") == 3:
-            self._decide("evil_win_quests")
-        elif self.rules.belief_reports == "after_each_quest":
-            self._enter_belief(f"quest_{self.quest}", then="post_quest")
-        else:
-            self._post_quest()
-
-    def count(self, result: str) -> int:
-        return sum(q["result"] == result for q in self.quests)
-
-    def _post_quest(self) -> None:
-        if self.count("success") == 3:
-            if "merlin" not in self.role_of:
-                self._decide("good_win")
-            elif self.rules.assassination_conference == "evil_team":
-                self._enter_conference()
-            else:
-                self._enter_assassinate()
-        elif self.lady_holder is not None and self.quest in (2, 3, 4):
-            self.phase = "lady"
-        else:
-            self._next_quest()
-
-    def _next_quest(self) -> None:
-        self.quest, self.attempt = self.quest + 1, 1
-        self._start_round()
-
-    def _lady(self, holder: int, target: int) -> None:
-        side = self.side[target]
-        self.emit("lady", f"{self._names[holder]} examines {self._names[target]} with the Lady.",
-                  actor=holder, holder=holder, target=target)  # fmt: skip
-        self.emit("lady_result", f"{self._names[target]} is {side}.", actor=holder,
-                  visibility=Visibility.private(holder), target=target, side=side)  # fmt: skip
-        self.side_known[target].add(holder)
-        self.lady_results.append({"holder": holder, "target": target, "side": side})
-        self.lady_holder = target
-        self.lady_held.append(target)
-        self._next_quest()
-
-    def _enter_conference(self) -> None:
-        self.phase = "confer"
-        evil = [s for s in range(self.n_seats) if self.side[s] == "evil"]
-        for s in evil:
-            self.side_known[s].update(evil)
-        self.role_known[self.assassin].update(evil)
-        self.emit(
-            "evil_revealed",
-            "Evil conference: the evil players are "
-            + ", ".join(self._names[s] for s in evil)
-            + f"; the Assassin is {self._names[self.assassin]}.",
-            visibility=Visibility.for_team("evil", evil),
-            evil=evil,
-            assassin=self.assassin,
-        )
-        self.speakers = evil * self.rules.conference_rounds
-
-    def _enter_assassinate(self) -> None:
-        self.phase = "assassinate"
-        self.emit("assassination_phase", "Three quests succeeded: the Assassin must name Merlin.")
-
-    def _assassinate(self, seat: int, target: int) -> None:
-        self.target = target
-        self.emit("assassination", f"{self._names[seat]} (the Assassin) names "
-                  f"{self._names[target]} as Merlin.", actor=seat, assassin=seat,
-                  target=target)  # fmt: skip
-        self.role_known[seat] = set(range(self.n_seats))
-        hit = self.role_of[target] == "merlin"
-        self._decide("evil_win_assassination" if hit else "good_win")
-
-    def _decide(self, label: str) -> None:
-        self.result = label
-        if self.rules.belief_reports != "none":
-            self._enter_belief("end", then="end")
-        else:
-            self._end()
-
-    def _enter_belief(self, checkpoint: str, then: str) -> None:
-        self.phase, self.buffer = "belief", {}
-        self.checkpoint, self.after_belief = checkpoint, then
-        self.emit("belief_request", "Belief report: give P(good) for every other player.",
-                  checkpoint=checkpoint)  # fmt: skip
-
-    def _resolve_belief(self) -> None:
-        self.buffer = {}
-        if self.after_belief == "end":
-            self._end()
-        else:
-            self._post_quest()
-
-    def _end(self) -> None:
-        self.phase = "end"
-        label = self.result or "aborted"
-        winner = "good" if label == "good_win" else "evil"
-        self.revealed = self.rules.reveal_roles_at_end
-        roles = {str(s): r for s, r in enumerate(self.role_of)} if self.revealed else None
-        why = "three quests succeeded" if winner == "good" else EVIL_LABELS[label]
-        text = f"Game over: {winner} wins ({why})."
-        if roles:
-            text += " Roles: " + ", ".join(
-                f"{self._names[s]}={ROLE_TITLES[r]}" for s, r in enumerate(self.role_of)
-            )
-        self.emit("game_over", text, label=label, winner=winner, roles=roles)
-
-    # -- outcome ---------------------------------------------------------------------
-    def _is_over(self) -> bool:
-        return self.phase == "end"
-
-    def _outcome(self) -> Outcome | None:
-        if not self._is_over() or self.result is None:
-            return None
-        winner = "good" if self.result == "good_win" else "evil"
-        lose = -1.0 if self.rules.reward_scheme == "pm1" else 0.0
-        rewards = {s: (1.0 if self.side[s] == winner else lose) for s in range(self.n_seats)}
-        return Outcome(label=self.result, winners=(winner,), rewards=rewards)

@@ -1,0 +1,253 @@
+"""Avalon measures (spec avalon.md §9) per match and aggregated per agent entry.
+
+``match_measures(events)`` reads one match's god-view events (GameEvent/Event objects or their
+JSON dicts). ``aggregate(matches)`` takes ``(measures, {seat: agent})`` pairs and returns per-agent
+and per-(agent, role) means with 95% CIs (metrics.md §C5: Wilson for win rates, bootstrap over
+matches otherwise; the bootstrap uses its own seeded ``numpy`` Generator). Ratios with a zero
+denominator are ``None`` (missing), never 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from games.avalon.config import SETUP_TABLE, side_of
+
+EPS = 1e-4
+SEAT_METRICS = ("da", "da_nt", "bce", "dec", "dec_gain", "dec_all", "lead", "inf", "pivotal",
+                "purity_approve", "purity_reject", "assassin_hit", "merlin_survived")  # fmt: skip
+
+
+def _dicts(events: Any) -> list[dict[str, Any]]:
+    return [e if isinstance(e, dict) else e.model_dump(mode="json") for e in events]
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return num / den if den else None
+
+
+def _mean(xs: list[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
+
+
+def deduction(report: dict[int, float], sides: dict[int, str], exclude: set[int]) -> dict[str, Any]:
+    """DA, DA^nt and BCE of one report (§9.2) over the players it names."""
+
+    def c(b: float, y: int) -> float:
+        return 0.5 if b == 0.5 else float((b > 0.5) == (y == 1))
+
+    items = [(j, b, int(sides[j] == "good")) for j, b in report.items()]
+    da = _mean([c(b, y) for _, b, y in items])
+    nt = _mean([c(b, y) for j, b, y in items if j not in exclude])
+
+    def loss(b: float, y: int) -> float:
+        q = min(max(b, EPS), 1 - EPS)
+        return -(y * math.log(q) + (1 - y) * math.log(1 - q))
+
+    bce = _mean([loss(b, y) for _, b, y in items])
+    return {"da": da, "da_nt": nt, "bce": bce}
+
+
+def match_measures(events: Any) -> dict[str, Any]:
+    """Every §9 measure of one finished match, per seat and for the match."""
+    ev = _dicts(events)
+    setup = next(e for e in ev if e["type"] == "setup")["payload"]
+    n = int(setup["n_players"])
+    roles = {
+        int(s): r for s, r in next(e for e in ev if e["type"] == "deal")["payload"]["roles"].items()
+    }
+    sides = {s: side_of(r) for s, r in roles.items()}
+    over = [e for e in ev if e["type"] == "game_over"]
+    label = over[-1]["payload"]["label"] if over else "aborted"
+    winner = over[-1]["payload"]["winner"] if over else None
+    told: dict[int, set[int]] = defaultdict(set)  # seat -> players whose side it was told
+    examined: dict[int, set[int]] = defaultdict(set)  # target -> Lady holders who examined it
+    for e in ev:
+        seats = e["visibility"].get("seats") or []
+        if e["type"] == "sees_evil":
+            told[seats[0]].update(e["payload"]["evil"])
+        elif e["type"] == "sees_merlin_candidates" and len(e["payload"]["merlin_candidates"]) == 1:
+            told[seats[0]].update(e["payload"]["merlin_candidates"])
+        elif e["type"] == "lady_result":
+            told[seats[0]].add(e["payload"]["target"])
+            examined[e["payload"]["target"]].add(seats[0])
+    # proposals, ballots and quests
+    votes: list[tuple[list[int], dict[int, str], bool]] = []  # (team, ballots, approved)
+    led: dict[int, list[bool]] = defaultdict(list)
+    pending_team: list[int] = []
+    leader = -1
+    ballots_by_key: dict[tuple[int, int], dict[int, str]] = {}
+    for e in ev:
+        if e["type"] == "vote_ballots":
+            p = e["payload"]
+            ballots_by_key[(p["quest"], p["attempt"])] = {int(s): v for s, v in p["votes"].items()}
+    for e in ev:
+        p = e["payload"]
+        if e["type"] == "proposal":
+            pending_team, leader = list(p["team"]), p["leader"]
+            if not p.get("auto_approved"):
+                led[p["leader"]].append(False)
+        elif e["type"] == "vote_result":
+            ballots = p.get("votes") or ballots_by_key.get((p["quest"], p["attempt"]), {})
+            ballots = {int(s): v for s, v in ballots.items()}
+            votes.append((pending_team, ballots, bool(p["approved"])))
+            if p["approved"]:
+                led[leader][-1] = True
+    beliefs = {}
+    merlin_beliefs = {}
+    for e in ev:
+        if e["type"] == "belief" and e["payload"]["checkpoint"] == "end":
+            r = e["payload"]["reporter"]
+            beliefs[r] = {int(j): float(b) for j, b in e["payload"]["p_good"].items()}
+            merlin_beliefs[r] = {int(j): float(b) for j, b in e["payload"]["p_merlin"].items()}
+    assassination = next((e["payload"] for e in ev if e["type"] == "assassination"), None)
+    good, _, _ = SETUP_TABLE[n]
+    pi0 = (good - 1) / (n - 1)
+    seats: dict[int, dict[str, Any]] = {}
+    for i in range(n):
+        m: dict[str, Any] = {"role": roles[i], "side": sides[i],
+                             "won": None if winner is None else sides[i] == winner}  # fmt: skip
+        rep = beliefs.get(i)
+        m["belief_missing"] = not rep
+        m.update(
+            deduction(rep, sides, told[i]) if rep else {"da": None, "da_nt": None, "bce": None}
+        )
+        obs = [o for o in range(n) if o != i and sides[o] == "good" and roles[o] != "merlin"
+               and o not in examined[i]]  # fmt: skip
+        dec = [beliefs[o][i] for o in obs if o in beliefs and i in beliefs[o]]
+        dec_all = [beliefs[o][i] for o in range(n) if o != i and sides[o] == "good"
+                   and o in beliefs and i in beliefs[o]]  # fmt: skip
+        m["dec"] = _mean(dec)
+        m["dec_gain"] = None if m["dec"] is None else m["dec"] - pi0
+        m["dec_all"] = _mean(dec_all)
+        m["lead"] = _ratio(sum(led[i]), len(led[i]))
+        mine = [(team, b[i], ok) for team, b, ok in votes if i in b]
+        m["inf"] = _ratio(sum((v == "approve") == ok for _, v, ok in mine), len(mine))
+        piv = 0
+        for _, b, _ in votes:
+            if i in b:
+                ayes = sum(v == "approve" for v in b.values())
+                piv += (b[i] == "approve" and ayes == n // 2 + 1) or (
+                    b[i] == "reject" and ayes == n // 2
+                )
+        m["pivotal"] = _ratio(piv, len(mine))
+        apr = [any(sides[s] == "evil" for s in t) for t, v, _ in mine if v == "approve"]
+        rej = [any(sides[s] == "evil" for s in t) for t, v, _ in mine if v == "reject"]
+        m["purity_approve"] = (
+            _ratio(sum(not x for x in apr), len(apr)) if sides[i] == "good" else None
+        )
+        m["purity_reject"] = _ratio(sum(rej), len(rej)) if sides[i] == "good" else None
+        m["assassin_hit"] = None
+        m["merlin_survived"] = None
+        if assassination is not None:
+            hit = roles[assassination["target"]] == "merlin"
+            if assassination["assassin"] == i:
+                m["assassin_hit"] = float(hit)
+            if roles[i] == "merlin":
+                m["merlin_survived"] = float(not hit)
+        seats[i] = m
+    quests = [e["payload"] for e in ev if e["type"] == "quest_result"]
+    cards = {e["payload"]["quest"]: e["payload"]["cards"] for e in ev if e["type"] == "quest_cards"}
+    loaded = [q for q in quests if sum(sides[s] == "evil" for s in q["team"]) >= q["fails_needed"]]
+    failed = [q for q in quests if q["result"] == "fail"]
+    exposure = [merlin_beliefs[r][m] for r in merlin_beliefs for m in range(n)
+                if roles[m] == "merlin" and sides[r] == "evil" and roles[r] != "oberon"
+                and m in merlin_beliefs[r]]  # fmt: skip
+    return {
+        "label": label,
+        "winner": winner,
+        "n_players": n,
+        "seats": seats,
+        "sabotage_efficiency": _ratio(sum(q["result"] == "fail" for q in loaded), len(loaded)),
+        "over_failing_rate": _ratio(
+            sum(q["fails"] > q["fails_needed"] for q in failed), len(failed)
+        ),
+        "merlin_exposure": _mean(exposure),
+        "cards_logged": len(cards) == len(quests),
+    }
+
+
+# -- aggregation ------------------------------------------------------------------------
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float] | None:
+    """Wilson 95% interval for a win rate without draws (metrics.md §C5)."""
+    if n == 0:
+        return None
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bootstrap_ratio(sums: list[float], counts: list[float], seed: int, b: int = 2000) -> tuple[float, float] | None:  # fmt: skip
+    """Percentile CI of Σsum/Σcount, resampling matches (clusters) with replacement."""
+    m = len(sums)
+    if m == 0 or sum(counts) == 0:
+        return None
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, m, size=(b, m))
+    s, c = np.asarray(sums, float)[idx].sum(1), np.asarray(counts, float)[idx].sum(1)
+    est = s[c > 0] / c[c > 0]
+    return (float(np.percentile(est, 2.5)), float(np.percentile(est, 97.5)))
+
+
+def aggregate(
+    matches: list[tuple[dict[str, Any], dict[int, str]]], seed: int = 0
+) -> dict[str, Any]:
+    """Per agent and per (agent, role): win rates and every seat metric with n, missing, CI."""
+    keys: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+    for mi, (mm, agents) in enumerate(matches):
+        for s, m in mm["seats"].items():
+            a = agents[int(s)]
+            if mm["label"] == "aborted":
+                continue
+            keys[a].append((mi, m))
+            keys[f"{a}/{m['role']}"].append((mi, m))
+    out: dict[str, Any] = {}
+    for key, rows in sorted(keys.items()):
+        out[key] = summarise(rows, seed)
+    aborted = sum(mm["label"] == "aborted" for mm, _ in matches)
+    return {"agents": out, "matches": len(matches), "aborted": aborted}
+
+
+def _clustered(
+    rows: list[tuple[int, dict[str, Any]]], field: str
+) -> tuple[list[float], list[float]]:
+    by: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for mi, m in rows:
+        v = m.get(field)
+        if v is not None:
+            by[mi][0] += float(v)
+            by[mi][1] += 1
+    return [x[0] for x in by.values()], [x[1] for x in by.values()]
+
+
+def summarise(rows: list[tuple[int, dict[str, Any]]], seed: int) -> dict[str, Any]:
+    res: dict[str, Any] = {"games": len({mi for mi, _ in rows}), "seats": len(rows)}
+    for side in (None, "good", "evil"):
+        sub = [(mi, m) for mi, m in rows if side is None or m["side"] == side]
+        wins = sum(bool(m["won"]) for _, m in sub)
+        name = "wr" if side is None else f"wr_{side}"
+        res[name] = {"value": _ratio(wins, len(sub)), "n": len(sub), "ci": wilson(wins, len(sub))}
+    g, e = res["wr_good"]["value"], res["wr_evil"]["value"]
+    res["wr_balanced"] = None if g is None or e is None else 0.5 * (g + e)
+    res["belief_missing"] = sum(bool(m.get("belief_missing")) for _, m in rows)
+    for f in SEAT_METRICS:
+        sums, counts = _clustered(rows, f)
+        total = sum(counts)
+        res[f] = {
+            "mean": _ratio(sum(sums), total),
+            "n": int(total),
+            "missing": len(rows) - int(total),
+            "ci": bootstrap_ratio(sums, counts, seed),
+        }
+    return res
+
+
+def label_shares(labels: list[str]) -> dict[str, float]:
+    """Share of each outcome label (e.g. evil wins by quests, hammer, assassination)."""
+    total = len(labels)
+    return {lab: labels.count(lab) / total for lab in sorted(set(labels))} if total else {}
