@@ -47,7 +47,7 @@ def of_type(match: PlayedMatch, kind: str) -> list[dict]:
 def test_bots_answer_every_decision_legally_in_every_variant(rules: dict) -> None:
     kinds: set[str] = set()
     for village, wolves in SEATINGS:
-        for seed in range(3):
+        for seed in range(8):
             # strict: any refused answer raises instead of falling back
             match = run(rules, seed, village, wolves, record_decisions=True)
             assert match.engine.is_over() and match.invalid == 0

@@ -29,8 +29,12 @@ def hand_log(outcome: str = "village_win", winners: tuple[str, ...] = ("village"
     """6 players: wolves 0,1; Seer 2; Doctor 3; villagers 4,5. Three nights, three days."""
     names = ["A", "B", "C", "D", "E", "F"]
     log = [
-        ev("setup", names=names, composition={"werewolf": 2, "seer": 1, "doctor": 1,
-           "villager": 2}, rules={"wolf_targets": "non_wolves"}),  # fmt: skip
+        ev(
+            "setup",
+            names=names,
+            composition={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 2},
+            rules={"wolf_targets": "non_wolves"},
+        ),  # fmt: skip
         *[ev("role", "private", (s,), seat=s, role=r) for s, r in ROLES.items()],
         ev("wolf_team", "team", (0, 1), wolves=[0, 1]),
         # night 1: wolves attack 4, the doctor protects 4 (a save); the Seer finds wolf 0
