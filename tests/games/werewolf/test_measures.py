@@ -34,7 +34,7 @@ def hand_log(outcome: str = "village_win", winners: tuple[str, ...] = ("village"
             names=names,
             composition={"werewolf": 2, "seer": 1, "doctor": 1, "villager": 2},
             rules={"wolf_targets": "non_wolves"},
-        ),  # fmt: skip
+        ),
         *[ev("role", "private", (s,), seat=s, role=r) for s, r in ROLES.items()],
         ev("wolf_team", "team", (0, 1), wolves=[0, 1]),
         # night 1: wolves attack 4, the doctor protects 4 (a save); the Seer finds wolf 0
