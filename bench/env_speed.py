@@ -1,0 +1,195 @@
+"""Environment speed: steps/s and games/s with random legal actions, one JSON line per figure.
+
+    python bench/env_speed.py [--seconds 10] [--games N]
+
+Figures:
+* ``arena/<Game>-v0`` through the PettingZoo AEC API (``env.last()`` + ``env.step()``: the
+  observation text is rendered for every step, as an agent would read it);
+* the rules engine alone (decisions applied directly, no observation rendering);
+* when the PyPI package ``textarena`` is installed: its ``SecretMafia-v0`` (6 players, legal
+  random actions, ``get_observation()`` + ``step()`` per step) in the same process, and the
+  ratio of our steps/s to its steps/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pettingzoo
+
+import arena  # noqa: F401  (registers the games)
+from arena import registry
+
+FILLER = "I have nothing to add yet."
+
+
+def emit(**figure: Any) -> None:
+    print(json.dumps(figure), flush=True)
+
+
+def random_legal(rng: random.Random, info: dict[str, Any]) -> Any:
+    legal = info.get("legal") or []
+    if info.get("free_text") and (not legal or rng.random() < 0.2):
+        return FILLER
+    if info.get("free_text") and legal:
+        return legal[0]  # pass / wait
+    return rng.choice(legal)
+
+
+def pettingzoo_speed(
+    env_id: str, rules: dict[str, Any], seconds: float, max_games: int
+) -> dict[str, Any]:
+    env = pettingzoo.make("aec", env_id, **rules)
+    rng = random.Random(0)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds and games < max_games:
+        env.reset(seed=games)
+        for _agent in env.agent_iter():
+            _obs, _rew, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(random_legal(rng, info))
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - t0
+    return {
+        "steps": steps,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "steps_per_s": round(steps / elapsed, 1),
+        "games_per_s": round(games / elapsed, 2),
+    }
+
+
+def engine_speed(
+    game: str, rules: dict[str, Any], seconds: float, max_games: int
+) -> dict[str, Any]:
+    engine = registry.engine_class(game)(rules, seed=0)
+    rng = random.Random(0)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds and games < max_games:
+        engine.reset(games)
+        while not engine.is_over():
+            for seat in engine.pending():
+                if engine.is_over() or seat not in engine.pending():
+                    continue
+                d = engine.decision(seat)
+                info = {"legal": d.option_ids, "free_text": d.free_text}
+                answer = random_legal(rng, info)
+                if d.max_choices > 1:
+                    answer = ",".join(rng.sample(d.option_ids, d.max_choices))
+                engine.apply(seat, answer)
+                steps += 1
+        games += 1
+    elapsed = time.perf_counter() - t0
+    return {
+        "steps": steps,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "steps_per_s": round(steps / elapsed, 1),
+        "games_per_s": round(games / elapsed, 2),
+    }
+
+
+def textarena_speed(seconds: float, max_games: int, num_players: int = 6) -> dict[str, Any] | None:
+    try:
+        import textarena as ta
+    except ImportError:
+        return None
+    env = ta.make("SecretMafia-v0")
+    base: Any = env
+    while hasattr(base, "env"):
+        base = base.env
+    rng = random.Random(0)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds and games < max_games:
+        env.reset(num_players=num_players, seed=games)
+        done = False
+        guard = 0
+        while not done and guard < 5000:
+            pid, _obs = env.get_observation()
+            action = _mafia_action(base, pid, rng)
+            done, _info = env.step(action=action)
+            steps += 1
+            guard += 1
+        env.close()
+        games += 1
+    elapsed = time.perf_counter() - t0
+    return {
+        "steps": steps,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "steps_per_s": round(steps / elapsed, 1),
+        "games_per_s": round(games / elapsed, 2),
+    }
+
+
+def _mafia_action(base: Any, pid: int, rng: random.Random) -> str:
+    """A legal random action for TextArena's SecretMafia, read from its phase and roles."""
+    phase = base.phase.name
+    alive = list(base.state.game_state["alive_players"])
+    if phase == "DAY_DISCUSSION":
+        return FILLER
+    if phase == "NIGHT_MAFIA":
+        targets = [p for p in alive if base.player_roles[p] != "Mafia"]
+    else:
+        targets = [p for p in alive if p != pid]
+    return f"[{rng.choice(targets)}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="time budget per figure")
+    parser.add_argument("--games", type=int, default=100_000, help="max games per figure")
+    args = parser.parse_args()
+
+    cases: list[tuple[str, str, dict[str, Any]]] = [("werewolf", "arena/Werewolf-v0", {})]
+    extra: dict[str, list[tuple[str, dict[str, Any]]]] = {
+        "avalon": [("arena/Avalon-v0", {"n_players": 5}), ("arena/Avalon-v0", {"n_players": 10})],
+        "dealornodeal": [("arena/DealOrNoDeal-v0", {})],
+        "bargaining": [("arena/Bargaining-v0", {})],
+    }
+    known = registry.games()
+    for game, variants in extra.items():
+        if game in known:
+            cases.extend((game, env_id, rules) for env_id, rules in variants)
+
+    ours: dict[str, float] = {}
+    for game, env_id, rules in cases:
+        runs: list[tuple[str, Callable[..., dict[str, Any]], str]] = [
+            ("pettingzoo_aec", pettingzoo_speed, env_id),
+            ("engine_only", engine_speed, game),
+        ]
+        for mode, fn, target in runs:
+            fig = fn(target, rules, args.seconds, args.games)
+            emit(figure=f"{env_id} {mode}", env=env_id, rules=rules, mode=mode, **fig)
+            if game == "werewolf":
+                ours[mode] = fig["steps_per_s"]
+
+    ta_fig = textarena_speed(args.seconds, args.games)
+    if ta_fig is None:
+        emit(
+            figure="textarena SecretMafia-v0",
+            skipped="textarena not installed (pip install textarena)",
+        )
+        return
+    emit(figure="textarena SecretMafia-v0", env="SecretMafia-v0", mode="textarena", **ta_fig)
+    for mode, sps in ours.items():
+        emit(
+            figure=f"ratio werewolf {mode} / textarena SecretMafia steps_per_s",
+            ratio=round(sps / ta_fig["steps_per_s"], 3),
+            target=">= 1.0",
+        )
+
+
+if __name__ == "__main__":
+    main()
