@@ -1,9 +1,15 @@
 """TrueSkill ratings over match results, folded in plan order (never completion order).
 
 Teams are the game's factions (werewolf: wolves/village; negotiation: each player alone).
-Several seats of one match may belong to the same agent entry (e.g. four rule bots in the
-village): each seat is rated as a copy of the entry's rating, and the entry then moves by the
-mean of its copies' updates. Forfeited and errored matches are not rated.
+
+Factions differ in size and strength (six villagers against two wolves), which plain TrueSkill
+(team skill = sum of member skills) reads as a huge favourite losing whenever the small side
+wins, dragging every entry down. So a team's performance is the *mean* of its seats (each seat
+weighs 1/team size) plus a hidden "side" player per faction that learns the side's advantage.
+Several seats of one match may belong to the same agent entry: each seat is rated as a weighted
+copy of the entry's rating; the entry's mean moves by the sum of its copies' updates and its
+variance shrinks by the product of their shrink factors. Forfeited and errored matches are not
+rated.
 """
 
 from __future__ import annotations
@@ -37,7 +43,11 @@ class LeaderboardRow(BaseModel):
     mean_reward: float
 
 
+SIDE = "side:"  # prefix of the hidden per-faction players
+
+
 def rate(results: Iterable[MatchResult]) -> dict[str, trueskill.Rating]:
+    """Ratings per agent entry (and per faction under the ``side:`` prefix)."""
     env = trueskill_env()
     ratings: dict[str, trueskill.Rating] = defaultdict(env.create_rating)
     for result in sorted(results, key=lambda r: (r.index, r.match_id)):
@@ -50,28 +60,35 @@ def rate(results: Iterable[MatchResult]) -> dict[str, trueskill.Rating]:
             continue
         order = sorted(teams)
         by_seat = {s.seat: s for s in result.seats}
-        groups = [[ratings[by_seat[seat].agent] for seat in teams[t]] for t in order]
+        sides = {t: f"{SIDE}{result.game}:{t}" for t in order}
+        groups = [
+            [ratings[by_seat[seat].agent] for seat in teams[t]] + [ratings[sides[t]]] for t in order
+        ]
+        weights = [[1.0 / len(teams[t])] * len(teams[t]) + [1.0] for t in order]
         team_reward = [
             sum(by_seat[seat].reward for seat in teams[t]) / len(teams[t]) for t in order
         ]
         # rank 0 = best; equal rewards tie
         distinct = sorted(set(team_reward), reverse=True)
         ranks = [distinct.index(r) for r in team_reward]
-        new_groups = env.rate(groups, ranks=ranks)
-        deltas: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        new_groups = env.rate(groups, ranks=ranks, weights=weights)
+        updates: dict[str, list[trueskill.Rating]] = defaultdict(list)
         for t, new in zip(order, new_groups, strict=True):
-            for seat, rating in zip(teams[t], new, strict=True):
-                deltas[by_seat[seat].agent].append((rating.mu, rating.sigma))
-        for agent, updates in deltas.items():
-            old = ratings[agent]
-            mu = old.mu + sum(m - old.mu for m, _ in updates) / len(updates)
-            sigma = sum(s for _, s in updates) / len(updates)
-            ratings[agent] = env.create_rating(mu=mu, sigma=sigma)
+            for seat, rating in zip(teams[t], new[:-1], strict=True):
+                updates[by_seat[seat].agent].append(rating)
+            updates[sides[t]].append(new[-1])
+        for name, copies in updates.items():
+            old = ratings[name]
+            mu = old.mu + sum(c.mu - old.mu for c in copies)
+            shrink = 1.0
+            for c in copies:
+                shrink *= (c.sigma / old.sigma) ** 2
+            ratings[name] = env.create_rating(mu=mu, sigma=old.sigma * shrink**0.5)
     return dict(ratings)
 
 
 def leaderboard(results: list[MatchResult]) -> list[LeaderboardRow]:
-    ratings = rate(results)
+    ratings = {k: v for k, v in rate(results).items() if not k.startswith(SIDE)}
     stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for result in results:
         if result.status != "finished":

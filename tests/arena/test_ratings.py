@@ -67,3 +67,46 @@ def test_draws_count_half_and_unfinished_matches_are_ignored() -> None:
     )
     rows = {r.agent: r for r in leaderboard(results)}
     assert rows["a"].games == 2 and rows["a"].draws == 1 and rows["a"].win_rate == 0.75
+
+
+def test_unequal_factions_do_not_drag_equal_entries_down() -> None:
+    """Six villagers vs two wolves, wolves winning 60%: equal entries stay near the prior."""
+    from arena.ratings import rate
+
+    rng = random.Random(3)
+    results = []
+    for i in range(300):
+        agents = ["a", "b"] * 4
+        rng.shuffle(agents)
+        wolves_win = rng.random() < 0.6
+        seats = []
+        for seat, agent in enumerate(agents):
+            team = "wolves" if seat < 2 else "village"
+            won = (team == "wolves") == wolves_win
+            seats.append(
+                SeatResult(
+                    seat=seat,
+                    name=f"P{seat}",
+                    agent=agent,
+                    team=team,
+                    role=team,
+                    reward=1.0 if won else -1.0,
+                    result="win" if won else "loss",
+                )
+            )
+        results.append(
+            MatchResult(
+                match_id=f"m{i:03d}",
+                game="ww",
+                seed=i,
+                index=i,
+                status="finished",
+                outcome="x",
+                winners=["wolves" if wolves_win else "village"],
+                seats=seats,
+            )
+        )
+    ratings = rate(results)
+    assert abs(ratings["a"].mu - 25) < 3 and abs(ratings["b"].mu - 25) < 3
+    assert ratings["side:ww:wolves"].mu > ratings["side:ww:village"].mu
+    assert {r.agent for r in leaderboard(results)} == {"a", "b"}  # sides are hidden
