@@ -238,6 +238,9 @@ class Action(BaseModel):
     raw: str | None = None
     # Set when the action was not the agent's own: "random_legal", "abstain", "silent".
     fallback: str | None = None
+    # Annotations from in-process agents (e.g. a scripted bot's ground truth "I slipped on
+    # purpose"). Never parsed from text answers; engines may record them as god-only events.
+    meta: dict[str, Any] | None = None
 
     @property
     def choice(self) -> str | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from arena.agents.base import MatchContext
 from arena.types import Decision, Option
@@ -209,3 +211,35 @@ def test_protector_guards_a_credible_seer_claimant() -> None:
     decision = Decision(kind="protect", options=[Option(id=str(s)) for s in range(5)])
     action = asyncio.run(bot.act(obs, decision))
     assert action.choices == ("2",)
+
+
+OPTIONAL_ROLES = ["witch", "guard", "hunter"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    extra=st.lists(st.sampled_from(OPTIONAL_ROLES), unique=True),
+    flags=st.fixed_dictionaries(
+        {
+            "discussion_mode": st.sampled_from(["round_robin", "random_order", "bidding", "async"]),
+            "vote_mode": st.sampled_from(["simultaneous", "sequential"]),
+            "tie_rule": st.sampled_from(["no_exile", "random", "revote"]),
+            "allow_abstain": st.booleans(),
+            "wolf_decision": st.sampled_from(["vote", "single_random", "consensus"]),
+            "last_words": st.sampled_from(["none", "exiled", "all_deaths"]),
+            "exile_reveal": st.sampled_from(["none", "team", "role"]),
+            "doctor_repeat_target": st.booleans(),
+            "doctor_self_protect": st.booleans(),
+            "belief_reports": st.sampled_from(["none", "end_of_day", "end"]),
+        }
+    ),
+    seating=st.sampled_from(SEATINGS),
+)
+def test_bots_stay_legal_under_random_rule_combinations(
+    seed: int, extra: list[str], flags: dict, seating: tuple[str, str]
+) -> None:
+    roles = ["werewolf", "werewolf", "seer", "doctor", *extra]
+    roles += ["villager"] * (8 - len(roles))
+    match = run({**flags, "roles": roles}, seed, *seating)
+    assert match.engine.is_over() and match.invalid == 0
