@@ -52,7 +52,9 @@ def test_walk_away_and_turn_cap_pay_the_outside_options() -> None:
     assert e.outcome().label == "no_deal" and e.outcome().reason == "turn_cap"
 
 
-@pytest.mark.parametrize("answer", ["accept", "offer:-5", "offer:201", '{"choice": "offer:-1"}', "offer: 12.5"])
+@pytest.mark.parametrize(
+    "answer", ["accept", "offer:-5", "offer:201", '{"choice": "offer:-1"}', "offer: 12.5"]
+)
 def test_bad_offers_are_refused(answer: str) -> None:
     e = price_engine(4)
     before = e.snapshot()
@@ -127,7 +129,14 @@ def test_pie_majority_quota_and_discount() -> None:
 
 
 @pytest.mark.parametrize(
-    "answer", ["allocate: 50, 50", "allocate: 120, -10, -10", "allocate: 40, 40, 40", "I want more", "allocate: a, b, c"]
+    "answer",
+    [
+        "allocate: 50, 50",
+        "allocate: 120, -10, -10",
+        "allocate: 40, 40, 40",
+        "I want more",
+        "allocate: a, b, c",
+    ],
 )
 def test_pie_malformed_allocations_are_refused(answer: str) -> None:
     e = pie_engine(4)

@@ -30,7 +30,9 @@ def _view(e: Any, seat: int) -> str:
         {"type": ev.type, "payload": ev.payload, "text": ev.text, "actor": ev.actor}
         for ev in e.visible_log(seat)
     ]
-    return json.dumps({"events": events, "state": e.state(seat), "text": e.render(seat)}, default=str)
+    return json.dumps(
+        {"events": events, "state": e.state(seat), "text": e.render(seat)}, default=str
+    )
 
 
 def _private_lines(e: Any, seat: int) -> list[str]:

@@ -32,7 +32,9 @@ picks = st.lists(st.integers(0, 10_000), min_size=1, max_size=40)
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32), picks=picks, selection=st.booleans(), batna=st.booleans())
-def test_split_utilities_bounded_and_deals_feasible(seed: int, picks: list[int], selection: bool, batna: bool) -> None:
+def test_split_utilities_bounded_and_deals_feasible(
+    seed: int, picks: list[int], selection: bool, batna: bool
+) -> None:
     e = split_engine(
         seed,
         protocol="selection" if selection else "proposals",
@@ -46,7 +48,9 @@ def test_split_utilities_bounded_and_deals_feasible(seed: int, picks: list[int],
         assert 0 <= out.rewards[s] <= v_total
     if out.label == "agreement":
         xa, xb = res["allocation"]
-        assert all(0 <= a and 0 <= b and a + b == c for a, b, c in zip(xa, xb, e.sc.counts, strict=True))
+        assert all(
+            a >= 0 and b >= 0 and a + b == c for a, b, c in zip(xa, xb, e.sc.counts, strict=True)
+        )
         assert out.rewards[0] == utility(e.sc.values[0], tuple(xa))
         assert out.rewards[1] == utility(e.sc.values[1], tuple(xb))
     else:
@@ -56,7 +60,9 @@ def test_split_utilities_bounded_and_deals_feasible(seed: int, picks: list[int],
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32), picks=picks, delta=st.sampled_from([1.0, 0.9, 0.5]))
-def test_price_deals_lie_on_the_grid_and_payoffs_are_bounded(seed: int, picks: list[int], delta: float) -> None:
+def test_price_deals_lie_on_the_grid_and_payoffs_are_bounded(
+    seed: int, picks: list[int], delta: float
+) -> None:
     e = price_engine(seed, discount=delta)
     _play(e, picks)
     out = e.outcome()

@@ -1,0 +1,76 @@
+"""Determinism, snapshot/restore, and PettingZoo api_test/seed_test for every env id and variant."""
+
+from __future__ import annotations
+
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import arena  # noqa: F401  (registers the games)
+from arena import registry
+from games.negotiation.bots import BOTS_BARGAINING
+from games.negotiation.play import play
+from tests.games.negotiation.helpers import pie_engine, price_engine, split_engine
+
+MAKERS = [split_engine, price_engine, pie_engine]
+
+
+def _bots(n: int) -> list:  # type: ignore[type-arg]
+    names = ["random", "boulware", "conceder", "greedy", "random"]
+    return [BOTS_BARGAINING[names[s % len(names)]]() for s in range(n)]
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_same_seed_and_actions_give_the_same_log(make) -> None:  # type: ignore[no-untyped-def]
+    for seed in range(20):
+        a, b = make(seed), make(seed)
+        actions = play(a, _bots(a.n_seats), seed)
+        for seat, action in actions:
+            b.apply(seat, action)
+        assert [e.model_dump() for e in a.log] == [e.model_dump() for e in b.log]
+        assert a.outcome() == b.outcome()
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_snapshot_restore_replays_identically(make) -> None:  # type: ignore[no-untyped-def]
+    for seed in range(10):
+        ref = make(seed)
+        actions = play(ref, _bots(ref.n_seats), seed)
+        e = make(seed)
+        half = len(actions) // 2
+        for seat, action in actions[:half]:
+            e.apply(seat, action)
+        blob = e.snapshot()
+        for seat, action in actions[half:]:
+            e.apply(seat, action)
+        first = [ev.model_dump() for ev in e.log]
+        e.restore(blob)
+        for seat, action in actions[half:]:
+            e.apply(seat, action)
+        assert [ev.model_dump() for ev in e.log] == first == [ev.model_dump() for ev in ref.log]
+
+
+def _variants() -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
+    out = []
+    for game in ("dealornodeal", "bargaining"):
+        info = registry.get(game)
+        out += [(info.env_id, name, rules) for name, rules in info.variants.items()]
+    return out
+
+
+@pytest.mark.parametrize(("env_id", "variant", "rules"), _variants())
+def test_pettingzoo_api_and_seed(env_id: str, variant: str, rules: dict) -> None:  # type: ignore[type-arg]
+    env = pettingzoo.make("aec", env_id, **rules)
+    api_test(env, num_cycles=60)
+    seed_test(lambda: pettingzoo.make("aec", env_id, **rules), num_cycles=30)
+
+
+def test_env_plays_a_game_to_the_end_with_text_actions() -> None:
+    env = pettingzoo.make("aec", "arena/Bargaining-v0")
+    env.reset(seed=3)
+    seller = env.agent_selection
+    env.step('{"choice": "offer:199", "text": "Best quality."}')
+    env.step("accept")
+    assert all(env.terminations.values())
+    engine = env.unwrapped.engine if hasattr(env, "unwrapped") else env.engine
+    assert env.rewards[seller] == 199 - engine.sc.r_s
