@@ -21,7 +21,13 @@ from arena.errors import ConfigError
 
 # Optional command groups; each module exposes add_commands(subparsers) and imports its heavy
 # dependencies lazily, so `arena --help` stays fast and works without the extras installed.
-EXTENSIONS = ("arena.llm.cli", "arena.live.cli", "arena.metrics.cli", "personas.cli")
+EXTENSIONS = (
+    "tournaments.cli",
+    "arena.llm.cli",
+    "arena.live.cli",
+    "arena.metrics.cli",
+    "personas.cli",
+)
 
 console = Console()
 err_console = Console(stderr=True)
