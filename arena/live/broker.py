@@ -1,0 +1,165 @@
+"""The embedded MQTT broker (``amqtt``), run on its own thread and event loop.
+
+By default it listens on 127.0.0.1 on a free port. Listening on any other address needs
+``allow_remote=True`` *and* a username and password (stored only as an argon2 hash in a
+private temporary file that is removed on stop). Packet logging is off, so credentials never
+reach a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from arena.live.url import BrokerURL
+
+
+class BrokerSecurityError(ValueError):
+    """Refused: a non-loopback listener without an explicit opt-in and a password."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class EmbeddedBroker:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        allow_remote: bool = False,
+        username: str | None = None,
+        password: str | None = None,
+    ) -> None:
+        if not is_loopback(host):
+            if not allow_remote:
+                raise BrokerSecurityError(
+                    f"the embedded broker listens on loopback only; binding {host} needs "
+                    "--allow-remote and a password"
+                )
+            if not (username and password):
+                raise BrokerSecurityError(
+                    f"binding the embedded broker on {host} requires a username and password"
+                )
+        self.host = host
+        self.port = port
+        self.username = username
+        self._password = password
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._broker: Any = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._tmp: Path | None = None
+
+    # -- public --------------------------------------------------------------------------
+    @property
+    def url(self) -> BrokerURL:
+        """Where clients connect (loopback address when bound to a wildcard)."""
+        host = self.host if self.host not in ("0.0.0.0", "::") else "127.0.0.1"
+        return BrokerURL(host=host, port=self.port, username=self.username, password=self._password)
+
+    def start(self, timeout: float = 10.0) -> BrokerURL:
+        for name in ("amqtt", "transitions"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        self._thread = threading.Thread(target=self._serve, name="amqtt-broker", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise RuntimeError("embedded MQTT broker did not start in time")
+        if self._error is not None:
+            raise RuntimeError(f"embedded MQTT broker failed to start: {self._error}")
+        return self.url
+
+    def stop(self, timeout: float = 5.0) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is not None and thread is not None and thread.is_alive():
+            fut = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
+            with contextlib.suppress(Exception):
+                fut.result(timeout)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(timeout)
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def __enter__(self) -> EmbeddedBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- the broker thread -----------------------------------------------------------------
+    def _config(self) -> dict[str, Any]:
+        plugins: dict[str, Any] = {}
+        if self.username and self._password:
+            from pwdlib import PasswordHash
+            from pwdlib.hashers.argon2 import Argon2Hasher
+
+            self._tmp = Path(tempfile.mkdtemp(prefix="arena-broker-"))
+            pw = self._tmp / "passwd"
+            digest = PasswordHash((Argon2Hasher(),)).hash(self._password)
+            fd = os.open(pw, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(f"{self.username}:{digest}\n")
+            plugins["amqtt.plugins.authentication.FileAuthPlugin"] = {"password_file": str(pw)}
+        else:
+            plugins["amqtt.plugins.authentication.AnonymousAuthPlugin"] = {"allow_anonymous": True}
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return {
+            "listeners": {"default": {"type": "tcp", "bind": f"{host}:{self.port}"}},
+            "plugins": plugins,
+        }
+
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._start())
+        except BaseException as err:
+            self._error = err
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            with contextlib.suppress(Exception):
+                pending = asyncio.all_tasks(loop)
+                for t in pending:
+                    t.cancel()
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.close()
+
+    async def _start(self) -> None:
+        from amqtt.broker import Broker
+
+        self._broker = Broker(self._config())
+        await self._broker.start()
+        server = self._broker._servers["default"].instance
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def _shutdown(self) -> None:
+        if self._broker is not None:
+            with contextlib.suppress(Exception):
+                await self._broker.shutdown()

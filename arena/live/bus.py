@@ -1,0 +1,178 @@
+"""A publisher that never blocks its callers.
+
+``publish_event`` appends to a bounded in-memory buffer and returns; a background task drains
+the buffer, groups events per topic into batch messages and publishes them. When the buffer is
+full new events are dropped and counted (the JSONL record is written elsewhere and stays
+complete). Retained messages (status, leaderboard, summaries) keep only their latest value,
+are never dropped and are re-published after every reconnection. Lost connections are retried
+with exponential back-off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections import deque
+from typing import Any
+
+from arena.live.topics import VERSION
+from arena.live.url import BrokerURL, redact
+
+log = logging.getLogger("arena.live")
+
+
+def batch_payload(events_json: list[str]) -> str:
+    return f'{{"v":{VERSION},"events":[{",".join(events_json)}]}}'
+
+
+class Publisher:
+    def __init__(
+        self,
+        url: BrokerURL,
+        *,
+        max_buffer: int = 20_000,
+        max_batch: int = 500,
+        backoff: tuple[float, float] = (0.1, 5.0),
+        client_id: str | None = None,
+    ) -> None:
+        self.url = url
+        self.max_buffer = max_buffer
+        self.max_batch = max_batch
+        self.backoff = backoff
+        self.client_id = client_id or f"arena-pub-{secrets.token_hex(4)}"
+        self._buffer: deque[tuple[str, str]] = deque()
+        self._retained: dict[str, str] = {}
+        self._dirty: set[str] = set()
+        self._wake = asyncio.Event()
+        self._connected = asyncio.Event()
+        self._closing = False
+        self._task: asyncio.Task[None] | None = None
+        # counters (read by status messages, the CLI and the benchmark)
+        self.enqueued = 0
+        self.published = 0
+        self.messages = 0
+        self.dropped = 0
+        self.reconnects = 0
+        self.last_error: str | None = None
+
+    # -- producer side (synchronous, never blocks) -------------------------------------
+    def publish_event(self, topic: str, event_json: str) -> bool:
+        if len(self._buffer) >= self.max_buffer:
+            self.dropped += 1
+            return False
+        self._buffer.append((topic, event_json))
+        self.enqueued += 1
+        self._wake.set()
+        return True
+
+    def retain(self, topic: str, payload: dict[str, Any] | str) -> None:
+        text = payload if isinstance(payload, str) else json.dumps(payload, separators=(",", ":"))
+        self._retained[topic] = text
+        self._dirty.add(topic)
+        self._wake.set()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    @property
+    def backlog(self) -> int:
+        return len(self._buffer)
+
+    def counters(self) -> dict[str, Any]:
+        return {
+            "connected": self.connected,
+            "enqueued": self.enqueued,
+            "published": self.published,
+            "dropped": self.dropped,
+            "backlog": self.backlog,
+            "reconnects": self.reconnects,
+        }
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="mqtt-publisher")
+
+    async def wait_connected(self, timeout: float) -> bool:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._connected.wait(), timeout)
+        return self.connected
+
+    async def aclose(self, timeout: float = 5.0) -> None:
+        """Flush what can be flushed within ``timeout``, then stop."""
+        self._closing = True
+        self._wake.set()
+        if self._task is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        if not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self.dropped += len(self._buffer)
+        self._buffer.clear()
+
+    # -- consumer side ---------------------------------------------------------------------
+    async def _run(self) -> None:
+        import aiomqtt
+
+        delay = self.backoff[0]
+        first = True
+        while True:
+            try:
+                async with aiomqtt.Client(
+                    identifier=self.client_id, keepalive=15, **self.url.client_kwargs()
+                ) as client:
+                    self._connected.set()
+                    if not first:
+                        log.info("reconnected to %s", self.url.public())
+                    first = False
+                    delay = self.backoff[0]
+                    self._dirty |= set(self._retained)
+                    while True:
+                        if await self._flush(client):
+                            return
+            except aiomqtt.MqttError as err:
+                self._connected.clear()
+                self.last_error = redact(str(err))
+                if self._closing:
+                    return
+                self.reconnects += 1
+                log.warning("MQTT broker %s: %s; retrying", self.url.public(), self.last_error)
+                self._wake.clear()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.backoff[1])
+
+    async def _flush(self, client: Any) -> bool:
+        """Publish what is pending; True when closing and everything is out."""
+        if not self._buffer and not self._dirty:
+            if self._closing:
+                return True
+            self._wake.clear()
+            await self._wake.wait()
+        groups: dict[str, list[str]] = {}
+        n = 0
+        while self._buffer and n < self.max_batch * 8:
+            topic, ev = self._buffer.popleft()
+            groups.setdefault(topic, []).append(ev)
+            n += 1
+        try:
+            for topic, evs in groups.items():
+                for i in range(0, len(evs), self.max_batch):
+                    chunk = evs[i : i + self.max_batch]
+                    await client.publish(topic, batch_payload(chunk), qos=0)
+                    self.messages += 1
+                    self.published += len(chunk)
+                    n -= len(chunk)
+            while self._dirty:
+                topic = self._dirty.pop()
+                await client.publish(topic, self._retained[topic], qos=1, retain=True)
+        except BaseException:
+            self.dropped += n  # in flight when the connection broke
+            raise
+        return False

@@ -1,0 +1,188 @@
+"""``arena watch``, ``arena replay`` and ``arena broker`` (loaded by arena/cli.py when present)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _err(message: str, code: int = 2) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+def _tty() -> bool:
+    return sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser(
+        "watch",
+        help="watch a run live in the terminal UI (from its run directory or an MQTT broker)",
+        description="Dashboard of a run: progress, running matches, leaderboard; enter opens "
+        "a match. Reads RUN_DIR's files, or subscribes to --broker.",
+    )
+    p.add_argument("run_dir", nargs="?", help="run directory (runs/<run_id>)")
+    p.add_argument("--broker", metavar="URL", help="mqtt://[user@]host:port of the run's broker")
+    p.add_argument("--run", dest="run_id", help="run id on the broker (default: the newest)")
+    p.add_argument("--match", help="open this match directly")
+    p.add_argument(
+        "--once", action="store_true", help="print a plain-text snapshot and exit (no TUI)"
+    )
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser(
+        "replay",
+        help="replay a recorded match (play/pause/step/seek)",
+        description="Open a match record in the match screen: space plays, arrows step, "
+        "[ ] seek, v views as a seat.",
+    )
+    p.add_argument("match", help="MATCH.jsonl, or a match id with --run RUN_DIR")
+    p.add_argument("--run", metavar="RUN_DIR", help="run directory holding the match")
+    p.add_argument("--print", action="store_true", help="print the transcript instead (no TUI)")
+    p.add_argument("--seat", type=int, help="with --print: only what this seat saw")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "broker",
+        help="run the embedded MQTT broker on its own",
+        description="Serve MQTT on loopback. Another address needs --allow-remote and --user; "
+        "the password is read from ARENA_BROKER_PASSWORD (never from the command line).",
+    )
+    p.add_argument("--bind", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=1883)
+    p.add_argument("--allow-remote", action="store_true")
+    p.add_argument("--user")
+    p.set_defaults(func=cmd_broker)
+
+
+# -- watch --------------------------------------------------------------------------------
+def cmd_watch(args: argparse.Namespace) -> int:
+    from tui.sources import MqttSource, RunDirSource
+
+    if not args.run_dir and not args.broker:
+        return _err("give a RUN_DIR or --broker URL")
+    if args.broker:
+        from arena.live.url import BrokerURLError
+
+        try:
+            source: Any = MqttSource(args.broker, run_id=args.run_id)
+        except BrokerURLError as err:
+            return _err(str(err))
+    else:
+        root = Path(args.run_dir)
+        if not (root / "arena.sqlite").exists() and not (root / "matches").is_dir():
+            return _err(f"{root}: not a run directory")
+        source = RunDirSource(root)
+    if args.once or not _tty():
+        return _snapshot(source)
+    from tui.app import ArenaApp
+
+    ArenaApp(source=source, open_match_id=args.match).run()
+    return 0
+
+
+def _snapshot(source: Any) -> int:
+    """One plain-text picture of the run (no terminal needed)."""
+    from tui.model import RunModel, sparkline
+    from tui.sources import RunDirSource
+
+    model = RunModel()
+    if isinstance(source, RunDirSource):
+        source.poll(model)
+    else:
+
+        async def gather() -> None:
+            task = asyncio.create_task(source.run(model, lambda: None))
+            await asyncio.sleep(2.5)
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+        asyncio.run(gather())
+    print(
+        f"run {model.run_id or '?'} ({model.game}) {model.status}: {model.done}/{model.total} "
+        f"done, {model.failed} failed, {model.running} running; source {source.description} "
+        f"[{model.connection}]"
+    )
+    for m in model.ordered_matches()[:20]:
+        print(f"  {m.match_id:<28} {m.status:<9} {m.phase:<12} {m.n_events:>6} events")
+    for r in model.leaderboard:
+        hist = sparkline(model.history.get(r["agent"], []))
+        print(f"  {r['agent']:<20} μ {r['mu']:6.2f} ± {r['sigma']:5.2f}  {hist}")
+    if model.malformed or model.foreign:
+        print(f"  ignored: {model.malformed} malformed, {model.foreign} foreign messages")
+    return 0
+
+
+# -- replay -------------------------------------------------------------------------------
+def resolve_record(match: str, run: str | None) -> Path | None:
+    path = Path(match)
+    if path.suffix == ".jsonl" or path.exists():
+        return path if path.exists() else None
+    if run is None:
+        return None
+    candidate = Path(run) / "matches" / f"{match}.jsonl"
+    return candidate if candidate.exists() else None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from tui.sources import replay_events
+
+    path = resolve_record(args.match, args.run)
+    if path is None:
+        hint = "" if args.run or args.match.endswith(".jsonl") else " (a match id needs --run)"
+        return _err(f"no match record {args.match!r}{hint}")
+    events, truncated = replay_events(path)
+    if truncated:
+        print(
+            f"notice: {path} is truncated; replaying the {len(events)} complete events",
+            file=sys.stderr,
+        )
+    if not events:
+        return _err(f"{path}: no complete event to replay", 1)
+    if args.print or not _tty():
+        from tui.model import MatchModel
+
+        model = MatchModel(events[0].match_id)
+        for e in events:
+            model.add(e)
+        for e in model.visible(args.seat):
+            who = f"{model.name(e.actor)}: " if e.actor is not None and not e.text else ""
+            print(f"{e.seq:>5} [{e.phase}] {who}{e.text or e.type}")
+        return 0
+    from tui.app import ArenaApp
+
+    ArenaApp(replay=events, truncated=truncated).run()
+    return 0
+
+
+# -- broker -------------------------------------------------------------------------------
+def cmd_broker(args: argparse.Namespace) -> int:
+    from arena.live.broker import BrokerSecurityError, EmbeddedBroker
+
+    password = os.environ.get("ARENA_BROKER_PASSWORD") or None
+    try:
+        broker = EmbeddedBroker(
+            args.bind,
+            args.port,
+            allow_remote=args.allow_remote,
+            username=args.user,
+            password=password if args.user else None,
+        )
+        url = broker.start()
+    except (BrokerSecurityError, RuntimeError) as err:
+        return _err(str(err))
+    print(f"MQTT broker listening on {url.public()} (ctrl-c stops)", flush=True)
+    try:
+        while broker.running:
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        broker.stop()
+    return 0

@@ -1,0 +1,160 @@
+"""Test helpers for the live bus: toy runs, a subscriber, a real mosquitto on a free port."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import shutil
+import socket
+import subprocess
+import time
+from argparse import Namespace
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tournaments.config import parse
+from tournaments.executor import Tournament
+
+
+def toy_tournament(tmp: Path, matches: int = 4, concurrency: int = 4, **rules: Any) -> Tournament:
+    config = parse(
+        {
+            "name": "toy",
+            "game": "toy",
+            "rules": {"n_players": 4, "rounds": 3, **rules},
+            "agents": [
+                {"name": "r1", "kind": "random", "params": {"p_speak": 0.8}},
+                {"name": "r2", "kind": "random", "params": {"p_speak": 0.3}},
+            ],
+            "matches": matches,
+            "concurrency": concurrency,
+            "master_seed": 5,
+            "output_dir": str(tmp),
+        }
+    )
+    return Tournament(config, tmp / "run1", "run1")
+
+
+def run_args(**kw: Any) -> Namespace:
+    base = {"broker": None, "no_broker": False, "require_broker": False, "tui": False, "quiet": True}
+    base.update(kw)
+    return Namespace(**base)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port}")
+
+
+MOSQUITTO = shutil.which("mosquitto") or (
+    "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
+)
+
+
+class Mosquitto:
+    """A private mosquitto on a free loopback port, with a temporary config."""
+
+    def __init__(self, tmp: Path, port: int | None = None, passwd: Path | None = None) -> None:
+        if MOSQUITTO is None:
+            pytest.skip("mosquitto binary not installed (apt-get install mosquitto)")
+        self.port = port or free_port()
+        self.conf = tmp / f"mosquitto-{self.port}.conf"
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest none"]
+        lines += [f"password_file {passwd}", "allow_anonymous false"] if passwd else [
+            "allow_anonymous true"
+        ]
+        self.conf.write_text("\n".join(lines) + "\n")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Mosquitto:
+        assert MOSQUITTO is not None
+        self.proc = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.port)
+        return self
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+
+@contextlib.contextmanager
+def mosquitto(tmp: Path) -> Iterator[Mosquitto]:
+    m = Mosquitto(tmp).start()
+    try:
+        yield m
+    finally:
+        m.kill()
+
+
+class Collector:
+    """Subscribes to a filter and keeps every message (topic, payload bytes, retain)."""
+
+    def __init__(self, url: Any, filt: str) -> None:
+        from arena.live.url import BrokerURL
+
+        self.url = url if isinstance(url, BrokerURL) else BrokerURL.parse(str(url))
+        self.filt = filt
+        self.messages: list[tuple[str, bytes, bool]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def __aenter__(self) -> Collector:
+        self._task = asyncio.create_task(self._run())
+        await asyncio.wait_for(self._ready.wait(), 10)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+    async def _run(self) -> None:
+        import aiomqtt
+
+        async with aiomqtt.Client(**self.url.client_kwargs()) as client:
+            await client.subscribe(self.filt, qos=1)
+            self._ready.set()
+            async for m in client.messages:
+                self.messages.append((str(m.topic), bytes(m.payload), bool(m.retain)))
+
+    def events(self, topic: str) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for t, payload, _ in self.messages:
+            if t == topic:
+                out.extend(json.loads(payload)["events"])
+        return out
+
+    def last(self, topic: str) -> dict[str, Any] | None:
+        docs = [json.loads(p) for t, p, _ in self.messages if t == topic]
+        return docs[-1] if docs else None
+
+    async def wait_for(self, predicate: Any, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise TimeoutError("condition not met in time")
+            await asyncio.sleep(0.05)

@@ -1,0 +1,131 @@
+"""`arena run` publishing: embedded broker, mosquitto, retained status, unreachable brokers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.live import hooks, topics
+from arena.live.broker import EmbeddedBroker
+from arena.sinks import read_jsonl
+from tests.arena.live.helpers import Collector, mosquitto, run_args, toy_tournament
+
+
+def jsonl_events(t) -> dict[str, list[dict]]:  # type: ignore[no-untyped-def]
+    return {
+        p.stem: [e.model_dump(mode="json") for e in read_jsonl(p)]
+        for p in sorted(t.dir.matches.glob("*.jsonl"))
+    }
+
+
+async def _run_and_collect(t, url: str):  # type: ignore[no-untyped-def]
+    async with Collector(url, topics.run_filter(t.run_id)) as col:
+        async with hooks.session(t, run_args(broker=url)) as live:
+            results = await t.run()
+        records = jsonl_events(t)
+        n = sum(len(v) for v in records.values())
+        await col.wait_for(
+            lambda: sum(len(col.events(topics.god(t.run_id, m))) for m in records) >= n
+        )
+        await col.wait_for(lambda: (col.last(topics.status(t.run_id)) or {}).get("done") == 4)
+    return results, records, col, live
+
+
+def _check_streams(t, records, col) -> None:  # type: ignore[no-untyped-def]
+    for match_id, events in records.items():
+        assert col.events(topics.god(t.run_id, match_id)) == events  # complete, in order
+        summary = col.last(topics.summary(t.run_id, match_id))
+        assert summary is not None and summary["status"] == "finished"
+    status = col.last(topics.status(t.run_id))
+    assert status["status"] == "complete" and status["total"] == 4
+    board = col.last(topics.leaderboard(t.run_id))
+    assert {r["agent"] for r in board["rows"]} == {"r1", "r2"}
+    assert all(len(h) >= 1 for h in board["history"].values())
+
+
+async def test_run_publishes_every_event_to_an_embedded_broker(tmp_path: Path) -> None:
+    t = toy_tournament(tmp_path)
+    with EmbeddedBroker() as broker:
+        results, records, col, live = await _run_and_collect(t, broker.url.public())
+    assert len(results) == 4 and all(r.status == "finished" for r in results)
+    _check_streams(t, records, col)
+    assert live.publisher.dropped == 0
+
+
+async def test_run_publishes_every_event_to_mosquitto(tmp_path: Path) -> None:
+    t = toy_tournament(tmp_path)
+    with mosquitto(tmp_path) as m:
+        _results, records, col, _live = await _run_and_collect(t, m.url)
+    _check_streams(t, records, col)
+    retained = [r for tp, _p, r in col.messages if tp.endswith("/status")]
+    assert retained, "status messages arrive"
+
+
+async def test_default_session_starts_a_loopback_broker_and_records_its_url(
+    tmp_path: Path,
+) -> None:
+    t = toy_tournament(tmp_path, matches=2)
+    async with hooks.session(t, run_args()) as live:
+        assert live.broker is not None and live.url is not None
+        assert live.url.host == "127.0.0.1" and live.url.port > 0
+        await t.run()
+        info = json.loads((t.dir.root / "broker.json").read_text())
+    assert info["url"] == f"mqtt://127.0.0.1:{live.url.port}" and info["embedded"] is True
+    assert info["topics"] == "arena/v1/runs/run1"
+    assert live.broker is None  # stopped on exit
+
+
+async def test_credentials_never_reach_the_run_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = toy_tournament(tmp_path, matches=1)
+    port = __import__("tests.arena.live.helpers", fromlist=["free_port"]).free_port()
+    url = f"mqtt://alice:s3cret-pw@127.0.0.1:{port}"  # nothing listens: unreachable
+    async with hooks.session(t, run_args(broker=url, broker_timeout=0.3)):
+        await t.run()
+    text = "".join(p.read_text() for p in t.dir.root.rglob("*") if p.suffix in (".json", ".yaml"))
+    text += "".join(p.read_text() for p in t.dir.matches.glob("*.jsonl"))
+    out = capsys.readouterr()
+    assert "s3cret-pw" not in text and "s3cret-pw" not in out.err + out.out
+    assert json.loads((t.dir.root / "broker.json").read_text())["url"].startswith(
+        "mqtt://alice@127.0.0.1"
+    )
+
+
+async def test_unreachable_broker_warns_and_the_run_still_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.arena.live.helpers import free_port
+
+    t = toy_tournament(tmp_path, matches=3)
+    args = run_args(broker=f"mqtt://127.0.0.1:{free_port()}", broker_timeout=0.3)
+    async with hooks.session(t, args) as live:
+        results = await t.run()
+    assert [r.status for r in results] == ["finished"] * 3
+    assert all(len(v) > 10 for v in jsonl_events(t).values())
+    assert "unreachable" in capsys.readouterr().err
+    assert live.publisher.dropped > 0 and live.publisher.published == 0
+
+
+async def test_require_broker_fails_fast_when_unreachable(tmp_path: Path) -> None:
+    from tests.arena.live.helpers import free_port
+
+    t = toy_tournament(tmp_path, matches=1)
+    args = run_args(
+        broker=f"mqtt://127.0.0.1:{free_port()}", require_broker=True, broker_timeout=0.3
+    )
+    with pytest.raises(SystemExit) as info:
+        async with hooks.session(t, args):
+            await t.run()
+    assert info.value.code == 1
+    assert not t.dir.matches.exists() or not list(t.dir.matches.glob("*.jsonl"))
+
+
+async def test_no_broker_publishes_nothing(tmp_path: Path) -> None:
+    t = toy_tournament(tmp_path, matches=1)
+    async with hooks.session(t, run_args(no_broker=True)) as live:
+        await t.run()
+    assert live.publisher is None and t.extra_sinks is None
+    assert not (t.dir.root / "broker.json").exists()

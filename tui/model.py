@@ -1,0 +1,289 @@
+"""The TUI's view model: pure data folded from events and status messages (no Textual here).
+
+Game-agnostic: it reads ``type``, ``actor``, ``phase``, ``text`` and ``visibility`` of events,
+and a few generic payload keys (``names``, ``roles``/``teams`` of the runner's ground truth,
+``seat`` of death/exile-like events, ``deaths``/``dead`` lists, ``alive`` lists, ``beliefs``,
+``ballots``/``votes``) when a game provides them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.events import Event
+
+DEATH_TYPES = ("death", "exile", "eliminated", "killed", "executed", "lynch", "elimination")
+DEATH_KEYS = ("deaths", "dead", "killed", "eliminated", "executed")
+ERROR_TYPES = ("error", "invalid_action", "fallback", "agent_close_error")
+MAX_EVENTS_PER_MATCH = 20_000
+
+
+@dataclass
+class SeatView:
+    seat: int
+    name: str
+    agent: str = ""
+    team: str = ""
+    role: str = ""
+    alive: bool = True
+    facts: list[str] = field(default_factory=list)
+    last_vote: str = ""
+    belief: str = ""
+
+
+def _as_seats(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
+    if isinstance(value, dict):
+        return [int(k) for k in value if str(k).isdigit()]
+    return []
+
+
+class MatchModel:
+    """One match: its events (bounded) and what the seat panel shows."""
+
+    def __init__(self, match_id: str, run_id: str = "") -> None:
+        self.match_id = match_id
+        self.run_id = run_id
+        self.game = ""
+        self.events: deque[Event] = deque(maxlen=MAX_EVENTS_PER_MATCH)
+        self.names: list[str] = []
+        self.agents: list[str] = []
+        self.teams: dict[int, str] = {}
+        self.roles: dict[int, str] = {}
+        self.facts: dict[int, list[str]] = {}
+        self.status = "running"
+        self.outcome = ""
+        self.phase = ""
+        self.n_events = 0
+        self.errors = 0
+        self.last_text = ""
+        self.last_seq = -1
+        self.gaps = 0
+        self.updated = time.time()
+
+    def add(self, event: Event) -> bool:
+        """Fold one event; duplicates (seq already seen) are ignored. True when new."""
+        if event.seq <= self.last_seq:
+            return False
+        if event.seq != self.last_seq + 1:
+            self.gaps += 1
+        self.last_seq = event.seq
+        self.events.append(event)
+        self.n_events = event.seq + 1
+        self.phase = event.phase or self.phase
+        self.updated = time.time()
+        p = event.payload
+        if event.type == "match_start":
+            self.game = str(p.get("game", ""))
+            self.names = [str(n) for n in p.get("names", [])]
+            seats = p.get("seats") or {}
+            self.agents = [str(seats.get(str(i), "")) for i in range(len(self.names))]
+        elif event.type == "ground_truth":
+            self.teams = {int(k): str(v) for k, v in (p.get("teams") or {}).items()}
+            self.roles = {int(k): str(v) for k, v in (p.get("roles") or {}).items()}
+            for f in p.get("facts") or []:
+                if isinstance(f, dict) and isinstance(f.get("owner"), int):
+                    self.facts.setdefault(f["owner"], []).append(f"{f.get('key')}={f.get('value')}")
+        elif event.type == "match_end":
+            self.status = str(p.get("status", "finished"))
+            self.outcome = str(p.get("outcome", ""))
+        if event.type in ERROR_TYPES:
+            self.errors += 1
+        if event.text and event.visibility.scope == "public":
+            self.last_text = event.text
+        return True
+
+    def visible(self, seat: int | None) -> list[Event]:
+        return [e for e in self.events if e.visibility.visible_to(seat)]
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return "narrator"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def seats(self, view: int | None = None) -> list[SeatView]:
+        """Seat panel as ``view`` sees it (``None``: spectator, with roles and secrets)."""
+        n = max(len(self.names), (max(self.roles) + 1) if self.roles else 0)
+        out = [
+            SeatView(
+                seat=s,
+                name=self.name(s),
+                agent=self.agents[s] if s < len(self.agents) else "",
+                team=self.teams.get(s, "") if view is None or view == s else "",
+                role=self.roles.get(s, "") if view is None or view == s else "",
+                facts=list(self.facts.get(s, [])) if view is None or view == s else [],
+            )
+            for s in range(n)
+        ]
+        for e in self.visible(view):
+            p = e.payload
+            dead: list[int] = []
+            if e.type in DEATH_TYPES and "seat" in p:
+                dead += _as_seats(p.get("seat"))
+            for k in DEATH_KEYS:
+                if k in p:
+                    dead += _as_seats(p[k])
+            if "alive" in p and isinstance(p["alive"], list):
+                alive = set(_as_seats(p["alive"]))
+                for sv in out:
+                    sv.alive = sv.seat in alive
+            for s in dead:
+                if 0 <= s < n:
+                    out[s].alive = False
+            for key in ("ballots", "votes"):
+                ballots = p.get(key)
+                if isinstance(ballots, dict):
+                    for voter, target in ballots.items():
+                        if str(voter).isdigit() and int(voter) < n:
+                            out[int(voter)].last_vote = (
+                                self.name(target) if isinstance(target, int) else str(target)
+                            )
+            if e.type == "belief_report" and e.actor is not None and 0 <= e.actor < n:
+                out[e.actor].belief = json.dumps(p.get("beliefs"), separators=(",", ":"))[:60]
+        return out
+
+
+@dataclass
+class RunModel:
+    """A run: progress, matches, leaderboard and bus health."""
+
+    run_id: str = ""
+    name: str = ""
+    game: str = ""
+    status: str = "waiting"
+    total: int = 0
+    done: int = 0
+    failed: int = 0
+    running: int = 0
+    matches: dict[str, MatchModel] = field(default_factory=dict)
+    leaderboard: list[dict[str, Any]] = field(default_factory=list)
+    history: dict[str, list[float]] = field(default_factory=dict)
+    connection: str = "-"
+    bus: dict[str, Any] = field(default_factory=dict)
+    events_seen: int = 0
+    malformed: int = 0
+    foreign: int = 0
+    latencies: list[float] = field(default_factory=list)
+    track_latency: bool = False
+    _window: deque[tuple[float, int, int, int]] = field(default_factory=lambda: deque(maxlen=64))
+    decisions: int = 0
+    llm_calls: int = 0
+    errors: int = 0
+
+    def match(self, match_id: str) -> MatchModel:
+        m = self.matches.get(match_id)
+        if m is None:
+            m = self.matches[match_id] = MatchModel(match_id, self.run_id)
+        return m
+
+    def add_event(self, event: Event) -> None:
+        if not self.match(event.match_id).add(event):
+            return
+        self.events_seen += 1
+        if event.type == "decision":
+            self.decisions += 1
+        elif event.type in ("llm_call", "llm_request"):
+            self.llm_calls += 1
+        if event.type in ERROR_TYPES:
+            self.errors += 1
+        if self.track_latency:
+            self.latencies.append(time.time() - event.ts)
+
+    def add_batch(self, payload: bytes | str) -> int:
+        """A bus message ``{"v": 1, "events": [...]}``; bad input is counted, never raised."""
+        try:
+            data = json.loads(payload)
+            raw = data["events"]
+            if not isinstance(raw, list):
+                raise TypeError("events is not a list")
+        except (ValueError, TypeError, KeyError):
+            self.malformed += 1
+            return 0
+        n = 0
+        for item in raw:
+            try:
+                event = Event.model_validate(item)
+            except (ValueError, TypeError):
+                self.malformed += 1
+                continue
+            self.add_event(event)
+            n += 1
+        return n
+
+    def apply_status(self, data: dict[str, Any]) -> None:
+        self.run_id = str(data.get("run_id", self.run_id))
+        self.name = str(data.get("name", self.name))
+        self.game = str(data.get("game", self.game))
+        self.status = str(data.get("status", self.status))
+        for key in ("total", "done", "failed", "running"):
+            if isinstance(data.get(key), int):
+                setattr(self, key, data[key])
+        if isinstance(data.get("bus"), dict):
+            self.bus = data["bus"]
+
+    def apply_leaderboard(self, data: dict[str, Any]) -> None:
+        rows = data.get("rows")
+        if isinstance(rows, list):
+            self.leaderboard = [r for r in rows if isinstance(r, dict) and "agent" in r]
+        hist = data.get("history")
+        if isinstance(hist, dict):
+            self.history = {str(k): [float(x) for x in v] for k, v in hist.items()}
+
+    def apply_summary(self, data: dict[str, Any]) -> None:
+        m = self.match(str(data["match_id"]))
+        m.game = str(data.get("game") or m.game)
+        m.status = str(data.get("status", m.status))
+        m.phase = m.phase if m.n_events > int(data.get("n_events", 0)) else str(data.get("phase"))
+        m.n_events = max(m.n_events, int(data.get("n_events", 0)))
+        m.errors = max(m.errors, int(data.get("errors", 0)))
+        m.last_text = m.last_text or str(data.get("last", ""))
+        if not m.names and isinstance(data.get("names"), list):
+            m.names = [str(n) for n in data["names"]]
+        if not m.agents and isinstance(data.get("agents"), list):
+            m.agents = [str(a) for a in data["agents"]]
+
+    def rates(self, now: float | None = None) -> dict[str, float]:
+        """Events, decisions and LLM calls per second over the last few seconds."""
+        now = time.time() if now is None else now
+        self._window.append((now, self.events_seen, self.decisions, self.llm_calls))
+        while len(self._window) > 2 and now - self._window[0][0] > 5.0:
+            self._window.popleft()
+        t0, e0, d0, l0 = self._window[0]
+        dt = max(now - t0, 1e-9)
+        if dt < 0.05:
+            return {"events": 0.0, "decisions": 0.0, "llm": 0.0}
+        return {
+            "events": (self.events_seen - e0) / dt,
+            "decisions": (self.decisions - d0) / dt,
+            "llm": (self.llm_calls - l0) / dt,
+        }
+
+    def ordered_matches(self) -> list[MatchModel]:
+        """Running first (most recently active first), then the rest by id."""
+        running = [m for m in self.matches.values() if m.status == "running"]
+        others = [m for m in self.matches.values() if m.status != "running"]
+        running.sort(key=lambda m: -m.updated)
+        others.sort(key=lambda m: m.match_id)
+        return running + others
+
+
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[float], width: int = 16) -> str:
+    if not values:
+        return ""
+    vals = values[-width:]
+    lo, hi = min(vals), max(vals)
+    if hi - lo < 1e-9:
+        return SPARK[3] * len(vals)
+    return "".join(SPARK[round((v - lo) / (hi - lo) * (len(SPARK) - 1))] for v in vals)

@@ -1,0 +1,83 @@
+"""Rich renderings of events and seats (speaker colours, visibility marks, phase headers)."""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+
+from arena.events import Event
+from tui.model import MatchModel
+
+PALETTE = (
+    "bright_cyan",
+    "bright_green",
+    "bright_magenta",
+    "bright_yellow",
+    "bright_blue",
+    "orange1",
+    "spring_green1",
+    "hot_pink",
+    "turquoise2",
+    "gold1",
+    "medium_purple1",
+    "light_salmon1",
+)
+GENERIC_KEYS = ("belief", "beliefs", "vote_result", "ballots", "votes", "proposal", "offer")
+
+
+def speaker_style(actor: int | None) -> str:
+    return "bold white" if actor is None else f"bold {PALETTE[actor % len(PALETTE)]}"
+
+
+def mark(event: Event, match: MatchModel) -> Text:
+    vis = event.visibility
+    if vis.scope == "public":
+        return Text("")
+    if vis.scope == "god":
+        return Text("[god] ", style="dim italic")
+    who = ",".join(match.name(s) for s in vis.seats)
+    if vis.scope == "team":
+        return Text(f"[team {vis.team}: {who}] ", style="italic yellow")
+    return Text(f"[private → {who}] ", style="italic red")
+
+
+def event_line(event: Event, match: MatchModel, search: str = "") -> Text:
+    line = Text()
+    line.append(f"{event.seq:>5} ", style="dim")
+    line.append_text(mark(event, match))
+    if event.actor is not None:
+        line.append(f"{match.name(event.actor)}", style=speaker_style(event.actor))
+        line.append(f" ({event.type}) " if not event.text else " ", style="dim")
+    body = event.text or _payload_brief(event)
+    if event.type in ("error", "invalid_action", "fallback"):
+        line.append(body, style="red")
+    elif event.visibility.scope == "god":
+        line.append(body, style="dim")
+    else:
+        line.append(body)
+    extras = {k: event.payload[k] for k in GENERIC_KEYS if k in event.payload}
+    if extras and event.text:
+        line.append("  " + json.dumps(extras, separators=(",", ":"), default=str)[:160], "cyan")
+    if search:
+        line.highlight_words([search], style="reverse", case_sensitive=False)
+    return line
+
+
+def _payload_brief(event: Event) -> str:
+    if not event.payload:
+        return event.type
+    text = json.dumps(event.payload, separators=(",", ":"), default=str)
+    return f"{event.type} {text[:200]}"
+
+
+def phase_header(phase: str) -> Text:
+    return Text(f"── {phase or '?'} " + "─" * 40, style="bold reverse")
+
+
+def matches_text(event: Event, match: MatchModel, needle: str) -> bool:
+    if not needle:
+        return True
+    needle = needle.lower()
+    hay = f"{event.text} {event.type} {match.name(event.actor) if event.actor is not None else ''}"
+    return needle in hay.lower() or needle in json.dumps(event.payload, default=str).lower()

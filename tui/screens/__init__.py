@@ -1,0 +1,1 @@
+"""Screens of the arena TUI: dashboard, live match, replay, leaderboard, help."""

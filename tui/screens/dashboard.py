@@ -1,0 +1,142 @@
+"""The dashboard: run progress, bus health, running matches, leaderboard with sparklines."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, ProgressBar, Static
+
+from tui.model import RunModel, sparkline
+
+MAX_ROWS = 60  # the dashboard lists this many matches (running first); others are counted
+
+
+class DashboardScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "open_match", "open match"),
+        Binding("l", "leaderboard", "leaderboard"),
+        Binding("r", "latest", "most active match"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="run-title")
+        yield ProgressBar(id="run-progress", show_eta=False)
+        yield Static(id="run-stats")
+        with Vertical(id="dash-body"):
+            yield DataTable(id="matches", cursor_type="row", zebra_stripes=True)
+            yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    @property
+    def model(self) -> RunModel:
+        return self.app.model  # type: ignore[attr-defined,no-any-return]
+
+    def on_mount(self) -> None:
+        self.query_one("#matches", DataTable).add_columns(
+            "match", "game", "status", "phase", "events", "errors", "last line"
+        )
+        self.query_one("#board", DataTable).add_columns(
+            "agent", "μ ± σ", "μ−3σ", "games", "W/D/L", "win rate", "μ history"
+        )
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        m = self.model
+        rates = m.rates()
+        title = Text()
+        title.append(f" {m.run_id or '(no run yet)'} ", style="bold reverse")
+        title.append(f"  {m.game}  {m.status}  ")
+        title.append(f"source: {getattr(self.app, 'source_label', '-')}  ", style="dim")
+        conn_style = "green" if m.connection in ("connected", "files") else "bold red"
+        title.append(f"[{m.connection}]", style=conn_style)
+        self.query_one("#run-title", Static).update(title)
+        bar = self.query_one("#run-progress", ProgressBar)
+        bar.update(total=max(m.total, 1), progress=m.done)
+        bus = m.bus
+        stats = (
+            f"matches {m.done}/{m.total} done · {m.failed} failed · {m.running} running   "
+            f"events/s {rates['events']:.0f} · decisions/s {rates['decisions']:.0f} · "
+            f"LLM calls/s {rates['llm']:.1f}   errors {m.errors}   "
+            f"malformed {m.malformed} · foreign {m.foreign}"
+        )
+        if bus:
+            stats += f"   bus dropped {bus.get('dropped', 0)}"
+        self.query_one("#run-stats", Static).update(stats)
+        self._fill_matches()
+        self._fill_board()
+
+    def _fill_matches(self) -> None:
+        table = self.query_one("#matches", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        ordered = self.model.ordered_matches()
+        for mm in ordered[:MAX_ROWS]:
+            style = {"running": "bold green", "finished": "", "errored": "red"}.get(
+                mm.status, "yellow"
+            )
+            table.add_row(
+                mm.match_id,
+                mm.game,
+                Text(mm.status, style=style),
+                mm.phase,
+                str(mm.n_events),
+                str(mm.errors),
+                mm.last_text[:80],
+                key=mm.match_id,
+            )
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1), animate=False)
+
+    def _fill_board(self) -> None:
+        table = self.query_one("#board", DataTable)
+        table.clear()
+        for row in self.model.leaderboard:
+            hist = self.model.history.get(row["agent"], [])
+            table.add_row(
+                row["agent"],
+                f"{row['mu']:.2f} ± {row['sigma']:.2f}",
+                f"{row['conservative']:.2f}",
+                str(row["games"]),
+                f"{row['wins']}/{row['draws']}/{row['losses']}",
+                f"{row['win_rate']:.3f}",
+                Text(sparkline(hist), style="cyan"),
+            )
+
+    def selected_match(self) -> str | None:
+        table = self.query_one("#matches", DataTable)
+        if not table.row_count:
+            return None
+        row = table.get_row_at(table.cursor_row)
+        return str(row[0])
+
+    def action_open_match(self) -> None:
+        match_id = self.selected_match()
+        if match_id is not None:
+            self.app.open_match(match_id)  # type: ignore[attr-defined]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "matches":
+            self.action_open_match()
+
+    def action_latest(self) -> None:
+        ordered = self.model.ordered_matches()
+        if ordered:
+            self.app.open_match(ordered[0].match_id)  # type: ignore[attr-defined]
+
+    def action_leaderboard(self) -> None:
+        from tui.screens.leaderboard import LeaderboardScreen
+
+        self.app.push_screen(LeaderboardScreen())
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen("Dashboard", list(self.BINDINGS)))
+
+    def action_quit(self) -> None:
+        self.app.exit()

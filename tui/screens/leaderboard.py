@@ -1,0 +1,80 @@
+"""The leaderboard screen: every agent's TrueSkill rating with its μ history as a sparkline."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Sparkline, Static
+
+from tui.model import RunModel
+
+
+class LeaderboardScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "back", "back"),
+        Binding("question_mark", "help", "help"),
+    ]
+
+    @property
+    def model(self) -> RunModel:
+        return self.app.model  # type: ignore[attr-defined,no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Static("Leaderboard — TrueSkill, factions as teams (μ−3σ ranks)", id="lb-title")
+        yield DataTable(id="lb", cursor_type="row", zebra_stripes=True)
+        yield Static(id="lb-agent")
+        yield Sparkline([], id="lb-spark")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#lb", DataTable).add_columns(
+            "#", "agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate", "reward"
+        )
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        table = self.query_one("#lb", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for i, r in enumerate(self.model.leaderboard, 1):
+            table.add_row(
+                str(i),
+                r["agent"],
+                f"{r['mu']:.2f}",
+                f"{r['sigma']:.2f}",
+                f"{r['conservative']:.2f}",
+                str(r["games"]),
+                str(r["wins"]),
+                str(r["draws"]),
+                str(r["losses"]),
+                f"{r['win_rate']:.3f}",
+                f"{r.get('mean_reward', 0.0):.3f}",
+            )
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1), animate=False)
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        table = self.query_one("#lb", DataTable)
+        if not table.row_count:
+            self.query_one("#lb-agent", Static).update("no finished matches yet")
+            return
+        agent = str(table.get_row_at(table.cursor_row)[1])
+        hist = self.model.history.get(agent, [])
+        label = f"{agent}: μ over the run"
+        if hist:
+            label += f" ({hist[0]:.2f} → {hist[-1]:.2f}, {len(hist)} points)"
+        self.query_one("#lb-agent", Static).update(label)
+        self.query_one("#lb-spark", Sparkline).data = hist
+
+    def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._show_selected()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen("Leaderboard", list(self.BINDINGS)))

@@ -1,0 +1,314 @@
+"""The match screen (live) and the replay screen (a recorded match with play/step/seek)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, RichLog, Static
+
+from arena.events import Event
+from tui.model import MatchModel
+from tui.render import event_line, matches_text, phase_header, speaker_style
+
+
+class MatchScreen(Screen[None]):
+    """A match's transcript and seat panel; spectator view or the view of one seat."""
+
+    BINDINGS = [
+        Binding("escape", "back", "back"),
+        Binding("f", "toggle_follow", "follow"),
+        Binding("p", "toggle_pause", "pause"),
+        Binding("v", "next_view", "view as seat"),
+        Binding("shift+v", "spectator", "spectator view"),
+        Binding("slash", "search", "search"),
+        Binding("n", "next_match", "next match"),
+        Binding("question_mark", "help", "help"),
+        Binding("home", "scroll_home", "top", show=False),
+        Binding("end", "scroll_end", "bottom", show=False),
+        Binding("pageup", "page_up", "page up", show=False),
+        Binding("pagedown", "page_down", "page down", show=False),
+    ]
+
+    def __init__(self, match: MatchModel, *, live: bool = True) -> None:
+        super().__init__()
+        self.match = match
+        self.live = live
+        self.view: int | None = None  # None: spectator (god view)
+        self.follow = True
+        self.paused = False
+        self.search = ""
+        self.notice = ""
+        self._rendered = 0
+        self._last_phase: str | None = None
+        self._shown: list[Event] = []
+
+    # -- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="match-title")
+        with Horizontal(id="match-body"):
+            yield RichLog(id="transcript", wrap=True, markup=False, auto_scroll=True)
+            with Vertical(id="side"):
+                yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
+                yield Static(id="match-info")
+        yield Input(placeholder="search (enter: apply, escape: clear)", id="search")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#seats", DataTable)
+        table.add_columns("seat", "name", "agent", "role", "alive", "vote", "belief")
+        self.query_one("#search", Input).display = False
+        self.rerender()
+
+    # -- what is shown -----------------------------------------------------------------
+    def events(self) -> list[Event]:
+        return [
+            e for e in self.match.visible(self.view) if matches_text(e, self.match, self.search)
+        ]
+
+    def rerender(self) -> None:
+        log = self.query_one("#transcript", RichLog)
+        log.clear()
+        self._rendered = 0
+        self._last_phase = None
+        self._shown = []
+        self.refresh_view(force=True)
+
+    def refresh_view(self, force: bool = False) -> None:
+        if self.paused and not force:
+            return
+        log = self.query_one("#transcript", RichLog)
+        log.auto_scroll = self.follow
+        events = self.events()
+        for event in events[self._rendered :]:
+            if event.phase != self._last_phase and not self.search:
+                log.write(phase_header(event.phase))
+                self._last_phase = event.phase
+            log.write(event_line(event, self.match, self.search))
+        self._rendered = len(events)
+        self._shown = events
+        self._refresh_side()
+
+    def _refresh_side(self) -> None:
+        m = self.match
+        view = "spectator (god view)" if self.view is None else f"as {m.name(self.view)}"
+        flags = []
+        if not self.follow:
+            flags.append("follow off")
+        if self.paused:
+            flags.append("PAUSED")
+        if self.search:
+            flags.append(f"search '{self.search}': {len(self._shown)} hits")
+        title = Text()
+        title.append(f" {m.match_id} ", style="bold reverse")
+        title.append(f"  {m.game}  phase {m.phase or '-'}  {m.status}  ")
+        title.append(f"view {view}", style="bold")
+        if flags:
+            title.append("  [" + " · ".join(flags) + "]", style="yellow")
+        if self.notice:
+            title.append(f"  {self.notice}", style="bold red")
+        self.query_one("#match-title", Static).update(title)
+        table = self.query_one("#seats", DataTable)
+        table.clear()
+        for sv in m.seats(self.view):
+            table.add_row(
+                str(sv.seat),
+                Text(sv.name, style=speaker_style(sv.seat)),
+                sv.agent,
+                sv.role or ("?" if self.view is not None else ""),
+                Text("alive", "green") if sv.alive else Text("dead", "red"),
+                sv.last_vote,
+                sv.belief,
+            )
+        self.query_one("#match-info", Static).update("\n".join(self.info_lines()))
+
+    def info_lines(self) -> list[str]:
+        m = self.match
+        info = [f"events {m.n_events}  errors {m.errors}"]
+        if m.outcome:
+            info.append(f"outcome: {m.outcome}")
+        if self.view is None:
+            for seat, facts in sorted(m.facts.items()):
+                info.append(f"{m.name(seat)}: {', '.join(facts)[:60]}")
+        metrics = [e for e in m.events if e.type.startswith("metric")]
+        if metrics:
+            info.append("metrics: " + ", ".join(f"{e.type}" for e in metrics[-4:]))
+        return info
+
+    # -- actions -----------------------------------------------------------------------
+    def action_back(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.display or self.search:
+            search.display = False
+            self.search = ""
+            self.rerender()
+            return
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+    def action_toggle_follow(self) -> None:
+        self.follow = not self.follow
+        log = self.query_one("#transcript", RichLog)
+        log.auto_scroll = self.follow
+        if self.follow:
+            log.scroll_end(animate=False)
+        self._refresh_side()
+
+    def action_toggle_pause(self) -> None:
+        self.paused = not self.paused
+        if not self.paused:
+            self.refresh_view()
+        else:
+            self._refresh_side()
+
+    def action_next_view(self) -> None:
+        n = len(self.match.seats(None))
+        if n == 0:
+            return
+        self.view = 0 if self.view is None else (None if self.view + 1 >= n else self.view + 1)
+        self.rerender()
+
+    def action_spectator(self) -> None:
+        self.view = None
+        self.rerender()
+
+    def action_search(self) -> None:
+        box = self.query_one("#search", Input)
+        box.display = True
+        box.value = self.search
+        box.focus()
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        self.search = message.value.strip()
+        message.input.display = bool(self.search)
+        self.query_one("#transcript", RichLog).focus()
+        self.rerender()
+
+    def action_next_match(self) -> None:
+        model = getattr(self.app, "model", None)
+        if model is None or not self.live:
+            return
+        ids = [m.match_id for m in model.ordered_matches()]
+        if len(ids) < 2 or self.match.match_id not in ids:
+            return
+        nxt = ids[(ids.index(self.match.match_id) + 1) % len(ids)]
+        self.match = model.matches[nxt]
+        self.view = None
+        self.rerender()
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(type(self).__name__, list(self.BINDINGS)))
+
+    def action_scroll_home(self) -> None:
+        self.follow = False
+        self.query_one("#transcript", RichLog).scroll_home(animate=False)
+        self._refresh_side()
+
+    def action_scroll_end(self) -> None:
+        self.query_one("#transcript", RichLog).scroll_end(animate=False)
+
+    def action_page_up(self) -> None:
+        self.follow = False
+        self.query_one("#transcript", RichLog).scroll_page_up(animate=False)
+        self._refresh_side()
+
+    def action_page_down(self) -> None:
+        self.query_one("#transcript", RichLog).scroll_page_down(animate=False)
+
+
+class ReplayScreen(MatchScreen):
+    """A recorded match: play/pause, step, seek; the same rendering as the live screen."""
+
+    BINDINGS = [
+        Binding("escape", "back", "back"),
+        Binding("space", "play_pause", "play/pause"),
+        Binding("right,full_stop", "step(1)", "step"),
+        Binding("left,comma", "step(-1)", "step back"),
+        Binding("right_square_bracket", "step(25)", "seek +25"),
+        Binding("left_square_bracket", "step(-25)", "seek -25"),
+        Binding("g", "seek_start", "start"),
+        Binding("G", "seek_end", "end"),
+        Binding("plus", "speed(2)", "faster"),
+        Binding("minus", "speed(0.5)", "slower"),
+        Binding("v", "next_view", "view as seat"),
+        Binding("shift+v", "spectator", "spectator view"),
+        Binding("f", "toggle_follow", "follow"),
+        Binding("slash", "search", "search"),
+        Binding("question_mark", "help", "help"),
+    ]
+
+    def __init__(
+        self, events: list[Event], *, truncated: bool = False, rate: float = 8.0, **kw: Any
+    ) -> None:
+        match = MatchModel(events[0].match_id if events else "(empty)")
+        super().__init__(match, live=False)
+        self.all_events = events
+        self.cursor = 0
+        self.playing = False
+        self.rate = rate  # events per second while playing
+        if truncated:
+            self.notice = f"truncated record: replaying the {len(events)} complete events"
+        self._timer: Any = None
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.seek(0)
+        self._timer = self.set_interval(1.0 / self.rate, self._tick, pause=True)
+
+    def seek(self, position: int) -> None:
+        position = max(0, min(len(self.all_events), position))
+        if position < self.cursor:
+            self.match = MatchModel(self.match.match_id)
+            for event in self.all_events[:position]:
+                self.match.add(event)
+            self.cursor = position
+            self.rerender()
+            return
+        for event in self.all_events[self.cursor : position]:
+            self.match.add(event)
+        self.cursor = position
+        self.refresh_view(force=True)
+
+    def info_lines(self) -> list[str]:
+        state = "playing" if self.playing else "paused"
+        head = f"replay {self.cursor}/{len(self.all_events)}  {state}  {self.rate:g} ev/s"
+        return [head, *super().info_lines()]
+
+    def _tick(self) -> None:
+        if self.cursor >= len(self.all_events):
+            self.action_play_pause(force=False)
+            return
+        self.seek(self.cursor + 1)
+
+    def action_play_pause(self, force: bool | None = None) -> None:
+        self.playing = (not self.playing) if force is None else force
+        if self._timer is not None:
+            if self.playing:
+                self._timer.resume()
+            else:
+                self._timer.pause()
+        self._refresh_side()
+
+    def action_step(self, n: int) -> None:
+        self.seek(self.cursor + n)
+
+    def action_seek_start(self) -> None:
+        self.seek(0)
+
+    def action_seek_end(self) -> None:
+        self.seek(len(self.all_events))
+
+    def action_speed(self, factor: float) -> None:
+        self.rate = max(0.5, min(512.0, self.rate * factor))
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_interval(1.0 / self.rate, self._tick, pause=not self.playing)
+        self._refresh_side()
