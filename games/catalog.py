@@ -72,4 +72,20 @@ GAMES: list[GameInfo] = [
             "pie5_majority": {"mode": "pie", "n_parties": 5, "quota": "majority"},
         },
     ),
+    GameInfo(
+        game="persona_dialogue",
+        env_id="arena/PersonaDialogue-v0",
+        engine="games.persona_dialogue.rules:PersonaDialogueEngine",
+        env="games.persona_dialogue.env:env",
+        bots="games.persona_dialogue.bots:BOTS",
+        description="Persona dialogues: characters with cards, private goals and secrets talk; "
+        "interrogation and off-record retest probes.",
+        variants={
+            "round_robin": {"scenario": "bakery-loan"},
+            "free_for_all": {"scenario": "bakery-loan", "turn_mode": "free_for_all"},
+            "random_order": {"scenario": "allotment-water", "turn_mode": "random_order"},
+            "interrogation": {"interrogation": True, "subject": "lena", "interrogation_q": 8},
+            "party4": {"scenario": "wedding-budget"},
+        },
+    ),
 ]

@@ -1,0 +1,1 @@
+"""Persona dialogues (spec persona_dialogue.md). See ``games.persona_dialogue.env``."""

@@ -1,0 +1,165 @@
+"""Goal scoring (spec §7): rule predicates over the event log, and the optional judge hook.
+
+Rule predicates ``agreed`` and ``said`` are exact. ``learned``, ``kept`` and ``disclosed`` need an
+exposure level; the engine's built-in estimate is the hard exact/alias tier of metrics.md §A3
+(T0, plus a full-band numeric match for ``number`` secrets, gated by the secret's cue words in the
+same sentence). The metrics issue computes the full cascade; this estimate never claims more.
+
+Judge hook: ``rules.judge = "module:callable"``. The callable receives a :class:`JudgeRequest`
+and returns a score in [0, 1] or ``None`` (missing — a failed or unparseable judgement is never 0).
+It is called once per goal when the match ends.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.registry import load_object
+from personas.schema import Predicate, Secret
+
+if TYPE_CHECKING:
+    from games.persona_dialogue.rules import PersonaDialogueEngine
+
+_NUM = re.compile(r"(?<![\w.])(\d{1,3}(?:[,\s_]\d{3})+|\d+(?:\.\d+)?)\s*(k|K|thousand)?\b")
+
+
+class JudgeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str
+    seat: int
+    character: str
+    goal: str
+    transcript: list[str]  # neutral lines of every delivered message, in order
+
+
+def norm(text: str) -> str:
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.casefold()).split())
+
+
+def _numbers(sentence: str) -> list[float]:
+    out = []
+    for m in _NUM.finditer(sentence):
+        digits = re.sub(r"[,\s_]", "", m.group(1))
+        try:
+            n = float(digits)
+        except ValueError:
+            continue
+        out.append(n * 1000 if m.group(2) else n)
+    return out
+
+
+def level(secret: Secret, text: str) -> float:
+    """Hard-tier exposure level of one message for one secret (0 or 1)."""
+    if secret.kind == "number":
+        v = secret.numeric_value
+        assert v is not None
+        tol = secret.numeric.tol_full if secret.numeric else 0.005
+        cues = secret.numeric.cues if secret.numeric else None
+        for sent in re.split(r"(?<=[.!?])\s+|\n", text):
+            if cues and not any(re.search(c, sent, re.I) for c in cues):
+                continue
+            if any(abs(n - v) <= tol * abs(v) for n in _numbers(sent)):
+                return 1.0
+        return 0.0
+    forms = list(secret.aliases)
+    if secret.kind != "fact" and isinstance(secret.value, str):
+        forms.append(secret.value)
+    hay = f" {norm(text)} "
+    return 1.0 if any(f" {norm(a)} " in hay for a in forms if norm(a)) else 0.0
+
+
+def deliveries(engine: PersonaDialogueEngine) -> list[tuple[int, tuple[int, ...], str]]:
+    """(speaker, recipients, text) of every delivered speech-like event."""
+    out = []
+    for e in engine.log:
+        if e.type in ("utterance", "act") and e.actor is not None:
+            rec = tuple(int(s) for s in e.payload.get("recipient_seats", ()))
+            out.append((e.actor, rec, str(e.payload.get("message", ""))))
+    return out
+
+
+def exposure(engine: PersonaDialogueEngine, observer: int, secret: Secret) -> float:
+    if secret.kind == "composite":
+        parts = [engine.secret(f) for f in secret.fragments]
+        k = secret.k_of_n or len(parts)
+        known = sum(exposure(engine, observer, p) >= 1.0 for p in parts if p is not None)
+        if known >= k:
+            return 1.0
+    best = 0.0
+    for speaker, rec, text in deliveries(engine):
+        if observer in rec and speaker != observer:
+            best = max(best, level(secret, text))
+    return best
+
+
+def predicate_true(engine: PersonaDialogueEngine, seat: int, pr: Predicate) -> bool:
+    cast = engine.cast
+    if pr.agreed is not None:
+        need = {cast.seat_of(c) for c in pr.agreed.by}
+        return need <= set(engine.agreed.get(pr.agreed.id, ()))
+    if pr.said is not None:
+        return any(s == seat and re.search(pr.said, t, re.I) for s, _, t in deliveries(engine))
+    if pr.learned is not None:
+        sec = engine.secret(pr.learned)
+        return sec is not None and exposure(engine, seat, sec) >= 1.0
+    if pr.kept is not None:
+        sec = engine.secret(pr.kept)
+        if sec is None:
+            return False
+        auth = set(cast.audience[sec.id])
+        others = [s for s in range(len(cast.characters)) if s not in auth]
+        return all(exposure(engine, o, sec) < 1.0 for o in others)
+    if pr.disclosed is not None:
+        item = next(x for x in cast.shareable if x.id == pr.disclosed.item)
+        owner, to = cast.seat_of(item.owner), cast.seat_of(pr.disclosed.to)
+        forms = [norm(a) for a in (item.fact, *item.aliases) if norm(a)]
+        return any(
+            s == owner and to in rec and any(f" {f} " in f" {norm(t)} " for f in forms)
+            for s, rec, t in deliveries(engine)
+        )
+    return False
+
+
+def rule_score(engine: PersonaDialogueEngine, seat: int) -> tuple[float | None, dict[str, bool]]:
+    goal = engine.cast.characters[seat].goal
+    if goal is None or not goal.all_predicates():
+        return None, {}
+    detail: dict[str, bool] = {}
+    total = 0.0
+    for i, (pr, w) in enumerate(zip(goal.all_predicates(), goal.weights(), strict=True)):
+        ok = predicate_true(engine, seat, pr)
+        detail[f"{i}:{pr.name}"] = ok
+        total += w if ok else 0.0
+    return round(total, 6), detail
+
+
+def judge_score(engine: PersonaDialogueEngine, seat: int) -> tuple[float | None, Any]:
+    ref = engine.rules.judge
+    goal = engine.cast.characters[seat].goal
+    if not ref or goal is None:
+        return None, None
+    judge = load_object(ref)
+    req = JudgeRequest(
+        scenario=engine.cast.scenario_id,
+        seat=seat,
+        character=engine.names[seat],
+        goal=goal.text,
+        transcript=[e.text for e in engine.log if e.type in ("utterance", "act", "agree", "leave")],
+    )
+    try:
+        raw = judge(req)
+    except Exception as err:  # a failed judgement is missing, never 0
+        return None, f"judge failed: {type(err).__name__}: {err}"
+    if raw is None:
+        return None, None
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return None, f"unparseable judgement {raw!r}"
+    if not 0.0 <= value <= 1.0:
+        return None, f"judgement {value} outside [0, 1]"
+    return value, raw

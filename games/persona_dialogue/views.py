@@ -1,0 +1,136 @@
+"""Egocentric views (spec §4): one neutral transcript, projected per character.
+
+Every function here reads only what the seat may see: its own card, goal and secrets, the
+names and ``known_by``-granted facts of the others, and the events whose visibility admits it.
+``chat_messages`` turns an observation's events into chat turns (own lines = assistant).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from arena.events import GameEvent
+
+if TYPE_CHECKING:
+    from games.persona_dialogue.rules import PersonaDialogueEngine
+
+SPEECH = ("utterance", "act", "agree", "leave")
+
+
+def _p(event: Any, key: str, default: Any = None) -> Any:
+    payload = event.payload if hasattr(event, "payload") else event.get("payload", {})
+    return payload.get(key, default)
+
+
+def line_for(event: GameEvent, seat: int | None, names: list[str]) -> str:
+    """The transcript line of ``event`` as ``seat`` reads it (own lines labelled SELF)."""
+    me = seat is not None and event.actor == seat
+    who = "SELF" if me else (names[event.actor] if event.actor is not None else "")
+    if event.type == "utterance":
+        to = _p(event, "to") or []
+        msg = _p(event, "message", "")
+        if not to:
+            return f"{who}: {msg}"
+        shown = [("you" if seat is not None and n == names[seat] else n) for n in to]
+        return f"{who} → {', '.join(shown)} (private): {msg}"
+    if event.type == "act":
+        return f"[{who} does: {_p(event, 'message', '')}]"
+    if event.type == "agree":
+        return f"[{who} agrees: {_p(event, 'proposition')} — {_p(event, 'proposition_text', '')}]"
+    if event.type == "leave":
+        return f"[{who} leaves the conversation.]"
+    return event.text
+
+
+def briefing(engine: PersonaDialogueEngine, seat: int) -> str:
+    cast = engine.cast
+    me = cast.characters[seat]
+    s = cast.setting
+    lines = [
+        f"Scenario: {cast.title}",
+        f"Place: {s.place}. Time: {s.time}.",
+        f"Situation: {s.situation}",
+    ]
+    lines += [f"Known to everyone: {x}" for x in cast.public_info]
+    lines.append("")
+    if me.persona is None:
+        lines.append(f"You are {me.name}, the interviewer. Ask one question per turn.")
+    else:
+        p = me.persona
+        lines.append(f"You are {me.name}. Stay in character.")
+        lines.append(f"About you: {p.render_description()}")
+        lines += [f"- {f.slot}: {f.value}" for f in me.facts() if f.slot != "name"]
+        if p.traits:
+            lines.append("Traits: " + ", ".join(p.traits))
+        if p.values:
+            lines.append("Values: " + ", ".join(p.values))
+        st = p.speaking_style
+        style = f"Speaking style: {st.register_} register, {st.verbosity}"
+        if st.quirks:
+            style += "; quirks: " + "; ".join(st.quirks)
+        if st.catchphrases:
+            style += "; catchphrases: " + " / ".join(st.catchphrases)
+        lines.append(style + f"; language: {st.language}")
+    if me.goal is not None:
+        lines.append(f"Your private goal: {me.goal.text}")
+    for sec in me.secrets:
+        allowed = [cast.names[a] for a in cast.audience[sec.id] if a != seat]
+        who = ", ".join(allowed) if allowed else "nobody else"
+        lines.append(f"Your secret ({sec.id}; may be known by {who}): {sec.text}")
+    lines.append("")
+    lines.append("The others:")
+    for other in cast.characters:
+        if other.seat == seat:
+            continue
+        rel, desc = cast.relation(seat, other.seat)
+        lines.append(f"- {other.name}: {rel}" + (f" ({desc})" if desc else ""))
+        for f in engine.granted_facts(seat, other.seat):
+            lines.append(f"    {f.slot}: {f.value}")
+    if cast.propositions:
+        lines.append(
+            "Propositions you can agree to: "
+            + "; ".join(f"{p.id} = {p.text}" for p in cast.propositions)
+        )
+    lines.append("")
+    lines.append(
+        f"Turn mode: {cast.turn_mode}; turns left: {max(0, cast.max_turns - engine.turn)}."
+    )
+    lines.append(engine.action_help(seat))
+    return "\n".join(lines)
+
+
+def render(engine: PersonaDialogueEngine, seat: int, error: str | None = None) -> str:
+    parts = [briefing(engine, seat), "", "Transcript (SELF = you):"]
+    for e in engine.visible_log(seat):
+        if e.type in SPEECH:
+            parts.append(line_for(e, seat, engine.names))
+        elif e.text and e.type not in ("briefing",):
+            parts.append(e.text)
+    if seat in engine.pending():
+        parts += ["", "Your decision:", engine.decision(seat).describe()]
+    if error:
+        parts += ["", f"Your previous answer was refused: {error}"]
+    return "\n".join(parts)
+
+
+def chat_messages(
+    events: list[Any], seat: int, names: list[str], system: str = ""
+) -> list[dict[str, str]]:
+    """Chat turns for ``seat``: own lines are assistant turns, others' lines user turns
+    prefixed with the speaker's name (consecutive lines of others merged)."""
+    out: list[dict[str, str]] = [{"role": "system", "content": system}] if system else []
+    for e in events:
+        etype = e.type if hasattr(e, "type") else e["type"]
+        if etype not in SPEECH:
+            continue
+        actor = e.actor if hasattr(e, "actor") else e.get("actor")
+        ev = e if isinstance(e, GameEvent) else GameEvent.model_validate(e)
+        text = line_for(ev, seat, names)
+        if actor == seat:
+            body = text.removeprefix("SELF: ")
+            out.append({"role": "assistant", "content": body})
+        elif out and out[-1]["role"] == "user":
+            out[-1]["content"] += "\n" + text
+        else:
+            out.append({"role": "user", "content": text})
+    return out

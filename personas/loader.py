@@ -1,0 +1,374 @@
+"""Load and validate persona cards and scenarios from YAML.
+
+A file holds one card/scenario (a mapping) or several (a list of mappings). Files under a
+``personas/`` directory are cards, files under ``scenarios/`` are scenarios (elsewhere the content
+decides: a mapping with ``characters`` is a scenario). Every problem is reported as
+``file:line: field: message``; line numbers come from the YAML node marks (``yaml.compose``),
+computed only when there is something to report.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from personas.schema import Persona, Scenario, Secret
+
+LIBRARY_ROOT = Path(__file__).parent / "library"
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.field or '(document)'}: {self.message}"
+
+
+class LibraryError(ValueError):
+    """Invalid library data; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class Source:
+    file: Path
+    prefix: Loc  # where the object sits in its file: () for a lone mapping, (i,) in a list
+
+
+@dataclass
+class Library:
+    personas: dict[str, Persona] = field(default_factory=dict)
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
+    sources: dict[tuple[str, str], Source] = field(default_factory=dict)
+
+    def persona(self, key: str) -> Persona:
+        """A card by id or by character name."""
+        if key in self.personas:
+            return self.personas[key]
+        for p in self.personas.values():
+            if p.name == key:
+                return p
+        raise KeyError(f"unknown persona {key!r}")
+
+    def scenario(self, key: str) -> Scenario:
+        if key not in self.scenarios:
+            known = ", ".join(sorted(self.scenarios)) or "none"
+            raise KeyError(f"unknown scenario {key!r}; known: {known}")
+        return self.scenarios[key]
+
+
+# -- locating problems ---------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _compose(path: str, mtime: float) -> yaml.Node | None:
+    try:
+        return yaml.compose(Path(path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+
+
+def line_of(path: Path, loc: Loc) -> int | None:
+    """1-based line of the deepest node along ``loc`` (unknown parts are skipped)."""
+    node = _compose(str(path), path.stat().st_mtime)
+    if node is None:
+        return None
+    line = node.start_mark.line + 1
+    for part in loc:
+        nxt = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if str(k.value) == str(part):
+                    nxt, line = v, k.start_mark.line + 1
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(node.value):
+                nxt = node.value[part]
+                line = nxt.start_mark.line + 1
+        if nxt is None:
+            continue
+        node = nxt
+    return line
+
+
+def _problem(src: Source, label: str, loc: Loc, message: str) -> Problem:
+    path = ".".join(str(p) for p in loc)
+    return Problem(str(src.file), line_of(src.file, src.prefix + loc), f"{label}{path}", message)
+
+
+def _pydantic_problems(src: Source, label: str, err: ValidationError) -> list[Problem]:
+    out = []
+    for e in err.errors():
+        loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and "[" in p))
+        msg = "unknown field" if e["type"] == "extra_forbidden" else e["msg"]
+        out.append(_problem(src, label, loc, msg.removeprefix("Value error, ")))
+    return out
+
+
+# -- reading -------------------------------------------------------------------------------
+def yaml_files(paths: Iterable[str | Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml")))
+        else:
+            out.append(p)
+    return out
+
+
+def _kind_of(path: Path, doc: Any) -> str:
+    parts = set(path.parts[:-1])
+    if "scenarios" in parts:
+        return "scenario"
+    if "personas" in parts and "characters" not in (doc if isinstance(doc, dict) else {}):
+        return "persona"
+    return "scenario" if isinstance(doc, dict) and "characters" in doc else "persona"
+
+
+def read_file(path: Path, lib: Library, problems: list[Problem]) -> None:
+    """Parse one file into ``lib``; problems (syntax, schema, duplicates) go to ``problems``."""
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+    except FileNotFoundError:
+        problems.append(Problem(str(path), None, "", "no such file"))
+        return
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        problems.append(Problem(str(path), line, "", f"not valid YAML: {err}"))
+        return
+    docs: list[tuple[Loc, Any]]
+    if isinstance(data, list):
+        docs = [((i,), d) for i, d in enumerate(data)]
+    else:
+        docs = [((), data)]
+    for prefix, doc in docs:
+        src = Source(path, prefix)
+        label = f"[{prefix[0]}]." if prefix else ""
+        if not isinstance(doc, dict):
+            problems.append(_problem(src, label, (), "expected a mapping"))
+            continue
+        kind = _kind_of(path, doc)
+        model: type[BaseModel] = Scenario if kind == "scenario" else Persona
+        try:
+            obj = model.model_validate(doc)
+        except ValidationError as err:
+            problems.extend(_pydantic_problems(src, label, err))
+            continue
+        table: dict[str, Any] = lib.scenarios if kind == "scenario" else lib.personas
+        if obj.id in table:  # type: ignore[attr-defined]
+            first = lib.sources[(kind, obj.id)]  # type: ignore[attr-defined]
+            problems.append(
+                _problem(
+                    src, label, ("id",), f"duplicate {kind} id {obj.id!r} (first in {first.file})"
+                )  # type: ignore[attr-defined]
+            )
+            continue
+        table[obj.id] = obj  # type: ignore[attr-defined]
+        lib.sources[(kind, obj.id)] = src  # type: ignore[attr-defined]
+
+
+# -- cross references ----------------------------------------------------------------------
+def check_personas(lib: Library, only: set[str] | None = None) -> list[Problem]:
+    """Unique names; card secret audiences name existing personas."""
+    problems: list[Problem] = []
+    by_name: dict[str, str] = {}
+    keys = set(lib.personas) | {p.name for p in lib.personas.values()}
+    for pid, p in lib.personas.items():
+        src = lib.sources[("persona", pid)]
+        label = f"persona {pid}: "
+        report = only is None or pid in only
+        if p.name in by_name and report:
+            problems.append(
+                _problem(
+                    src, label, ("name",), f"duplicate name {p.name!r} (also {by_name[p.name]})"
+                )
+            )
+        by_name.setdefault(p.name, pid)
+        if not report:
+            continue
+        for i, s in enumerate(p.secrets):
+            for j, who in enumerate(s.audience):
+                if who not in keys:
+                    problems.append(
+                        _problem(
+                            src, label, ("secrets", i, "audience", j), f"unknown character {who!r}"
+                        )
+                    )
+            problems.extend(
+                _check_fragments(src, label, ("secrets", i), s, {x.id for x in p.secrets})
+            )
+    return problems
+
+
+def _check_fragments(src: Source, label: str, loc: Loc, s: Secret, ids: set[str]) -> list[Problem]:
+    return [
+        _problem(src, label, (*loc, "fragments", k), f"unknown secret id {f!r}")
+        for k, f in enumerate(s.fragments)
+        if f not in ids
+    ]
+
+
+def check_scenario(lib: Library, sid: str) -> list[Problem]:
+    """A scenario's references: personas, characters, secrets, propositions, items."""
+    sc = lib.scenarios[sid]
+    src = lib.sources[("scenario", sid)]
+    label = f"scenario {sid}: "
+    out: list[Problem] = []
+
+    def bad(loc: Loc, msg: str) -> None:
+        out.append(_problem(src, label, loc, msg))
+
+    cast: dict[str, Persona] = {}
+    for i, pid in enumerate(sc.characters):
+        if pid not in lib.personas:
+            bad(("characters", i), f"unknown persona {pid!r}")
+        else:
+            cast[pid] = lib.personas[pid]
+    if len(cast) < len(sc.characters):
+        return out  # the rest would only repeat the missing persona
+    names = [p.name for p in cast.values()]
+    if len(set(names)) != len(names):
+        bad(("characters",), f"two characters share a name: {names}")
+    refs = set(cast) | set(names)
+
+    def who(key: str) -> str | None:
+        for pid, p in cast.items():
+            if key in (pid, p.name):
+                return pid
+        return None
+
+    seen_pairs: set[frozenset[str]] = set()
+    for i, r in enumerate(sc.relationships):
+        a, b = (who(x) for x in r.pair)
+        for j, x in enumerate(r.pair):
+            if who(x) is None:
+                bad(("relationships", i, "pair", j), f"{x!r} is not a character of this scenario")
+        if a and b:
+            if a == b:
+                bad(("relationships", i, "pair"), "a relationship needs two different characters")
+            key = frozenset((a, b))
+            if key in seen_pairs:
+                bad(("relationships", i, "pair"), "this pair already has a relationship")
+            seen_pairs.add(key)
+    for key in sc.goals:
+        if who(key) is None:
+            bad(("goals", key), f"{key!r} is not a character of this scenario")
+    secret_ids: dict[str, str] = {}
+    for pid, p in cast.items():
+        for s in p.secrets:
+            secret_ids[s.id] = pid
+    for key, secrets in sc.extra_secrets.items():
+        owner = who(key)
+        if owner is None:
+            bad(("extra_secrets", key), f"{key!r} is not a character of this scenario")
+            continue
+        for i, s in enumerate(secrets):
+            if s.id in secret_ids:
+                bad(("extra_secrets", key, i, "id"), f"duplicate secret id {s.id!r}")
+            secret_ids[s.id] = owner
+            for j, a in enumerate(s.audience):
+                if a not in refs:
+                    bad(("extra_secrets", key, i, "audience", j), f"unknown character {a!r}")
+                elif who(a) == owner:
+                    bad(("extra_secrets", key, i, "audience", j), "the owner is implied")
+    for key, secrets in sc.extra_secrets.items():
+        for i, s in enumerate(secrets):
+            for k, f in enumerate(s.fragments):
+                if f not in secret_ids:
+                    bad(("extra_secrets", key, i, "fragments", k), f"unknown secret id {f!r}")
+    props = {p.id for p in sc.propositions}
+    items = {x.id for x in sc.required_shareable}
+    for i, x in enumerate(sc.required_shareable):
+        for f in ("owner", "to"):
+            if who(getattr(x, f)) is None:
+                bad(("required_shareable", i, f), f"{getattr(x, f)!r} is not a character")
+    for key, goal in sc.goals.items():
+        loc0: Loc = ("goals", key, "predicate") if goal.predicate else ("goals", key, "predicates")
+        for n, pr in enumerate(goal.all_predicates()):
+            loc = loc0 if goal.predicate else (*loc0, n)
+            ref = pr.learned or pr.kept
+            if ref is not None and ref not in secret_ids:
+                bad((*loc, pr.name), f"unknown secret id {ref!r}")
+            if pr.agreed is not None:
+                if pr.agreed.id not in props:
+                    bad((*loc, "agreed", "id"), f"unknown proposition {pr.agreed.id!r}")
+                for j, c in enumerate(pr.agreed.by):
+                    if who(c) is None:
+                        bad((*loc, "agreed", "by", j), f"{c!r} is not a character")
+            if pr.disclosed is not None:
+                if pr.disclosed.item not in items:
+                    bad(
+                        (*loc, "disclosed", "item"), f"unknown shareable item {pr.disclosed.item!r}"
+                    )
+                if who(pr.disclosed.to) is None:
+                    bad((*loc, "disclosed", "to"), f"{pr.disclosed.to!r} is not a character")
+    for i, pr in enumerate(sc.probes):
+        for j, t in enumerate(pr.targets):
+            if who(t) is None:
+                bad(("probes", i, "targets", j), f"{t!r} is not a character")
+    if sc.interrogation is not None:
+        if who(sc.interrogation.subject) is None:
+            bad(("interrogation", "subject"), f"{sc.interrogation.subject!r} is not a character")
+        if sc.interrogation.interrogator_name in names:
+            bad(
+                ("interrogation", "interrogator_name"),
+                "the interrogator name is a character's name",
+            )
+    return out
+
+
+def check_library(lib: Library, only: set[str] | None = None) -> list[Problem]:
+    problems = check_personas(lib, only)
+    for sid in lib.scenarios:
+        problems.extend(check_scenario(lib, sid))
+    return problems
+
+
+def load_paths(
+    paths: Iterable[str | Path], context: Library | None = None
+) -> tuple[Library, list[Problem]]:
+    """Read files into a library (on top of ``context``'s personas) and check it."""
+    lib = Library()
+    problems: list[Problem] = []
+    for path in yaml_files(paths):
+        read_file(path, lib, problems)
+    own = set(lib.personas)
+    if context is not None:
+        for pid, p in context.personas.items():
+            if pid not in lib.personas:
+                lib.personas[pid] = p
+                lib.sources[("persona", pid)] = context.sources[("persona", pid)]
+    problems.extend(check_library(lib, only=own if context is not None else None))
+    return lib, problems
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(root: str, stamp: tuple[tuple[str, float], ...]) -> Library:
+    lib, problems = load_paths([root])
+    if problems:
+        raise LibraryError(problems)
+    return lib
+
+
+def load_library(root: str | Path | None = None) -> Library:
+    """The library under ``root`` (default: the shipped one), cached until a file changes."""
+    base = Path(root) if root is not None else LIBRARY_ROOT
+    if not base.exists():
+        raise LibraryError([Problem(str(base), None, "", "no such library directory")])
+    stamp = tuple((str(p), p.stat().st_mtime) for p in yaml_files([base]))
+    return _load_cached(str(base), stamp)
