@@ -50,6 +50,7 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         self.revealed: dict[int, str] = {}
         self.cutoff: dict[int, int] = {}
         self.frozen: dict[int, dict[str, Any]] = {}
+        self._views: dict[int, list[Any]] = {}
         self.day = 0
         self.night = 0
         self.stage = "setup"
@@ -149,9 +150,15 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         """
         if seat is None:
             return list(self.log)
+        # Incremental: the log only grows and a cutoff only affects events emitted after it
+        # was set, so each seat's view extends its previous view (cached per seat).
+        cache = self._views.setdefault(seat, [0, []])
+        done, seen = cache
+        if done > len(self.log):  # the log was replaced (reset): start over
+            done, seen = 0, []
         cut = None if self.rules.dead_observe else self.cutoff.get(seat)
-        out = []
-        for i, e in enumerate(self.log):
+        for i in range(done, len(self.log)):
+            e = self.log[i]
             if not e.visibility.visible_to(seat):
                 continue
             if (
@@ -162,8 +169,9 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
                 and e.type != "game_over"
             ):
                 continue
-            out.append(e)
-        return out
+            seen.append(e)
+        self._views[seat] = [len(self.log), seen]
+        return list(seen)
 
     def state(self, seat: int | None) -> dict[str, Any]:
         observed = self.rules.dead_observe or seat is None or seat not in self.frozen
