@@ -1,0 +1,91 @@
+"""Negotiation baseline bots against each other: one JSON line per figure.
+
+    python bench/negotiation_baselines.py [--games 1000] [--only dealornodeal,price,pie]
+
+For every pairing of random / greedy / boulware / conceder (and ``fair`` in the pie division)
+it plays ``--games`` seeded games (seed i = game i; seats swap every game so first-mover and role
+advantages cancel) and prints the agreement rate, mean utility and mean normalised score of each
+side with 95% bootstrap CIs (seeded), plus Pareto-optimal / efficient-outcome rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import time
+from typing import Any
+
+from games.negotiation.bargaining import BargainingEngine
+from games.negotiation.bots import BOTS_BARGAINING
+from games.negotiation.dealornodeal import DealOrNoDealEngine
+from games.negotiation.measures import aggregate, match_measures, per_agent
+from games.negotiation.play import play
+
+BOTS = ["random", "greedy", "boulware", "conceder"]
+GAMES: dict[str, tuple[Any, dict[str, Any], list[str]]] = {
+    "dealornodeal": (DealOrNoDealEngine, {}, BOTS),
+    "price": (BargainingEngine, {}, BOTS),
+    "pie": (BargainingEngine, {"mode": "pie"}, [*BOTS, "fair"]),
+}
+
+
+def seats_for(a: str, b: str, n: int, i: int) -> list[str]:
+    """Alternate a/b over the seats, shifted by the game index (seat swap)."""
+    return [a if (s + i) % 2 == 0 else b for s in range(n)]
+
+
+def run_pairing(game: str, a: str, b: str, n_games: int, n_boot: int) -> dict[str, Any]:
+    engine_cls, rules, _ = GAMES[game]
+    ms = []
+    t0 = time.perf_counter()
+    for i in range(n_games):
+        e = engine_cls(rules, seed=i)
+        seats = seats_for(a, b, e.n_seats, i)
+        play(e, [BOTS_BARGAINING[name](name) for name in seats], i)
+        ms.append(match_measures(e.log, seats))
+    elapsed = time.perf_counter() - t0
+    agg = aggregate(ms, seed=0, n_boot=n_boot)
+    entries = per_agent(ms, seed=0, n_boot=n_boot)
+
+    def r(x: dict[str, Any] | None) -> list[float] | None:
+        return None if x is None else [round(x["mean"], 4), round(x["lo"], 4), round(x["hi"], 4)]
+
+    fig: dict[str, Any] = {
+        "figure": f"{game}: {a} vs {b}",
+        "game": game,
+        "a": a,
+        "b": b,
+        "games": n_games,
+        "agreement_rate": r(agg["agreement_rate"]),
+        "walk_away_rate": r(agg["walk_away_rate"]),
+        "pareto_optimal_rate": r(agg["pareto_optimal_rate"]),
+        "efficient_outcome_rate": r(agg["efficient_outcome_rate"]),
+        "nash_efficiency": r(agg["nash_efficiency"]),
+        "games_per_s": round(n_games / elapsed, 1),
+        "ci": "mean, 2.5%, 97.5% (bootstrap over matches, seed 0)",
+    }
+    for side, name in (("a", a), ("b", b)):
+        row = entries[name]
+        fig[f"utility_{side}"] = r(row["score_all"])
+        fig[f"utility_agreed_{side}"] = r(row["score_agreed"])
+        fig[f"norm_{side}"] = r(row["norm"])
+        if game == "price":
+            fig[f"surplus_share_{side}"] = r(row["surplus_share_clipped"])
+    return fig
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples")
+    parser.add_argument("--only", default=",".join(GAMES), help="comma-separated subset")
+    args = parser.parse_args()
+    for game in args.only.split(","):
+        bots = GAMES[game][2]
+        for a, b in itertools.combinations_with_replacement(bots, 2):
+            print(json.dumps(run_pairing(game, a, b, args.games, args.boot)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
