@@ -11,6 +11,7 @@ from arena.agents.base import Agent
 # kind -> "module:Class"; plug-ins add kinds through the ``arena.agents`` entry-point group.
 BUILTIN_KINDS: dict[str, str] = {
     "random": "arena.agents.random_agent:RandomAgent",
+    "llm": "arena.agents.llm_agent:LLMAgent",
 }
 
 

@@ -1,0 +1,150 @@
+"""The LLM agent (kind ``llm``): any OpenAI-compatible server or the local transformers model.
+
+Per decision it renders an egocentric prompt (:mod:`arena.llm.prompt`), asks the backend for a
+JSON answer (a schema with the legal options as enum where the server supports structured
+output; on the local backend, choice decisions are ranked by likelihood so even a tiny model
+answers legally), and returns the leniently parsed answer. Strict validation, re-asks (with
+``observation.error``) and fallbacks are the runner's. Transport retries happen inside the
+backend. Every call is recorded; the runner collects them with :meth:`pop_call_records` and
+writes one god-only ``llm_call`` event each.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from arena.agents.base import Agent, MatchContext
+from arena.llm.backends import get_backend
+from arena.llm.backends.base import Backend
+from arena.llm.config import LLMAgentParams
+from arena.llm.messages import ChatRequest, ChatResult, LLMError
+from arena.llm.parse import interpret
+from arena.llm.prompt import (
+    choice_candidates,
+    is_ranked_choice,
+    output_schema,
+    render_messages,
+    system_prompt,
+    wants_belief,
+)
+from arena.types import Action, Decision, Observation
+
+
+class LLMAgent(Agent):
+    kind = "llm"
+
+    def __init__(self, name: str | None = None, **params: Any) -> None:
+        super().__init__(name, **params)
+        self.config = LLMAgentParams.model_validate(params)
+        self.backend: Backend | None = None
+        self._records: list[dict[str, Any]] = []
+        self._system_cache: tuple[Any, str] | None = None
+        self._attempt = 0
+        self._last_kind: tuple[str, str] | None = None
+
+    def reset(self, context: MatchContext) -> None:
+        super().reset(context)
+        self._records = []
+        self._system_cache = None
+        self._last_kind = None
+
+    def _backend(self) -> Backend:
+        if self.backend is None:
+            self.backend = get_backend(self.config.backend)
+        return self.backend
+
+    # -- prompt ------------------------------------------------------------------------
+    def belief_keys(self, obs: Observation) -> list[str]:
+        names = self.context.names if self.context else obs.state.get("names") or []
+        return [str(s) for s in range(len(names)) if s != obs.seat]
+
+    def _system(self, obs: Observation) -> str:
+        key = (obs.game, obs.seat, tuple((f.kind, f.key, repr(f.value)) for f in obs.private))
+        if self._system_cache is None or self._system_cache[0] != key:
+            ctx = self.context
+            self._system_cache = (
+                key,
+                system_prompt(
+                    obs, self.config, ctx.rules if ctx else None, ctx.names if ctx else None
+                ),
+            )
+        return self._system_cache[1]
+
+    def build_request(self, obs: Observation, decision: Decision) -> ChatRequest:
+        keys = self.belief_keys(obs)
+        messages, _ = render_messages(obs, decision, self.config, keys, self._system(obs))
+        belief = wants_belief(decision, self.config)
+        b = self.config.backend
+        request = ChatRequest(
+            messages=messages,
+            max_tokens=b.max_tokens,
+            temperature=b.temperature,
+            top_p=b.top_p,
+            seed=b.seed if b.seed is not None else (self.context.seed if self.context else None),
+            schema=output_schema(decision, belief, keys),
+        )
+        if b.type == "local" and b.rank_choices and is_ranked_choice(decision) and not belief:
+            request.choices = choice_candidates(decision)
+        return request
+
+    # -- acting ------------------------------------------------------------------------
+    async def act(self, observation: Observation, decision: Decision) -> Action | str | dict:
+        ident = (observation.phase, decision.kind)
+        self._attempt = self._attempt + 1 if observation.error and ident == self._last_kind else 0
+        self._last_kind = ident
+        request = self.build_request(observation, decision)
+        started = time.perf_counter()
+        try:
+            result = await self._backend().complete(request)
+        except LLMError as err:
+            self._record(decision, None, time.perf_counter() - started, error=str(err), err=err)
+            raise
+        answer = self.answer_from(result, decision)
+        self._record(decision, result, result.latency_s)
+        return answer
+
+    def answer_from(self, result: ChatResult, decision: Decision) -> dict[str, Any] | str:
+        if result.ranked is not None and decision.max_choices > 1:
+            k = max(decision.min_choices, 1)
+            ids = decision.option_ids
+            return {"choices": [ids[j] for j in result.ranked[:k]]}
+        return interpret(result.text, decision)
+
+    # -- accounting --------------------------------------------------------------------
+    def _record(
+        self,
+        decision: Decision,
+        result: ChatResult | None,
+        latency: float,
+        error: str | None = None,
+        err: Exception | None = None,
+    ) -> None:
+        b = self.config.backend
+        rec: dict[str, Any] = {
+            "agent": self.name,
+            "decision": decision.kind,
+            "attempt": self._attempt,
+            "backend": b.type,
+            "model": (result.model if result else "")
+            or (b.model if b.type == "openai" else "local"),
+            "latency_s": round(latency, 6),
+            "tokens_in": result.tokens_in if result else 0,
+            "tokens_out": result.tokens_out if result else 0,
+            "retries": result.retries if result else int(getattr(err, "retries", 0)),
+            "cost_usd": round(result.cost_usd, 8) if result else 0.0,
+            "cache": result.cache if result else "off",
+            "ok": error is None,
+        }
+        if result is not None and result.errors:
+            rec["transport_errors"] = result.errors[-5:]
+        if result is not None and result.ranked is not None:
+            rec["ranked"] = True
+        if error is not None:
+            rec["error"] = error[:500]
+        self._records.append(rec)
+
+    def pop_call_records(self) -> list[dict[str, Any]]:
+        """Per-call accounting since the last pop (the runner turns each into an event)."""
+        out, self._records = self._records, []
+        return out

@@ -1,0 +1,117 @@
+"""The backend base: cache, concurrency, rate limits, retries with back-off, accounting.
+
+Subclasses implement one attempt (``_attempt``) raising :class:`TransportError` for anything
+worth retrying, and ``preflight``. Backends with equal configs are shared per event loop, so
+limits hold across every agent of a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from abc import ABC, abstractmethod
+
+from arena.llm.cache import ResponseCache, open_cache
+from arena.llm.config import BackendConfig
+from arena.llm.limits import RateLimiter, backoff_delay
+from arena.llm.messages import CacheMiss, ChatRequest, ChatResult, LLMError, TransportError
+
+
+class Backend(ABC):
+    kind = "backend"
+
+    def __init__(self, config: BackendConfig) -> None:
+        self.config = config
+        self.semaphore = asyncio.Semaphore(config.concurrency)
+        self.limiter = RateLimiter(config.requests_per_min, config.tokens_per_min, config.burst_s)
+        self.rng = random.Random(f"backoff:{config.key()}")
+        self.cache: ResponseCache | None = (
+            open_cache(config.cache.path) if config.cache.mode != "off" else None
+        )
+        self.n_calls = 0
+
+    @property
+    def model_name(self) -> str:
+        return self.config.model
+
+    def estimate_tokens(self, request: ChatRequest) -> int:
+        return int(request.prompt_chars() / 3.5) + request.max_tokens
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        """One reply (from the cache, or the backend with retries); raises LLMError on failure."""
+        started = time.perf_counter()
+        key: str | None = None
+        if self.cache is not None:
+            key = request.cache_key(self.kind, self.model_name)
+            hit = self.cache.get(key)
+            if hit is not None:
+                hit.latency_s = time.perf_counter() - started
+                return hit
+            if self.config.cache.mode == "replay_only":
+                raise CacheMiss(
+                    f"replay-only cache {self.config.cache.path}: no stored reply for this "
+                    f"request to {self.config.describe()} (key {key[:12]})"
+                )
+        retries = 0
+        errors: list[str] = []
+        while True:
+            try:
+                async with self.semaphore:
+                    est = self.estimate_tokens(request)
+                    await self.limiter.acquire(est)
+                    result = await self._attempt(request)
+                    self.limiter.settle(est, result.tokens_in + result.tokens_out)
+                break
+            except TransportError as err:
+                errors.append(f"{err.kind or 'transport'}: {err}")
+                if retries >= self.config.max_retries:
+                    raise LLMError(
+                        f"{self.config.describe()} failed after {retries} retries: {err}",
+                        retries=retries,
+                    ) from err
+                retry_after = (
+                    min(err.retry_after, self.config.retry_after_max_s)
+                    if err.retry_after is not None
+                    else None
+                )
+                delay = backoff_delay(
+                    retries,
+                    self.config.backoff_base_s,
+                    self.config.backoff_max_s,
+                    self.rng,
+                    retry_after,
+                )
+                retries += 1
+                await asyncio.sleep(delay)
+        self.n_calls += 1
+        result.retries = retries
+        result.errors = errors
+        result.latency_s = time.perf_counter() - started
+        result.cost_usd = self.config.prices.cost(result.tokens_in, result.tokens_out)
+        result.model = result.model or self.model_name
+        if self.cache is not None and key is not None:
+            result.cache = "miss"
+            self.cache.put(key, self.kind, _request_record(request), result)
+        return result
+
+    @abstractmethod
+    async def _attempt(self, request: ChatRequest) -> ChatResult:
+        """One try; raise TransportError for retryable failures, LLMError for fatal ones."""
+
+    @abstractmethod
+    async def preflight(self) -> str:
+        """Check the backend is usable; returns a one-line description or raises PreflightError."""
+
+    async def close(self) -> None:
+        return None
+
+
+def _request_record(request: ChatRequest) -> dict[str, object]:
+    return {
+        "messages": request.messages,
+        "max_tokens": request.max_tokens,
+        "temperature": request.temperature,
+        "schema": request.schema,
+        "choices": request.choices,
+    }

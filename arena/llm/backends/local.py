@@ -1,0 +1,73 @@
+"""Local transformers backend: the bundled SmolLM2 GGUF or any local HF model directory,
+with dynamic batching across concurrent agents and likelihood ranking of legal options."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from arena.llm.backends.base import Backend
+from arena.llm.batcher import Batcher
+from arena.llm.config import BackendConfig
+from arena.llm.local_model import LocalModel, load_model
+from arena.llm.messages import ChatRequest, ChatResult, LLMError, PreflightError
+
+
+class LocalBackend(Backend):
+    kind = "local"
+
+    def __init__(self, config: BackendConfig) -> None:
+        super().__init__(config)
+        self.model: LocalModel | None = None
+        self.batcher: Batcher | None = None
+        self._loading: asyncio.Future[LocalModel] | None = None
+
+    @property
+    def model_name(self) -> str:
+        return self.config.model_path or "bundled:SmolLM2-135M-Instruct"
+
+    def estimate_tokens(self, request: ChatRequest) -> int:
+        return int(request.prompt_chars() / 3.5) + request.max_tokens
+
+    async def load(self) -> LocalModel:
+        if self.model is not None:
+            return self.model
+        if self._loading is None:
+            loop = asyncio.get_running_loop()
+            self._loading = loop.run_in_executor(
+                None,
+                functools.partial(
+                    load_model,
+                    self.config.model_path,
+                    self.config.gguf_file,
+                    self.config.device,
+                    self.config.threads,
+                ),
+            )
+        model = await self._loading
+        if self.model is None:
+            self.model = model
+            run = functools.partial(model.run_batch, rank=self.config.rank_choices)
+            self.batcher = Batcher(run, self.config.batch_window_s, self.config.max_batch)
+        return model
+
+    async def _attempt(self, request: ChatRequest) -> ChatResult:
+        try:
+            await self.load()
+        except LLMError:
+            raise
+        except Exception as err:
+            raise LLMError(f"cannot load local model {self.model_name}: {err}") from err
+        assert self.batcher is not None
+        return await self.batcher.submit(request)
+
+    async def preflight(self) -> str:
+        try:
+            model = await self.load()
+        except Exception as err:
+            raise PreflightError(f"local model {self.model_name}: {err}") from None
+        return f"local model {model.name}: loaded"
+
+    async def close(self) -> None:
+        if self.batcher is not None:
+            self.batcher.close()

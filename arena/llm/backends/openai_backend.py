@@ -1,0 +1,147 @@
+"""OpenAI-compatible backend on ``openai.AsyncOpenAI`` (OpenAI, vLLM, llama.cpp, Ollama, ...).
+
+The client's own retries are off: retries, back-off, ``Retry-After`` and limits are the base
+class's, so they behave the same for every server. The API key is read from the environment
+variable the config names and is never logged or put in an error message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from arena.llm.backends.base import Backend
+from arena.llm.config import BackendConfig
+from arena.llm.limits import parse_retry_after
+from arena.llm.messages import ChatRequest, ChatResult, LLMError, PreflightError, TransportError
+
+
+class OpenAIBackend(Backend):
+    kind = "openai"
+
+    def __init__(self, config: BackendConfig) -> None:
+        super().__init__(config)
+        import httpx
+        from openai import AsyncOpenAI
+
+        self._key_missing = bool(config.api_key_env) and not os.environ.get(
+            config.api_key_env or ""
+        )
+        api_key = os.environ.get(config.api_key_env, "") if config.api_key_env else ""
+        self.client = AsyncOpenAI(
+            base_url=config.base_url,
+            api_key=api_key or "not-needed",
+            max_retries=0,
+            timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),
+            http_client=httpx.AsyncClient(
+                limits=httpx.Limits(
+                    max_connections=config.concurrency + 4,
+                    max_keepalive_connections=config.concurrency + 4,
+                ),
+                timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),
+            ),
+        )
+
+    def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": request.messages,
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+            "top_p": request.top_p,
+        }
+        if request.seed is not None:
+            kwargs["seed"] = request.seed
+        if request.stop:
+            kwargs["stop"] = request.stop[:4]
+        if request.schema is not None:
+            if self.config.structured == "json_schema":
+                kwargs["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": "decision", "schema": request.schema, "strict": False},
+                }
+            elif self.config.structured == "json_object":
+                kwargs["response_format"] = {"type": "json_object"}
+        return kwargs
+
+    async def _attempt(self, request: ChatRequest) -> ChatResult:
+        import openai
+
+        try:
+            resp = await self.client.chat.completions.create(**self._kwargs(request))
+        except openai.RateLimitError as err:
+            after = parse_retry_after(err.response.headers.get("retry-after"))
+            raise TransportError("HTTP 429 rate limited", retry_after=after, kind="429") from err
+        except openai.APITimeoutError as err:
+            raise TransportError(
+                f"no reply within {self.config.timeout_s}s", kind="timeout"
+            ) from err
+        except openai.APIConnectionError as err:
+            raise TransportError(f"connection failed: {err}", kind="connection") from err
+        except openai.APIStatusError as err:
+            if err.status_code >= 500 or err.status_code in (408, 409):
+                after = parse_retry_after(err.response.headers.get("retry-after"))
+                raise TransportError(
+                    f"HTTP {err.status_code}", retry_after=after, kind=str(err.status_code)
+                ) from err
+            raise LLMError(
+                f"HTTP {err.status_code} from {self.config.base_url}: {err.message}"
+            ) from None
+        except json.JSONDecodeError as err:
+            kind = "empty" if not err.doc.strip() else "malformed"
+            raise TransportError(f"{kind} response body: {err}", kind=kind) from err
+        except (openai.APIResponseValidationError, ValueError) as err:
+            raise TransportError(f"malformed response body: {err}", kind="malformed") from err
+        choices = getattr(resp, "choices", None)
+        if not choices:
+            raise TransportError(f"malformed response body: {str(resp)[:80]!r}", kind="malformed")
+        message = getattr(choices[0], "message", None)
+        text = getattr(message, "content", None)
+        if not isinstance(text, str) or not text.strip():
+            raise TransportError("empty reply", kind="empty")
+        usage = getattr(resp, "usage", None)
+        return ChatResult(
+            text=text,
+            tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
+            tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
+            model=str(getattr(resp, "model", "") or self.config.model),
+            finish_reason=str(getattr(choices[0], "finish_reason", "") or ""),
+        )
+
+    async def preflight(self) -> str:
+        import openai
+
+        where = f"{self.config.base_url} (model {self.config.model!r})"
+        if self._key_missing:
+            raise PreflightError(
+                f"{where}: the API key variable {self.config.api_key_env} is not set"
+            )
+        client = self.client.with_options(timeout=min(self.config.timeout_s, 15.0))
+        try:
+            page = await client.models.list()
+            ids = [m.id for m in page.data]
+        except openai.AuthenticationError:
+            raise PreflightError(
+                f"{where}: the API key was rejected (from ${self.config.api_key_env})"
+            ) from None
+        except (openai.APIConnectionError, openai.APITimeoutError) as err:
+            raise PreflightError(f"{where}: cannot reach the server: {err}") from None
+        except openai.APIStatusError:
+            ids = []  # no /models endpoint: fall through to a tiny call
+        if ids and self.config.model not in ids:
+            shown = ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else "")
+            raise PreflightError(f"{where}: model not served here; available: {shown}")
+        if not ids:
+            try:
+                await client.chat.completions.create(
+                    model=self.config.model,
+                    messages=[{"role": "user", "content": "ping"}],
+                    max_tokens=1,
+                )
+            except openai.APIError as err:
+                raise PreflightError(f"{where}: a test call failed: {err}") from None
+        return f"{where}: ok"
+
+    async def close(self) -> None:
+        await self.client.close()

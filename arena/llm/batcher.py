@@ -1,0 +1,78 @@
+"""Dynamic batching: concurrent requests arriving within a short window run as one batch.
+
+The first request of a batch waits at most ``window_s`` for company (or until ``max_batch``
+requests are queued); the batch then runs in a worker thread so the event loop stays free,
+and requests that arrive meanwhile form the next batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+from collections.abc import Callable
+
+from arena.llm.messages import ChatRequest, ChatResult
+
+RunBatch = Callable[[list[ChatRequest]], list[ChatResult]]
+
+
+class Batcher:
+    def __init__(self, run_batch: RunBatch, window_s: float = 0.02, max_batch: int = 8) -> None:
+        self.run_batch = run_batch
+        self.window_s = window_s
+        self.max_batch = max_batch
+        self._queue: list[tuple[ChatRequest, asyncio.Future[ChatResult]]] = []
+        self._wake = asyncio.Event()
+        self._full = asyncio.Event()
+        self._worker: asyncio.Task[None] | None = None
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="llm-batch")
+        self.batch_sizes: list[int] = []
+
+    async def submit(self, request: ChatRequest) -> ChatResult:
+        fut: asyncio.Future[ChatResult] = asyncio.get_running_loop().create_future()
+        self._queue.append((request, fut))
+        self._wake.set()
+        if len(self._queue) >= self.max_batch:
+            self._full.set()
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.create_task(self._run())
+        return await fut
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self._queue:
+                self._wake.clear()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=5.0)
+                except TimeoutError:
+                    if not self._queue:
+                        return
+            if len(self._queue) < self.max_batch and self.window_s > 0:
+                self._full.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._full.wait(), timeout=self.window_s)
+            batch = self._queue[: self.max_batch]
+            del self._queue[: len(batch)]
+            batch = [(r, f) for r, f in batch if not f.cancelled()]
+            if not batch:
+                continue
+            self.batch_sizes.append(len(batch))
+            try:
+                results = await loop.run_in_executor(
+                    self._pool, self.run_batch, [r for r, _ in batch]
+                )
+            except Exception as err:  # a model failure fails this batch, not the worker
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(err)
+                continue
+            for (_, fut), res in zip(batch, results, strict=True):
+                if not fut.done():
+                    fut.set_result(res)
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+        self._pool.shutdown(wait=False, cancel_futures=True)

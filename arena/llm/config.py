@@ -1,0 +1,107 @@
+"""Configuration of LLM backends and LLM agents (validated at the config boundary)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PriceTable(BaseModel):
+    """USD per million tokens; the cost of a call is in·price_in + out·price_out."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input_per_mtok: float = Field(0.0, ge=0)
+    output_per_mtok: float = Field(0.0, ge=0)
+
+    def cost(self, tokens_in: int, tokens_out: int) -> float:
+        return (tokens_in * self.input_per_mtok + tokens_out * self.output_per_mtok) / 1e6
+
+
+class CacheConfig(BaseModel):
+    """Response cache: ``off``, ``read_write`` or ``replay_only`` (a miss is an error)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: Literal["off", "read_write", "replay_only"] = "off"
+    path: str = "~/.cache/llm-arena/responses.sqlite"
+
+
+class BackendConfig(BaseModel):
+    """One LLM backend. Agents whose backend configs are equal share one backend instance,
+    so concurrency and rate limits hold per backend across all agents of a run."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["openai", "local"] = "openai"
+    # -- openai: any OpenAI-compatible server
+    base_url: str = "http://127.0.0.1:8000/v1"
+    model: str = "scripted"
+    api_key_env: str | None = None  # name of the environment variable holding the key
+    structured: Literal["json_schema", "json_object", "none"] = "json_schema"
+    # -- local: a GGUF file or HF model directory; default: the bundled SmolLM2-135M
+    model_path: str | None = None
+    gguf_file: str | None = None
+    device: str = "cpu"
+    batch_window_s: float = Field(0.02, ge=0, le=5)
+    max_batch: int = Field(8, ge=1, le=256)
+    rank_choices: bool = True  # local: rank legal options by likelihood instead of sampling
+    threads: int | None = Field(None, ge=1)
+    # -- sampling
+    temperature: float = Field(0.0, ge=0, le=2)
+    top_p: float = Field(1.0, gt=0, le=1)
+    max_tokens: int = Field(256, ge=1, le=32_768)
+    seed: int | None = None
+    # -- transport
+    timeout_s: float = Field(60.0, gt=0)
+    connect_timeout_s: float = Field(5.0, gt=0)
+    max_retries: int = Field(4, ge=0, le=20)
+    backoff_base_s: float = Field(0.5, ge=0)
+    backoff_max_s: float = Field(30.0, ge=0)
+    retry_after_max_s: float = Field(120.0, ge=0)
+    concurrency: int = Field(8, ge=1, le=1024)
+    requests_per_min: float | None = Field(None, gt=0)
+    tokens_per_min: float | None = Field(None, gt=0)
+    burst_s: float = Field(1.0, gt=0)  # bucket capacity in seconds of rate
+    prices: PriceTable = Field(default_factory=PriceTable)
+    cache: CacheConfig = Field(default_factory=CacheConfig)
+
+    def key(self) -> str:
+        """A stable identity used to share backend instances."""
+        data = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+    def sampling(self) -> dict[str, Any]:
+        return {
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+
+    def describe(self) -> str:
+        if self.type == "local":
+            return f"local:{self.model_path or 'bundled SmolLM2-135M-Instruct'}"
+        return f"openai:{self.model}@{self.base_url}"
+
+
+class LLMAgentParams(BaseModel):
+    """The ``params`` of an ``llm`` agent entry in a tournament config."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: BackendConfig = Field(default_factory=BackendConfig)
+    # -- prompt: every part overridable, because prompt variants are what self-play evolves
+    system_prompt: str | None = None  # replaces the game briefing entirely
+    style: str | None = None  # how to talk (appended to the briefing)
+    extra_instructions: str | None = None
+    strategy_hints: bool = False  # game briefings give strategy hints only when asked
+    templates: dict[str, str] = Field(default_factory=dict)  # game prompt template overrides
+    persona: str | dict[str, Any] | None = None  # persona card (text or mapping)
+    memory: list[str] = Field(default_factory=list)  # insights a later self-play issue fills
+    beliefs: Literal["auto", "always", "never"] = "auto"  # auto: when the decision asks
+    max_prompt_tokens: int = Field(6000, ge=256, le=1_000_000)
+    chars_per_token: float = Field(3.5, gt=0)

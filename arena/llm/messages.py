@@ -1,0 +1,84 @@
+"""Requests, results and errors shared by all backends."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class LLMError(RuntimeError):
+    """A backend failure after retries (the runner treats it as a refused answer)."""
+
+    def __init__(self, message: str, retries: int = 0) -> None:
+        super().__init__(message)
+        self.retries = retries
+
+
+class TransportError(LLMError):
+    """A retryable failure: timeout, connection error, 429, 5xx, malformed or empty body."""
+
+    def __init__(self, message: str, retry_after: float | None = None, kind: str = "") -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.kind = kind
+
+
+class CacheMiss(LLMError):
+    """Replay-only cache mode and the exact request was never answered before."""
+
+
+class PreflightError(LLMError):
+    """A backend is unusable (unreachable, wrong model, bad key): fail before the run starts."""
+
+
+@dataclass
+class ChatRequest:
+    """One chat completion request, backend-independent.
+
+    ``schema`` is a JSON schema for structured output; ``choices`` (when set) lists complete
+    candidate replies, which a local backend may rank by likelihood instead of sampling.
+    """
+
+    messages: list[dict[str, str]]
+    max_tokens: int = 256
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int | None = None
+    stop: list[str] = field(default_factory=list)
+    schema: dict[str, Any] | None = None
+    choices: list[str] | None = None
+
+    def cache_key(self, backend: str, model: str) -> str:
+        data = {
+            "backend": backend,
+            "model": model,
+            "sampling": [self.max_tokens, self.temperature, self.top_p, self.seed, self.stop],
+            "schema": self.schema,
+            "choices": self.choices,
+            "messages": self.messages,
+        }
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def prompt_chars(self) -> int:
+        return sum(len(m.get("content") or "") for m in self.messages)
+
+
+@dataclass
+class ChatResult:
+    """A reply with its accounting."""
+
+    text: str
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    retries: int = 0
+    cost_usd: float = 0.0
+    model: str = ""
+    cache: str = "off"  # off | miss | hit
+    finish_reason: str = ""
+    errors: list[str] = field(default_factory=list)
+    ranked: list[int] | None = None  # candidate order (best first) when choices were ranked
+    scores: list[float] | None = None

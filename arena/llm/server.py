@@ -1,0 +1,246 @@
+"""``arena serve``: an OpenAI-compatible HTTP server (``/v1/chat/completions``, ``/v1/models``).
+
+Engines: ``scripted`` (deterministic legal replies, latency and fault injection — for tests and
+benchmarks) and ``transformers`` (the local model, batched across all clients). Binds to
+127.0.0.1 unless told otherwise. ``/admin/faults`` queues faults; ``/admin/stats`` counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import threading
+import time
+import uuid
+from typing import Any
+
+from arena.llm.scripted import Fault, ScriptedEngine
+
+
+class TransformersEngine:
+    """Serves requests with the local model; concurrent requests are batched together."""
+
+    def __init__(self, model_path: str | None = None, gguf_file: str | None = None,
+                 window_s: float = 0.02, max_batch: int = 8) -> None:  # fmt: skip
+        from arena.llm.config import BackendConfig
+
+        self.config = BackendConfig(
+            type="local",
+            model_path=model_path,
+            gguf_file=gguf_file,
+            batch_window_s=window_s,
+            max_batch=max_batch,
+            concurrency=max(max_batch * 4, 8),
+        )
+        self.backend: Any = None
+        self.served = 0
+
+    async def start(self) -> None:
+        from arena.llm.backends.local import LocalBackend
+
+        self.backend = LocalBackend(self.config)
+        await self.backend.load()
+
+    async def reply(self, body: dict[str, Any]) -> tuple[str, int, int]:
+        from arena.llm.messages import ChatRequest
+
+        self.served += 1
+        schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema")
+        props = (schema or {}).get("properties") or {}
+        request = ChatRequest(
+            messages=body.get("messages") or [],
+            max_tokens=int(body.get("max_tokens") or body.get("max_completion_tokens") or 256),
+            temperature=float(body.get("temperature") or 0.0),
+            top_p=float(body.get("top_p") or 1.0),
+            seed=body.get("seed"),
+            stop=[body["stop"]] if isinstance(body.get("stop"), str) else body.get("stop") or [],
+        )
+        multi = "choices" in props
+        ids: list[str] = []
+        if multi:
+            ids = list((props["choices"].get("items") or {}).get("enum") or [])
+        elif "choice" in props and "text" not in props and "belief" not in props:
+            ids = list(props["choice"].get("enum") or [])
+        if ids:
+            key = "choices" if multi else "choice"
+            request.choices = [json.dumps({key: [o] if multi else o}) for o in ids]
+        result = await self.backend.complete(request)
+        text = result.text
+        if multi and result.ranked is not None:
+            k = max(1, int(props["choices"].get("minItems") or 1))
+            text = json.dumps({"choices": [ids[j] for j in result.ranked[:k]]})
+        return text, result.tokens_in, result.tokens_out
+
+
+def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -> Any:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    stats = {"requests": 0, "faults": 0}
+
+    def error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+        body = {"error": {"message": message, "type": "arena_error", "code": status}}
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    def authorised(request: Request) -> bool:
+        return api_key is None or request.headers.get("authorization") == f"Bearer {api_key}"
+
+    async def models(request: Request) -> Response:
+        if not authorised(request):
+            return error(401, "invalid API key")
+        data = [{"id": model, "object": "model", "created": 0, "owned_by": "arena"}]
+        return JSONResponse({"object": "list", "data": data})
+
+    async def chat(request: Request) -> Response:
+        stats["requests"] += 1
+        if not authorised(request):
+            return error(401, "invalid API key")
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return error(400, "the request body is not JSON")
+        if body.get("model") != model:
+            return error(404, f"model {body.get('model')!r} not found; this server has {model!r}")
+        if body.get("stream"):
+            return error(400, "streaming is not supported")
+        fault = engine.next_fault() if hasattr(engine, "next_fault") else None
+        if hasattr(engine, "delay"):
+            delay = engine.delay()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        if fault is not None:
+            stats["faults"] += 1
+            if fault.kind == "500":
+                return error(500, "injected server error")
+            if fault.kind == "429":
+                return error(429, "injected rate limit", {"retry-after": f"{fault.retry_after:g}"})
+            if fault.kind == "hang":
+                await asyncio.sleep(getattr(engine, "hang_s", 3600.0))
+                return error(504, "hung")
+            if fault.kind == "malformed":
+                return Response('{"id": "x", "choices": [ {"mess', media_type="application/json")
+            if fault.kind == "empty":
+                return Response(b"", media_type="application/json")
+        reply = engine.reply(body)
+        if asyncio.iscoroutine(reply):
+            reply = await reply
+        content, tin, tout = reply
+        return JSONResponse(
+            {
+                "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": tin,
+                    "completion_tokens": tout,
+                    "total_tokens": tin + tout,
+                },
+            }
+        )
+
+    async def faults(request: Request) -> Response:
+        body = await request.json()
+        queue = getattr(engine, "queue", None)
+        if queue is None:
+            return error(400, "this engine does not inject faults")
+        if body.get("clear"):
+            queue.clear()
+        for item in body.get("queue") or []:
+            if isinstance(item, str):
+                item = {"kind": item}
+            queue.append(Fault(str(item["kind"]), float(item.get("retry_after", 1.0))))
+        if "rates" in body:
+            engine.fault_rates = dict(body["rates"])
+        if "hang_s" in body:
+            engine.hang_s = float(body["hang_s"])
+        return JSONResponse({"queued": len(queue)})
+
+    async def admin_stats(request: Request) -> Response:
+        return JSONResponse({**stats, "served": getattr(engine, "served", 0)})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        if hasattr(engine, "start"):
+            await engine.start()
+        yield
+
+    return Starlette(
+        routes=[
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/v1/chat/completions", chat, methods=["POST"]),
+            Route("/admin/faults", faults, methods=["POST"]),
+            Route("/admin/stats", admin_stats, methods=["GET"]),
+        ],
+        lifespan=lifespan,
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+class ServerThread:
+    """Run the server in a background thread on a free loopback port (tests, benchmarks)."""
+
+    def __init__(self, engine: Any, model: str = "scripted", api_key: str | None = None,
+                 host: str = "127.0.0.1", port: int | None = None) -> None:  # fmt: skip
+        import uvicorn
+
+        self.engine = engine
+        self.host = host
+        self.port = port or free_port(host)
+        config = uvicorn.Config(
+            make_app(engine, model, api_key),
+            host=host,
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    def start(self, timeout: float = 120.0) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("arena serve did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def __enter__(self) -> ServerThread:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def serve(engine: Any, host: str, port: int, model: str, api_key: str | None) -> None:
+    import uvicorn
+
+    uvicorn.run(make_app(engine, model, api_key), host=host, port=port, log_level="warning")
+
+
+__all__ = ["ScriptedEngine", "ServerThread", "TransformersEngine", "make_app", "serve"]

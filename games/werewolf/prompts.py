@@ -1,0 +1,106 @@
+"""Werewolf role briefings for LLM agents (the system prompt of :class:`LLMAgent`).
+
+A briefing is built only from what the seat knows: its observation (own role, fellow wolves,
+names) and the public rule flags. It states the rules of the active variant, the seat's role
+and private knowledge, and the answer format; strategy hints only when an agent entry sets
+``strategy_hints: true``. Every piece is a template that an entry can override through
+``params.templates`` (keys of :data:`TEMPLATES`), because prompt variants are what self-play
+evolves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.types import Observation
+
+TEMPLATES: dict[str, str] = {
+    "intro": "You are {name} (seat {seat}) playing Werewolf with {n} players: {players}.",
+    "role": "Your role: {role} (team {team}). {role_help}",
+    "wolves": "Your fellow wolves: {partners}. Only wolves see the wolves' night channel.",
+    "composition": "Roles in play: {composition}.",
+    "win": "The village wins when no wolf is alive; {wolf_win}.",
+    "rules": "Active rules: {rules}.",
+    "format": "Each turn you are shown the transcript you have seen and one decision. "
+    "Answer exactly in the JSON format requested; ids are player seat numbers unless "
+    "the options say otherwise.",
+    "hints": "Hints: villagers should compare claims and voting patterns; wolves should "
+    "blend in and avoid defending each other too openly; the seer's knowledge is most useful "
+    "once shared at the right moment.",
+}
+
+ROLE_HELP: dict[str, str] = {
+    "werewolf": "Each night the wolves secretly choose one player to attack.",
+    "villager": "You have no night action. Find and exile the wolves by voting in the day.",
+    "seer": "Each night you inspect one player and privately learn whether they are a wolf "
+    "(or their exact role, if the rules say so).",
+    "doctor": "Each night you protect one player from the wolves' attack.",
+    "witch": "You have one healing potion (saves the wolves' victim) and one poison (kills "
+    "any player), each usable once per game.",
+    "guard": "Each night you guard one player from the wolves' attack.",
+    "hunter": "When you die you may immediately shoot one player.",
+}
+
+WOLF_WIN = {
+    "parity": "the wolves win when alive wolves are at least as many as everyone else",
+    "full_elimination": "the wolves win when no non-wolf is alive",
+    "side_elimination": "the wolves win when a whole side of the village is dead",
+}
+
+
+def _rules(rules: dict[str, Any] | None) -> Any:
+    from games.werewolf.config import WerewolfRules
+
+    data = {k: v for k, v in (rules or {}).items() if k != "preset"}
+    try:
+        return WerewolfRules(**data)
+    except Exception:
+        return WerewolfRules()
+
+
+def briefing(
+    obs: Observation,
+    *,
+    rules: dict[str, Any] | None = None,
+    templates: dict[str, str] | None = None,
+    strategy_hints: bool = False,
+    names: list[str] | None = None,
+) -> str:
+    """The system prompt of one seat, from its own observation and the public rule flags."""
+    t = {**TEMPLATES, **(templates or {})}
+    r = _rules(rules)
+    names = names or list(obs.state.get("names") or [])
+    n = len(names) or r.n_players
+    players = ", ".join(f"{i}={nm}" for i, nm in enumerate(names)) or f"{n} seats"
+    role = "unknown"
+    partners: list[str] = []
+    for f in obs.private:
+        if f.kind == "role" and f.owner == obs.seat:
+            role = str(f.value)
+        elif f.kind == "role" and str(f.value) == "werewolf" and f.owner != obs.seat:
+            partners.append(f"{names[f.owner] if f.owner < len(names) else f.owner} "
+                            f"(seat {f.owner})")  # fmt: skip
+    team = "wolves" if role == "werewolf" else "village"
+    values = {
+        "name": obs.name,
+        "seat": obs.seat,
+        "n": n,
+        "players": players,
+        "role": role,
+        "team": team,
+        "role_help": ROLE_HELP.get(role, ""),
+        "partners": ", ".join(partners) or "none",
+        "composition": ", ".join(f"{c} {name}" for name, c in r.composition().items()),
+        "wolf_win": WOLF_WIN[r.win_condition],
+        "rules": r.summary(),
+    }
+    keys = ["intro", "role"]
+    if role == "werewolf":
+        keys.append("wolves")
+    keys += ["composition", "win", "rules", "format"]
+    if strategy_hints:
+        keys.append("hints")
+    role_key = f"role:{role}"
+    if role_key in t:  # a per-role override replaces the generic role line
+        keys[keys.index("role")] = role_key
+    return "\n".join(t[k].format(**values) for k in keys if t.get(k))
