@@ -163,8 +163,19 @@ class MatchRunner:
             attempt += 1
         return None, attempt, error
 
+    def _note_llm_calls(self, seat: int) -> None:
+        """Per-call accounting of agents that keep it (LLM agents): one god-only event each.
+
+        Collected at apply time, so the events land in seat order, deterministically."""
+        pop = getattr(self.agents[seat], "pop_call_records", None)
+        if pop is None:
+            return
+        for record in pop():
+            self.recorder.note("llm_call", self.engine.phase, actor=seat, **record)
+
     def _apply_fallback(self, seat: int, error: str | None) -> bool:
         """Apply the policy's fallback; False when the match was forfeited."""
+        self._note_llm_calls(seat)
         self.fallbacks[seat] += 1
         phase = self.engine.phase
         if self.policy.fallback == "forfeit":
@@ -188,6 +199,7 @@ class MatchRunner:
     def _apply(self, seat: int, action: Action) -> None:
         kind = self.engine.decision(seat).kind
         phase = self.engine.phase
+        self._note_llm_calls(seat)
         self.engine.apply(seat, action)
         self.n_decisions += 1
         self.recorder.note("decision", phase, actor=seat, kind=kind, action=action.summary())

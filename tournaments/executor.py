@@ -121,6 +121,10 @@ class Tournament:
         return result
 
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
+        if any(a.kind == "llm" for a in self.config.agents):
+            from arena.llm.preflight import preflight_entries
+
+            await preflight_entries(self.config.agents)  # ConfigError before anything runs
         store = self.prepare()
         try:
             done = store.done_ids()
