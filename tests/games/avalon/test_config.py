@@ -48,7 +48,9 @@ def test_percival_morgana_preset_adds_both_roles() -> None:
 
 
 def test_explicit_roles_imply_custom_preset_and_accept_aliases() -> None:
-    r = AvalonRules(n_players=5, roles=["Merlin", "loyal_servant", "servant", "assassin", "mordred"])
+    r = AvalonRules(
+        n_players=5, roles=["Merlin", "loyal_servant", "servant", "assassin", "mordred"]
+    )
     assert r.role_preset == "custom" and r.role_list().count("mordred") == 1
 
 

@@ -82,7 +82,7 @@ def test_env_plays_a_full_game_with_legal_option_indices() -> None:
     env = pettingzoo.make("aec", "arena/Avalon-v0", n_players=6, belief_reports="none")
     env.reset(seed=3)
     rng = random.Random(3)
-    for agent in env.agent_iter(max_iter=5000):
+    for _agent in env.agent_iter(max_iter=5000):
         obs, _, term, trunc, info = env.last()
         if term or trunc:
             env.step(None)

@@ -61,7 +61,9 @@ def test_percival_without_morgana_knows_merlin() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_evil_see_each_other_except_oberon_and_oberon_sees_nobody(seed: int) -> None:
     eng = AvalonEngine({"n_players": 10, "roles": FULL10}, seed=seed)
-    evil = {s for s, r in enumerate(eng.role_of) if r in ("assassin", "morgana", "mordred", "oberon")}
+    evil = {
+        s for s, r in enumerate(eng.role_of) if r in ("assassin", "morgana", "mordred", "oberon")
+    }
     ob = seat_of(eng, "oberon")
     for s in evil - {ob}:
         assert shown_evil(eng, s) == evil - {s, ob}
@@ -76,7 +78,9 @@ def test_servants_know_nothing(seed: int) -> None:
         if r == "servant":
             st = eng.state(s)
             assert st["known_evil"] == st["known_good"] == [] and st["known_roles"] == {}
-            assert [e.type for e in eng.visible_log(s) if e.visibility.scope != "public"] == ["role"]
+            assert [e.type for e in eng.visible_log(s) if e.visibility.scope != "public"] == [
+                "role"
+            ]
 
 
 def test_evil_see_roles_shows_teammates_roles_but_not_oberon() -> None:
@@ -84,7 +88,9 @@ def test_evil_see_roles_shows_teammates_roles_but_not_oberon() -> None:
     a = seat_of(eng, "assassin")
     known = eng.state(a)["known_roles"]
     assert known == {str(seat_of(eng, r)): r for r in ("morgana", "mordred")}
-    fact = next(f for f in eng.private_facts() if f.owner == seat_of(eng, "mordred") and f.kind == "role")
+    fact = next(
+        f for f in eng.private_facts() if f.owner == seat_of(eng, "mordred") and f.kind == "role"
+    )
     assert a in fact.audience and seat_of(eng, "merlin") not in fact.audience
 
 
@@ -100,7 +106,9 @@ def test_full_reveal_equals_standard_for_five_player_basic() -> None:
     for seed in range(10):
         a = AvalonEngine({"knowledge_model": "full_reveal"}, seed=seed)
         b = AvalonEngine({}, seed=seed)
-        assert [a.state(s)["known_evil"] for s in range(5)] == [b.state(s)["known_evil"] for s in range(5)]
+        assert [a.state(s)["known_evil"] for s in range(5)] == [
+            b.state(s)["known_evil"] for s in range(5)
+        ]
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -69,7 +69,12 @@ def test_good_players_may_fail_when_good_must_succeed_is_off() -> None:
     run(eng, scripted(team=good_team), until=lambda e: e.phase == "quest")
     for s in eng.team:
         eng.apply(s, "fail")
-    assert eng.quests[0] == {"quest": 1, "team": eng.quests[0]["team"], "fails": 2, "result": "fail"}
+    assert eng.quests[0] == {
+        "quest": 1,
+        "team": eng.quests[0]["team"],
+        "fails": 2,
+        "result": "fail",
+    }
 
 
 @pytest.mark.parametrize(("n", "needed"), [(5, 1), (6, 1), (7, 2), (8, 2), (9, 2), (10, 2)])
@@ -81,7 +86,10 @@ def test_quest_four_needs_two_fails_with_seven_or_more_players(n: int, needed: i
         until=lambda e: len(e.quests) == 4)  # fmt: skip
     q4 = eng.quests[3]
     assert q4["fails"] == 1 and q4["result"] == ("fail" if needed == 1 else "success")
-    assert next(e for e in reversed(eng.log) if e.type == "quest_result").payload["fails_needed"] == needed
+    assert (
+        next(e for e in reversed(eng.log) if e.type == "quest_result").payload["fails_needed"]
+        == needed
+    )
 
 
 def test_three_failed_quests_win_for_evil() -> None:
@@ -216,7 +224,7 @@ def test_belief_report_checkpoints_follow_the_flag(mode: str, checkpoints: list[
     got = [e.payload["checkpoint"] for e in eng.log if e.type == "belief"]
     assert got == [c for c in checkpoints for _ in range(5)]
     assert all(e.visibility.scope == "god" for e in eng.log if e.type == "belief")
-    over = [i for i, e in enumerate(eng.log) if e.type == "game_over"][0]
+    over = next(i for i, e in enumerate(eng.log) if e.type == "game_over")
     assert all(i < over for i, e in enumerate(eng.log) if e.type == "belief")
 
 
