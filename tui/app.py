@@ -82,7 +82,7 @@ class ArenaApp(App[None]):
     def tick(self) -> None:
         screen = self.screen
         refresh = getattr(screen, "refresh_view", None)
-        if refresh is not None:
+        if refresh is not None and getattr(screen, "ready", False):
             refresh()
 
     def open_match(self, match_id: str) -> None:

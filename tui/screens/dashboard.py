@@ -44,6 +44,7 @@ class DashboardScreen(Screen[None]):
             "agent", "μ ± σ", "μ−3σ", "games", "W/D/L", "win rate", "μ history"
         )
         self.refresh_view()
+        self.ready = True
 
     def refresh_view(self) -> None:
         m = self.model

@@ -32,6 +32,7 @@ class LeaderboardScreen(Screen[None]):
             "#", "agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate", "reward"
         )
         self.refresh_view()
+        self.ready = True
 
     def refresh_view(self) -> None:
         table = self.query_one("#lb", DataTable)

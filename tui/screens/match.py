@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Input, RichLog, Static
 from arena.events import Event
 from tui.model import MatchModel
 from tui.render import event_line, matches_text, phase_header, speaker_style
+from tui.widgets import Transcript
 
 
 class MatchScreen(Screen[None]):
@@ -51,7 +52,7 @@ class MatchScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="match-title")
         with Horizontal(id="match-body"):
-            yield RichLog(id="transcript", wrap=True, markup=False, auto_scroll=True)
+            yield Transcript(id="transcript", wrap=True, markup=False, auto_scroll=True)
             with Vertical(id="side"):
                 yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
                 yield Static(id="match-info")
@@ -63,6 +64,7 @@ class MatchScreen(Screen[None]):
         table.add_columns("seat", "name", "agent", "role", "alive", "vote", "belief")
         self.query_one("#search", Input).display = False
         self.rerender()
+        self.ready = True
 
     # -- what is shown -----------------------------------------------------------------
     def events(self) -> list[Event]:
@@ -207,18 +209,22 @@ class MatchScreen(Screen[None]):
 
         self.app.push_screen(HelpScreen(type(self).__name__, list(self.BINDINGS)))
 
+    def unfollow(self) -> None:
+        if self.follow:
+            self.follow = False
+            self.query_one("#transcript", RichLog).auto_scroll = False
+            self._refresh_side()
+
     def action_scroll_home(self) -> None:
-        self.follow = False
+        self.unfollow()
         self.query_one("#transcript", RichLog).scroll_home(animate=False)
-        self._refresh_side()
 
     def action_scroll_end(self) -> None:
         self.query_one("#transcript", RichLog).scroll_end(animate=False)
 
     def action_page_up(self) -> None:
-        self.follow = False
+        self.unfollow()
         self.query_one("#transcript", RichLog).scroll_page_up(animate=False)
-        self._refresh_side()
 
     def action_page_down(self) -> None:
         self.query_one("#transcript", RichLog).scroll_page_down(animate=False)

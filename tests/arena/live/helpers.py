@@ -40,7 +40,13 @@ def toy_tournament(tmp: Path, matches: int = 4, concurrency: int = 4, **rules: A
 
 
 def run_args(**kw: Any) -> Namespace:
-    base = {"broker": None, "no_broker": False, "require_broker": False, "tui": False, "quiet": True}
+    base = {
+        "broker": None,
+        "no_broker": False,
+        "require_broker": False,
+        "tui": False,
+        "quiet": True,
+    }
     base.update(kw)
     return Namespace(**base)
 
@@ -74,9 +80,11 @@ class Mosquitto:
         self.port = port or free_port()
         self.conf = tmp / f"mosquitto-{self.port}.conf"
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest none"]
-        lines += [f"password_file {passwd}", "allow_anonymous false"] if passwd else [
-            "allow_anonymous true"
-        ]
+        lines += (
+            [f"password_file {passwd}", "allow_anonymous false"]
+            if passwd
+            else ["allow_anonymous true"]
+        )
         self.conf.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None
 

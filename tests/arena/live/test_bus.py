@@ -1,0 +1,94 @@
+"""The publisher never blocks, drops and counts when the broker is away, and reconnects."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from arena.live import topics
+from arena.live.bus import Publisher
+from arena.live.url import BrokerURL
+from tests.arena.live.helpers import Collector, Mosquitto, free_port, run_args, toy_tournament
+
+
+async def test_publishing_without_a_broker_never_blocks_and_counts_drops() -> None:
+    pub = Publisher(BrokerURL("127.0.0.1", free_port()), max_buffer=100, backoff=(0.05, 0.1))
+    pub.start()
+    t0 = time.perf_counter()
+    accepted = sum(pub.publish_event("arena/v1/x", "{}") for _ in range(10_000))
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 0.5  # 10k calls: a pure in-memory append
+    assert accepted == 100 and pub.dropped == 9_900
+    await asyncio.sleep(0.3)
+    assert not pub.connected and pub.reconnects >= 1
+    await pub.aclose(timeout=0.5)
+    assert pub.dropped == 10_000 and pub.published == 0
+
+
+async def test_publisher_connects_late_and_republishes_retained_state(tmp_path: Path) -> None:
+    port = free_port()
+    pub = Publisher(BrokerURL("127.0.0.1", port), backoff=(0.05, 0.2))
+    pub.retain("arena/v1/runs/r/status", {"status": "running", "done": 1})
+    pub.start()
+    await asyncio.sleep(0.3)
+    assert not pub.connected
+    m = Mosquitto(tmp_path, port=port).start()
+    try:
+        assert await pub.wait_connected(5)
+        async with Collector(m.url, "arena/v1/runs/r/status") as col:
+            await col.wait_for(lambda: col.last("arena/v1/runs/r/status") is not None)
+        assert col.last("arena/v1/runs/r/status") == {"status": "running", "done": 1}
+        assert col.messages[0][2] is True  # delivered as a retained message
+    finally:
+        await pub.aclose()
+        m.kill()
+
+
+async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
+    tmp_path: Path,
+) -> None:
+    from arena.live import hooks
+    from arena.sinks import read_jsonl
+    from tests.arena.toygame import SlowAgent  # noqa: F401  (the toy game is registered)
+
+    m = Mosquitto(tmp_path).start()
+    t = toy_tournament(tmp_path, matches=6, concurrency=3, rounds=6)
+    killed = asyncio.Event()
+
+    async def killer(live: hooks.LiveSession) -> None:
+        while live.publisher is not None and live.publisher.published < 50:
+            await asyncio.sleep(0.001)
+        m.kill()
+        killed.set()
+
+    m2 = None
+    try:
+        async with hooks.session(t, run_args(broker=m.url)) as live:
+            task = asyncio.create_task(killer(live))
+            results = await t.run()
+            await task
+            assert killed.is_set()
+            # the broker comes back on the same port: the publisher reconnects
+            m2 = Mosquitto(tmp_path, port=m.port).start()
+            async with Collector(m.url, topics.status(t.run_id)) as col:
+                await col.wait_for(lambda: col.last(topics.status(t.run_id)) is not None, 10)
+            assert col.last(topics.status(t.run_id))["status"] == "complete"
+            assert live.publisher.reconnects >= 1
+    finally:
+        m.kill()
+        if m2 is not None:
+            m2.kill()
+    assert [r.status for r in results] == ["finished"] * 6
+    for r in results:
+        events = list(read_jsonl(t.dir.root / r.jsonl))
+        assert len(events) == r.n_events and events[-1].type == "match_end"
+        assert [e.seq for e in events] == list(range(len(events)))
+
+
+def test_batch_messages_are_json_with_a_version() -> None:
+    from arena.live.bus import batch_payload
+
+    doc = json.loads(batch_payload(['{"seq":0}', '{"seq":1}']))
+    assert doc == {"v": topics.VERSION, "events": [{"seq": 0}, {"seq": 1}]}

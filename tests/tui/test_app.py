@@ -1,0 +1,182 @@
+"""Textual Pilot tests: every screen and key binding of the arena TUI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, RichLog, Sparkline, Static
+
+from tui.app import ArenaApp
+from tui.screens.dashboard import DashboardScreen
+from tui.screens.help import HelpScreen
+from tui.screens.leaderboard import LeaderboardScreen
+from tui.screens.match import MatchScreen, ReplayScreen
+from tui.sources import RunDirSource, replay_events
+
+SIZE = (140, 40)
+
+
+def transcript(screen) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(line.text for line in screen.query_one("#transcript", RichLog).lines)
+
+
+async def _loaded(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if app.model.done == 4 and app.model.leaderboard:
+            break
+    await pilot.pause(0.3)
+
+
+async def test_dashboard_shows_progress_matches_and_leaderboard(run_dir: Path) -> None:
+    app = ArenaApp(source=RunDirSource(run_dir))
+    async with app.run_test(size=SIZE) as pilot:
+        await _loaded(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        assert screen.query_one("#matches", DataTable).row_count == 4
+        board = screen.query_one("#board", DataTable)
+        assert board.row_count == 2
+        assert "±" in str(board.get_row_at(0)[1])
+        assert "4/4 done" in str(screen.query_one("#run-stats", Static).content)
+        assert "run1" in str(screen.query_one("#run-title", Static).content)
+
+
+async def test_dashboard_keys_open_match_leaderboard_help_and_quit(run_dir: Path) -> None:
+    app = ArenaApp(source=RunDirSource(run_dir))
+    async with app.run_test(size=SIZE) as pilot:
+        await _loaded(pilot, app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("l")
+        assert isinstance(app.screen, LeaderboardScreen)
+        assert app.screen.query_one("#lb-spark", Sparkline).data
+        await pilot.press("down", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, DashboardScreen)
+        app.screen.query_one("#matches", DataTable).focus()
+        await pilot.press("down", "enter")
+        assert isinstance(app.screen, MatchScreen)
+        second = sorted(app.model.matches)[1]
+        assert app.screen.match.match_id == second
+        await pilot.press("escape")
+        await pilot.press("r")
+        assert isinstance(app.screen, MatchScreen)
+        await pilot.press("escape", "q")
+    assert app.return_code == 0
+
+
+async def test_match_screen_views_follow_pause_search_and_next(run_dir: Path) -> None:
+    app = ArenaApp(source=RunDirSource(run_dir))
+    async with app.run_test(size=SIZE) as pilot:
+        await _loaded(pilot, app)
+        first = sorted(app.model.matches)[0]
+        app.open_match(first)
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, MatchScreen)
+        text = transcript(screen)
+        assert "── round_1" in text and "[god]" in text and "[private → P0]" in text
+        seats = screen.query_one("#seats", DataTable)
+        assert seats.row_count == 4 and str(seats.get_row_at(0)[3]) == "seat0"
+        # view as seat 0: no god lines, no other seat's secret, roles of others hidden
+        await pilot.press("v")
+        assert screen.view == 0
+        text = transcript(screen)
+        assert "[god]" not in text and "[private → P1]" not in text and "[private → P0]" in text
+        assert str(seats.get_row_at(1)[3]) == "?"
+        await pilot.press("v", "v", "v")
+        assert screen.view == 3
+        await pilot.press("v")
+        assert screen.view is None
+        await pilot.press("v", "shift+v")
+        assert screen.view is None
+        # follow and pause
+        await pilot.press("f")
+        assert not screen.follow
+        await pilot.press("f", "p")
+        assert screen.follow and screen.paused
+        assert "PAUSED" in str(screen.query_one("#match-title", Static).content)
+        await pilot.press("p")
+        assert not screen.paused
+        # scrolling keys turn follow off
+        screen.query_one("#transcript", RichLog).focus()
+        await pilot.press("home")
+        assert not screen.follow
+        await pilot.press("end", "pageup", "pagedown")
+        # search
+        await pilot.press("slash")
+        box = screen.query_one("#search", Input)
+        assert box.display and box.has_focus
+        await pilot.press(*"votes", "enter")
+        assert screen.search == "votes"
+        hits = [ln for ln in transcript(screen).splitlines() if ln.strip()[:1].isdigit()]
+        assert len(hits) == 3 and all("Votes" in line for line in hits)  # one per round
+        await pilot.press("escape")
+        assert screen.search == "" and not box.display
+        # next match and help
+        await pilot.press("n")
+        assert screen.match.match_id != first
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, DashboardScreen)
+
+
+async def test_replay_plays_steps_seeks_and_changes_speed(record: Path) -> None:
+    events, truncated = replay_events(record)
+    app = ArenaApp(replay=events, truncated=truncated)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.cursor == 0
+        await pilot.press("right", "right", "full_stop")
+        assert screen.cursor == 3 and screen.match.n_events == 3
+        await pilot.press("left")
+        assert screen.cursor == 2 and len(screen.match.events) == 2
+        await pilot.press("right_square_bracket")
+        assert screen.cursor == 27
+        await pilot.press("left_square_bracket", "comma")
+        assert screen.cursor == 1
+        await pilot.press("G")
+        assert screen.cursor == len(events) and screen.match.status == "finished"
+        assert "Match over" in transcript(screen)
+        await pilot.press("g")
+        assert screen.cursor == 0 and transcript(screen) == ""
+        await pilot.press("plus", "plus", "plus")
+        assert screen.rate == 64
+        await pilot.press("minus")
+        assert screen.rate == 32
+        await pilot.press("space")
+        assert screen.playing
+        await pilot.pause(0.5)
+        await pilot.press("space")
+        assert not screen.playing and 3 <= screen.cursor <= len(events)
+        at = screen.cursor
+        await pilot.pause(0.2)
+        assert screen.cursor == at  # paused means paused
+        await pilot.press("v")
+        assert screen.view == 0
+        await pilot.press("shift+v", "f")
+        assert screen.view is None and not screen.follow
+        await pilot.press("slash")
+        assert screen.query_one("#search", Input).has_focus
+        await pilot.press("escape", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("escape")
+    assert app.return_code == 0
+
+
+async def test_replay_of_a_truncated_record_shows_a_notice(record: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    data = record.read_bytes()
+    cut.write_bytes(data[: len(data) - 10])
+    events, truncated = replay_events(cut)
+    app = ArenaApp(replay=events, truncated=truncated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("G")
+        title = str(app.screen.query_one("#match-title", Static).content)
+        assert "truncated record" in title and str(len(events)) in title
+        assert app.screen.match.status == "running"  # match_end was the cut line

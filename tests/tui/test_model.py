@@ -1,0 +1,102 @@
+"""The TUI view model: folding events, seats per view, bad input counted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from arena.events import Event, GameEvent, Visibility
+from arena.live import topics
+from arena.sinks import read_jsonl
+from tui.model import MatchModel, RunModel, sparkline
+from tui.sources import MqttSource, RunDirSource, replay_events
+
+
+def ev(seq: int, type: str = "message", **kw) -> Event:  # type: ignore[no-untyped-def]
+    return Event.stamp(GameEvent(type=type, **kw), run_id="r", match_id="m", seq=seq)
+
+
+def test_run_dir_source_reads_progress_matches_and_leaderboard(run_dir: Path) -> None:
+    model = RunModel()
+    n = RunDirSource(run_dir).poll(model)
+    records = sorted((run_dir / "matches").glob("*.jsonl"))
+    assert n == sum(len(list(read_jsonl(p))) for p in records)
+    assert (model.run_id, model.status, model.total, model.done) == ("run1", "complete", 4, 4)
+    assert {m.status for m in model.matches.values()} == {"finished"}
+    assert {r["agent"] for r in model.leaderboard} == {"r1", "r2"}
+    assert model.history["r1"] and model.running == 0
+
+
+def test_tailing_takes_only_complete_lines_and_picks_up_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "matches").mkdir()
+    path = tmp_path / "matches" / "m.jsonl"
+    lines = [ev(i, text=f"line {i}").model_dump_json() for i in range(3)]
+    path.write_text(lines[0] + "\n" + lines[1][:20])
+    src, model = RunDirSource(tmp_path), RunModel()
+    assert src.poll(model) == 1
+    with open(path, "a") as fh:
+        fh.write(lines[1][20:] + "\n" + lines[2] + "\n")
+    assert src.poll(model) == 2
+    assert [e.seq for e in model.matches["m"].events] == [0, 1, 2] and model.malformed == 0
+
+
+def test_seat_panel_is_game_agnostic_and_respects_the_view() -> None:
+    m = MatchModel("m")
+    m.add(ev(0, "match_start", payload={"game": "g", "names": ["A", "B", "C"],
+                                         "seats": {"0": "x", "1": "y", "2": "z"}}))  # fmt: skip
+    m.add(ev(1, "ground_truth", visibility=Visibility.god(),
+             payload={"roles": {"0": "wolf", "1": "seer", "2": "villager"},
+                      "teams": {"0": "wolves", "1": "village", "2": "village"}}))  # fmt: skip
+    m.add(ev(2, "death", visibility=Visibility.god(), payload={"seat": 2}))
+    m.add(ev(3, "exile", payload={"seat": 0}))
+    m.add(ev(4, "votes", payload={"ballots": {"1": 0, "0": 1}}))
+    spectator = m.seats(None)
+    assert [s.alive for s in spectator] == [False, True, False]
+    assert [s.role for s in spectator] == ["wolf", "seer", "villager"]
+    as_b = m.seats(1)
+    assert [s.role for s in as_b] == ["", "seer", ""]  # only its own role
+    assert [s.alive for s in as_b] == [False, True, True]  # the night kill is god-only
+    assert as_b[1].last_vote == "A" and as_b[0].agent == "x"
+    assert not m.add(ev(4, "votes"))  # duplicate sequence number ignored
+
+
+def test_malformed_and_foreign_bus_messages_are_counted_not_raised() -> None:
+    model = RunModel()
+    good = json.dumps({"v": 1, "events": [ev(0, text="hi").model_dump(mode="json")]})
+    god = topics.god("r", "m")
+    for topic, payload in [
+        (god, good),
+        (god, b"\xff\xfe not json"),
+        (god, '{"events": "nope"}'),
+        (god, '{"v": 1, "events": [{"seq": "x"}]}'),
+        (topics.status("r"), "[1, 2]"),
+        (topics.leaderboard("r"), "{"),
+        (topics.summary("r", "m"), '{"no_match_id": 1}'),
+        ("some/other/topic", good),
+        ("arena/v1/runs/r/matches/m/unknown", good),
+    ]:
+        MqttSource.handle(model, topic, payload)
+    assert model.events_seen == 1 and model.malformed == 6 and model.foreign == 2
+
+
+def test_replay_of_a_truncated_record_stops_at_the_last_complete_event(
+    record: Path, tmp_path: Path
+) -> None:
+    data = record.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[: len(data) - 25])
+    full, truncated_full = replay_events(record)
+    part, truncated = replay_events(cut)
+    assert not truncated_full and truncated
+    assert part == full[: len(part)] and len(part) == len(full) - 1
+
+
+def test_sparkline_and_rates() -> None:
+    assert sparkline([1, 2, 3, 4]) == "▁▃▆█"
+    assert sparkline([5, 5]) == "▄▄" and sparkline([]) == ""
+    model = RunModel()
+    model.rates(now=100.0)
+    for i in range(50):
+        model.add_event(ev(i, "decision"))
+    r = model.rates(now=102.0)
+    assert r["events"] == 25.0 and r["decisions"] == 25.0
