@@ -1,0 +1,121 @@
+"""Full matches with LLM agents against the scripted server, through MatchRunner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arena.agents.llm_agent import LLMAgent
+from arena.results import InvalidActionPolicy, MatchSpec
+from arena.runner import MatchRunner
+from tests.arena.toygame import ToyEngine
+
+
+def agents(backend: dict[str, Any], n: int, **params: Any) -> list[LLMAgent]:
+    return [LLMAgent(name=f"llm{i}", backend=backend, **params) for i in range(n)]
+
+
+def backend_cfg(scripted, **kw: Any) -> dict[str, Any]:
+    return scripted.config(**kw).model_dump(mode="json")
+
+
+async def run_toy(scripted, seed: int = 3, policy=None, **kw: Any):
+    engine = ToyEngine({"n_players": 3}, seed=seed)
+    spec = MatchSpec(match_id=f"toy-{seed}", game="toy", seed=seed, seats=["a", "b", "c"])
+    runner = MatchRunner(spec, agents(backend_cfg(scripted, **kw), 3), [], policy, engine=engine)
+    result = await runner.run()
+    return result, runner.recorder.events
+
+
+def llm_calls(events):
+    return [e for e in events if e.type == "llm_call"]
+
+
+async def test_toy_match_finishes_with_one_accounted_call_per_decision(scripted):
+    result, events = await run_toy(scripted)
+    assert result.status == "finished"
+    calls = llm_calls(events)
+    decisions = [e for e in events if e.type == "decision"]
+    assert len(calls) == len(decisions) == result.n_decisions
+    assert all(e.visibility.scope == "god" for e in calls)
+    assert all(c.payload["tokens_in"] > 0 and c.payload["ok"] for c in calls)
+    assert not [e for e in events if e.type in ("invalid_action", "fallback")]
+    speech = [e for e in events if e.type == "message"]
+    assert speech, "the scripted server speaks on speech decisions"
+
+
+async def test_mid_match_faults_are_retried_and_recorded(scripted):
+    scripted.engine.fault_rates = {"500": 0.2, "429": 0.1, "malformed": 0.1}
+    scripted.engine.retry_after_s = 0.01
+    result, events = await run_toy(scripted, seed=4, max_retries=8)
+    assert result.status == "finished"
+    retried = [c for c in llm_calls(events) if c.payload["retries"] > 0]
+    assert retried and all(c.payload["transport_errors"] for c in retried)
+
+
+async def test_a_dead_backend_falls_back_per_policy_and_the_match_still_finishes(scripted):
+    scripted.engine.fault_rates = {"500": 1.0}
+    policy = InvalidActionPolicy(retries=1, fallback="random_legal")
+    result, events = await run_toy(scripted, seed=5, policy=policy, max_retries=0)
+    assert result.status == "finished"
+    fallbacks = [e for e in events if e.type == "fallback"]
+    assert len(fallbacks) == result.n_decisions
+    failed = [c for c in llm_calls(events) if not c.payload["ok"]]
+    assert len(failed) == 2 * result.n_decisions  # first ask + one re-ask, each recorded
+
+
+async def test_forfeit_policy_ends_the_match_with_a_reason(scripted):
+    scripted.engine.fault_rates = {"500": 1.0}
+    policy = InvalidActionPolicy(retries=0, fallback="forfeit")
+    result, _ = await run_toy(scripted, seed=6, policy=policy, max_retries=0)
+    assert result.status == "forfeited" and "HTTP 500" in (result.reason or "")
+
+
+def _strip(event) -> dict[str, Any]:
+    data = event.comparable()
+    for key in ("cache", "retries", "transport_errors"):
+        data["payload"].pop(key, None)
+    return data
+
+
+async def test_replay_only_cache_reproduces_the_match_event_for_event(scripted, tmp_path):
+    path = str(tmp_path / "replay.sqlite")
+    scripted.engine.fault_rates = {"500": 0.2}
+    first, events1 = await run_toy(
+        scripted, seed=8, max_retries=8, cache={"mode": "read_write", "path": path}
+    )
+    scripted.engine.fault_rates = {"500": 1.0}  # the server is now useless: only the cache answers
+    second, events2 = await run_toy(
+        scripted, seed=8, max_retries=0, cache={"mode": "replay_only", "path": path}
+    )
+    assert first.status == second.status == "finished"
+    assert [_strip(e) for e in events1] == [_strip(e) for e in events2]
+    assert all(c.payload["cache"] == "hit" for c in llm_calls(events2))
+
+
+async def test_werewolf_match_with_llm_agents_against_the_scripted_server(scripted):
+    pytest.importorskip("games.werewolf.rules")
+    from games.werewolf.rules import WerewolfEngine
+
+    engine = WerewolfEngine({"max_days": 3}, seed=11)
+    spec = MatchSpec(match_id="ww-11", game="werewolf", seed=11, seats=["llm"] * engine.n_seats)
+    cfg = backend_cfg(scripted)
+    runner = MatchRunner(spec, agents(cfg, engine.n_seats), [], engine=engine)
+    result = await runner.run()
+    events = runner.recorder.events
+    assert result.status == "finished"
+    assert result.outcome in ("village_win", "wolves_win", "draw_cap", "draw")
+    assert not [e for e in events if e.type in ("invalid_action", "fallback")]
+    kinds = {e.payload["decision"] for e in llm_calls(events)}
+    assert {"vote", "speak"} <= kinds
+    assert any(e.type == "belief_report" for e in events)
+    # the wolves' briefing names the partner; a villager's never names a wolf
+    wolf = next(s for s, r in engine.roles().items() if r == "werewolf")
+    villager = next(s for s, r in engine.roles().items() if r == "villager")
+    prompts = {}
+    for seat in (wolf, villager):
+        obs = runner.observation(seat)
+        agent = runner.agents[seat]
+        prompts[seat] = agent._system(obs)
+    assert "fellow wolves" in prompts[wolf] and "fellow wolves" not in prompts[villager]
