@@ -165,7 +165,7 @@ class Store:
                 ],
             )
 
-    def results(self) -> list[MatchResult]:
+    def results(self, repeat: int | None = None) -> list[MatchResult]:
         """Every match with a result, in plan order (the order ratings fold them)."""
         seats: dict[str, list[SeatResult]] = {}
         for row in self.db.execute(
@@ -189,8 +189,10 @@ class Store:
         for row in self.db.execute(
             "SELECT match_id, run_id, game, seed, idx, repeat, status, outcome, reason, winners,"
             " n_events, n_decisions, duration_s, jsonl FROM matches"
-            f" WHERE status IN ({','.join('?' * len(DONE))}) ORDER BY idx",
-            DONE,
+            f" WHERE status IN ({','.join('?' * len(DONE))})"
+            + (" AND repeat=?" if repeat is not None else "")
+            + " ORDER BY idx, match_id",
+            (*DONE, repeat) if repeat is not None else DONE,
         ):
             out.append(
                 MatchResult(
@@ -212,6 +214,56 @@ class Store:
                 )
             )
         return out
+
+    def set_config(self, run_id: str, config: dict[str, Any]) -> None:
+        """Replace the stored config (a forced resume with a changed config)."""
+        self.db.execute(
+            "UPDATE runs SET config=? WHERE run_id=?", (json.dumps(config, sort_keys=True), run_id)
+        )
+
+    def specs(self, pending: bool = False, repeat: int | None = None) -> list[MatchSpec]:
+        """Planned specs in plan order; ``pending``: only those without a result."""
+        where, args = [], []
+        if pending:
+            where.append(f"status NOT IN ({','.join('?' * len(DONE))})")
+            args.extend(DONE)
+        if repeat is not None:
+            where.append("repeat=?")
+            args.append(repeat)
+        sql = "SELECT spec FROM matches" + (" WHERE " + " AND ".join(where) if where else "")
+        rows = self.db.execute(sql + " ORDER BY idx", args)
+        return [MatchSpec.model_validate_json(r[0]) for r in rows]
+
+    def replan(self, specs: list[MatchSpec]) -> int:
+        """Make the pending rows match a new plan; finished rows are kept. Returns rows dropped."""
+        keep = {s.match_id for s in specs}
+        with self.db:
+            self.db.execute("BEGIN")
+            pending = [
+                r[0]
+                for r in self.db.execute(
+                    f"SELECT match_id FROM matches WHERE status NOT IN ({','.join('?' * len(DONE))})",
+                    DONE,
+                )
+            ]
+            dropped = [m for m in pending if m not in keep]
+            self.db.executemany("DELETE FROM matches WHERE match_id=?", [(m,) for m in dropped])
+            self.db.executemany(
+                "UPDATE matches SET idx=?, repeat=?, game=?, seed=?, spec=? WHERE match_id=?"
+                f" AND status NOT IN ({','.join('?' * len(DONE))})",
+                [
+                    (s.index, s.repeat, s.game, s.seed, s.model_dump_json(), s.match_id, *DONE)
+                    for s in specs
+                ],
+            )
+        return len(dropped)
+
+    def match_row(self, match_id: str) -> dict[str, Any] | None:
+        cur = self.db.execute("SELECT * FROM matches WHERE match_id=?", (match_id,))
+        row = cur.fetchone()
+        if row is None:
+            return None
+        return dict(zip([d[0] for d in cur.description], row, strict=True))
 
     def counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status")

@@ -1,18 +1,32 @@
-"""Run a planned tournament concurrently on asyncio, writing the run directory as it goes."""
+"""Run a planned tournament concurrently on asyncio, writing the run directory as it goes.
+
+Crash safety: every match of the plan is recorded as a ``planned`` row before anything runs; a
+match's result row is written in one transaction only after its JSONL record was closed and
+fsynced, so a kill at any moment loses at most the matches in flight (they have no result and
+rerun from scratch with the same seed on resume). A file lock on ``run.lock`` keeps two
+processes from running the same directory at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import fcntl
+import os
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import yaml
 
+from arena import priority
 from arena.agents import factory
 from arena.agents.base import Agent
+from arena.events import Event
 from arena.results import MatchResult, MatchSpec
 from arena.runner import MatchRunner
 from arena.sinks import EventSink, JsonlSink
@@ -35,12 +49,41 @@ class Progress:
     failed: int = 0
     running: int = 0
     skipped: int = 0
+    llm_calls: int = 0
+    started: float = field(default_factory=time.monotonic)
     on_change: Callable[[Progress], None] | None = None
     results: list[MatchResult] = field(default_factory=list)
 
     def changed(self) -> None:
         if self.on_change is not None:
             self.on_change(self)
+
+    def llm_rate(self) -> float:
+        """LLM calls per second since the run (or resume) started."""
+        elapsed = time.monotonic() - self.started
+        return self.llm_calls / elapsed if elapsed > 0 else 0.0
+
+    def eta_s(self) -> float | None:
+        """Seconds left at the pace of this session's matches (None before the first)."""
+        played = self.done - self.skipped
+        if played <= 0:
+            return None
+        per = (time.monotonic() - self.started) / played
+        return per * max(self.total - self.done, 0)
+
+
+class LlmCallCounter:
+    """A sink counting the god-only ``llm_call`` events of LLM agents into the progress."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+
+    def write(self, event: Event) -> None:
+        if event.type == "llm_call":
+            self.progress.llm_calls += 1
+
+    def close(self) -> None:
+        pass
 
 
 class RunDirectory:
@@ -51,9 +94,50 @@ class RunDirectory:
         self.config = root / "config.yaml"
         self.db = root / "arena.sqlite"
         self.matches = root / "matches"
+        self.lock = root / "run.lock"
 
     def jsonl(self, match_id: str) -> Path:
         return self.matches / f"{match_id}.jsonl"
+
+
+class RunLocked(RuntimeError):
+    """Another live process is running this run directory."""
+
+
+@contextlib.contextmanager
+def run_lock(path: Path) -> IO[str]:  # type: ignore[misc]
+    """An exclusive lock held for the life of the process (released even on kill -9)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        holder = fh.read().strip() or "?"
+        fh.close()
+        raise RunLocked(f"{path.parent} is being run by another process (pid {holder})") from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(str(os.getpid()))
+    fh.flush()
+    try:
+        yield fh
+    finally:
+        fcntl.flock(fh, fcntl.LOCK_UN)
+        fh.close()
+
+
+def is_locked(path: Path) -> bool:
+    """Whether a live process holds the run lock."""
+    if not path.exists():
+        return False
+    with open(path, "a+", encoding="utf-8") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(fh, fcntl.LOCK_UN)
+    return False
 
 
 SinkFactory = Callable[[MatchSpec], list[EventSink]]
@@ -74,6 +158,8 @@ class Tournament:
         self.run_id = run_id
         self.extra_sinks = extra_sinks
         self.specs = schedule.plan(config, run_id)
+        self.total = schedule.total_planned(config)
+        self._started = 0
 
     def prepare(self) -> Store:
         self.dir.matches.mkdir(parents=True, exist_ok=True)
@@ -83,15 +169,21 @@ class Tournament:
         store = Store(self.dir.db)
         store.create_run(self.run_id, self.config.name, self.config.game, data)
         store.plan(self.specs)
+        if self.config.format == "rating_driven":  # adaptive: what was planned so far
+            self.specs = store.specs()
         return store
 
     def make_agent(self, entry_name: str, seat: int) -> Agent:
         entry = self.config.entry(entry_name)
         return factory.build(entry.name, entry.kind, self.config.game, entry.params)
 
-    async def run_one(self, spec: MatchSpec, store: Store) -> MatchResult:
+    async def run_one(
+        self, spec: MatchSpec, store: Store, progress: Progress | None = None
+    ) -> MatchResult:
         path = self.dir.jsonl(spec.match_id)
         sinks: list[EventSink] = [JsonlSink(path)]
+        if progress is not None:
+            sinks.append(LlmCallCounter(progress))
         if self.extra_sinks is not None:
             sinks.extend(self.extra_sinks(spec))
         try:
@@ -120,42 +212,75 @@ class Tournament:
         store.write_result(result)
         return result
 
+    async def _run_specs(
+        self, todo: list[MatchSpec], store: Store, progress: Progress, sem: asyncio.Semaphore
+    ) -> None:
+        async def guarded(spec: MatchSpec) -> None:
+            async with sem:
+                # Start order is the LLM priority: earlier matches get their calls first.
+                self._started += 1
+                priority.match_priority.set(self._started)
+                progress.running += 1
+                progress.changed()
+                try:
+                    result = await self.run_one(spec, store, progress)
+                finally:
+                    progress.running -= 1
+                progress.done += 1
+                if result.status != "finished":
+                    progress.failed += 1
+                progress.results.append(result)
+                progress.changed()
+
+        await asyncio.gather(*(guarded(s) for s in todo))
+
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
-        if any(a.kind == "llm" for a in self.config.agents):
-            from arena.llm.preflight import preflight_entries
+        with run_lock(self.dir.lock):
+            store = self.prepare()
+            try:
+                return await self._run(store, progress)
+            except asyncio.CancelledError:
+                store.set_run_status(self.run_id, "interrupted")
+                raise
+            finally:
+                store.close()
 
-            await preflight_entries(self.config.agents)  # ConfigError before anything runs
-        store = self.prepare()
-        try:
-            done = store.done_ids()
+    async def _run(self, store: Store, progress: Progress | None) -> list[MatchResult]:
+        done = store.done_ids()
+        if progress is None:
+            progress = Progress(total=self.total)
+        progress.total = self.total
+        progress.skipped = len(done)
+        progress.done = len(done)
+        progress.started = time.monotonic()
+        progress.changed()
+        sem = asyncio.Semaphore(self.config.concurrency)
+        store.set_run_status(self.run_id, "running")
+        if self.config.format == "rating_driven":
+            await self._run_adaptive(store, progress, sem)
+        else:
             todo = [s for s in self.specs if s.match_id not in done]
-            if progress is None:
-                progress = Progress(total=len(self.specs))
-            progress.skipped = len(self.specs) - len(todo)
-            progress.done = progress.skipped
-            progress.changed()
-            sem = asyncio.Semaphore(self.config.concurrency)
+            await self._run_specs(todo, store, progress, sem)
+        complete = len(store.done_ids()) == len(self.specs)
+        store.set_run_status(self.run_id, "complete" if complete else "incomplete")
+        return store.results()
 
-            async def guarded(spec: MatchSpec) -> None:
-                async with sem:
-                    progress.running += 1
-                    progress.changed()
-                    try:
-                        result = await self.run_one(spec, store)
-                    finally:
-                        progress.running -= 1
-                    progress.done += 1
-                    if result.status != "finished":
-                        progress.failed += 1
-                    progress.results.append(result)
-                    progress.changed()
+    async def _run_adaptive(self, store: Store, progress: Progress, sem: asyncio.Semaphore) -> None:
+        from tournaments.matchmaking import Matchmaker
 
-            await asyncio.gather(*(guarded(s) for s in todo))
-            status = "complete" if len(store.done_ids()) == len(self.specs) else "incomplete"
-            store.set_run_status(self.run_id, status)
-            return store.results()
-        except asyncio.CancelledError:
-            store.set_run_status(self.run_id, "interrupted")
-            raise
-        finally:
-            store.close()
+        for repeat in range(self.config.repeats):
+            maker = Matchmaker(self.config, repeat, self.run_id)
+            while True:
+                pending = store.specs(pending=True, repeat=repeat)
+                if not pending:
+                    planned = store.specs(repeat=repeat)
+                    pending = maker.next_batch(store.results(repeat), planned)
+                    if not pending:
+                        break
+                    store.plan(pending)
+                    self.specs.extend(pending)
+                await self._run_specs(pending, store, progress, sem)
+            if maker.converged:
+                # a converged repeat plays fewer matches than its budget
+                progress.total -= maker.budget - len(store.specs(repeat=repeat))
+                progress.changed()

@@ -1,17 +1,34 @@
 """Planning: turn a config into the full, deterministic list of match specs.
 
-Seeds derive from the master seed and the match's identity, so a plan (and a resumed plan) is
-identical whatever order matches finish in.
+Seeds derive from the repeat's master seed and the match's identity (lineup, game number), so a
+plan (and a resumed plan) is identical whatever order matches finish in, and adding a lineup
+does not change the seeds of the others. Seats are resolved at plan time: for hidden-role
+games the planner builds the engine with the match seed to see the deal, then seats entries so
+that each gets every team/role equally often (``seating: balanced``) or fills its side.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
 
 from arena import registry
+from arena.engine import RulesEngine
 from arena.results import MatchSpec
 from arena.seeding import derive_seed
 from tournaments.config import RunConfig
+
+
+@dataclass
+class Lineup:
+    """A normalised lineup: ``seats`` (multiset), ``teams`` (team -> entry) or ``vs`` (a, b)."""
+
+    key: str
+    kind: str
+    entries: list[str] = field(default_factory=list)  # seats: the multiset; vs: [a, b]
+    teams: dict[str, str] = field(default_factory=dict)
 
 
 def n_seats(config: RunConfig) -> int:
@@ -22,35 +39,161 @@ def match_id(config: RunConfig, repeat: int, index: int) -> str:
     return f"{config.game}-r{repeat}-m{index:05d}"
 
 
-def plan(config: RunConfig, run_id: str = "") -> list[MatchSpec]:
-    """Every match of the run in fold order (repeat, index)."""
-    n = n_seats(config)
+def repeat_seed(config: RunConfig, repeat: int) -> int:
+    """Each repeat has an independent master seed."""
+    return derive_seed(config.master_seed, "repeat", repeat)
+
+
+def match_seed(config: RunConfig, repeat: int, lineup_key: str, k: int) -> int:
+    return derive_seed(repeat_seed(config, repeat), config.game, lineup_key, k)
+
+
+def lineups(config: RunConfig) -> list[Lineup]:
     names = [a.name for a in config.agents]
-    specs: list[MatchSpec] = []
-    for repeat in range(config.repeats):
-        for index in range(config.matches):
-            seed = derive_seed(config.master_seed, config.game, "repeat", repeat, "match", index)
-            if config.seating == "by_team":
-                seats = ["?"] * n  # filled from the dealt teams when the match starts
-            elif config.seating == "rotate":
-                # Entry k sits where (seat + match) % E == k: over matches every entry visits every
-                # seat; roles are dealt by the engine RNG from the seed, so they rotate too.
-                seats = [names[(s + index) % len(names)] for s in range(n)]
-            else:
-                rng = random.Random(derive_seed(config.master_seed, "seating", repeat, index))
-                seats = [names[(s + index) % len(names)] for s in range(n)]
-                rng.shuffle(seats)
-            specs.append(
-                MatchSpec(
-                    match_id=match_id(config, repeat, index),
-                    run_id=run_id,
-                    game=config.game,
-                    rules=config.rules,
-                    seed=seed,
-                    seats=seats,
-                    index=len(specs),
-                    repeat=repeat,
-                    by_team=config.teams if config.seating == "by_team" else None,
+    if config.format == "gauntlet":
+        g = config.gauntlet
+        assert g is not None
+        return [vs(c, b) for c in g.candidates for b in g.baselines]
+    if config.lineups == "pairs":
+        return [vs(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    if config.lineups is None:
+        if config.seating == "by_team":
+            return [Lineup(key="teams", kind="teams", teams=dict(config.teams or {}))]
+        n = n_seats(config)
+        return [
+            Lineup(key="default", kind="default", entries=[names[s % len(names)] for s in range(n)])
+        ]
+    out = []
+    for i, raw in enumerate(config.lineups):
+        out.append(normalise(i, raw))
+    return out
+
+
+def vs(a: str, b: str) -> Lineup:
+    return Lineup(key=f"vs:{a}:{b}", kind="vs", entries=[a, b])
+
+
+def normalise(i: int, raw: Any) -> Lineup:
+    if isinstance(raw, list):
+        return Lineup(key=f"L{i}:" + ",".join(raw), kind="seats", entries=list(raw))
+    if "vs" in raw:
+        return vs(*raw["vs"])
+    if all(isinstance(v, int) for v in raw.values()):
+        entries = [e for e, c in raw.items() for _ in range(c)]
+        return Lineup(key=f"L{i}:" + ",".join(entries), kind="seats", entries=entries)
+    teams = dict(sorted(raw.items()))
+    return Lineup(
+        key=f"L{i}:" + ",".join(f"{t}={e}" for t, e in teams.items()), kind="teams", teams=teams
+    )
+
+
+class Seater:
+    """Assigns the entries of one lineup to seats, match after match (keeps balance counts)."""
+
+    def __init__(self, config: RunConfig, lineup: Lineup) -> None:
+        self.config = config
+        self.lineup = lineup
+        self.engine_cls: type[RulesEngine[Any]] = registry.engine_class(config.game)
+        self.names = [a.name for a in config.agents]
+        self.by_role: dict[str, Counter[str]] = defaultdict(Counter)
+        self.by_seat: dict[str, Counter[int]] = defaultdict(Counter)
+
+    def deal(self, seed: int) -> tuple[dict[int, str], dict[int, str]]:
+        engine = self.engine_cls(self.config.rules, seed=seed)
+        return engine.teams(), engine.roles()
+
+    def seats(self, k: int, seed: int, repeat: int) -> list[str]:
+        lu, seating = self.lineup, self.config.seating
+        if lu.kind == "teams":
+            teams, _ = self.deal(seed)
+            return [lu.teams[teams[s]] for s in range(len(teams))]
+        if lu.kind == "vs":
+            return self._head_to_head(k, seed)
+        if lu.kind == "default" and seating in ("rotate", "random"):
+            n, names = len(lu.entries), self.names  # legacy: entries cycle through seats
+            seats = [names[(s + k) % len(names)] for s in range(n)]
+            if seating == "random":
+                random.Random(derive_seed(self.config.master_seed, "seating", repeat, k)).shuffle(
+                    seats
                 )
+            return seats
+        n = len(lu.entries)
+        if seating == "rotate":
+            return [lu.entries[(s + k) % n] for s in range(n)]
+        if seating == "random":
+            seats = list(lu.entries)
+            random.Random(derive_seed(seed, "seating")).shuffle(seats)
+            return seats
+        return self._balanced(k, seed)
+
+    def _head_to_head(self, k: int, seed: int) -> list[str]:
+        a, b = self.lineup.entries
+        first, second = (a, b) if k % 2 == 0 else (b, a)
+        teams, _ = self.deal(seed)
+        names = sorted(set(teams.values()))
+        if len(names) == 2:
+            return [first if teams[s] == names[0] else second for s in range(len(teams))]
+        return [first if s % 2 == 0 else second for s in range(len(teams))]
+
+    def _balanced(self, k: int, seed: int) -> list[str]:
+        """Greedy: rarest roles first, each to the entry furthest below its fair share."""
+        teams, roles = self.deal(seed)
+        n = len(roles)
+        left = Counter(self.lineup.entries)
+        share = {e: c / n for e, c in left.items()}
+        role_count = Counter(roles.values())
+        order = sorted(range(n), key=lambda s: (role_count[roles[s]], roles[s], (s - k) % n))
+        rank = {e: i for i, e in enumerate(self.names)}
+        seats: list[str] = [""] * n
+        for s in order:
+            role = f"{teams[s]}/{roles[s]}"
+            choices = [e for e in left if left[e] > 0]
+            e = min(
+                choices,
+                key=lambda e: (
+                    self.by_role[e][role] / share[e],
+                    self.by_seat[e][s] / share[e],
+                    (rank[e] - k) % len(rank),
+                ),
             )
+            seats[s] = e
+            left[e] -= 1
+            self.by_role[e][role] += 1
+            self.by_seat[e][s] += 1
+        return seats
+
+
+def plan(config: RunConfig, run_id: str = "") -> list[MatchSpec]:
+    """Every match of the run in fold order (repeat, lineup, game); rating_driven plans none."""
+    if config.format == "rating_driven":
+        return []
+    specs: list[MatchSpec] = []
+    all_lineups = lineups(config)
+    for repeat in range(config.repeats):
+        index = 0
+        for lu in all_lineups:
+            seater = Seater(config, lu)
+            for k in range(config.matches):
+                seed = match_seed(config, repeat, lu.key, k)
+                specs.append(
+                    MatchSpec(
+                        match_id=match_id(config, repeat, index),
+                        run_id=run_id,
+                        game=config.game,
+                        rules=config.rules,
+                        seed=seed,
+                        seats=seater.seats(k, seed, repeat),
+                        index=len(specs),
+                        repeat=repeat,
+                    )
+                )
+                index += 1
     return specs
+
+
+def total_planned(config: RunConfig) -> int:
+    """The number of matches a run plays (rating_driven: at most)."""
+    if config.format == "rating_driven":
+        rd = config.rating_driven
+        return (rd.budget if rd else 200) * config.repeats
+    return len(lineups(config)) * config.matches * config.repeats

@@ -60,13 +60,20 @@ def test_folding_order_is_by_match_not_by_completion() -> None:
     assert leaderboard(results) == leaderboard(shuffled)
 
 
-def test_draws_count_half_and_unfinished_matches_are_ignored() -> None:
+def test_draws_count_half_and_errored_matches_are_ignored() -> None:
     results = [match(0, "a", "b", draw=True), match(1, "a", "b")]
     results.append(
-        results[1].model_copy(update={"match_id": "m999", "index": 999, "status": "forfeited"})
+        results[1].model_copy(update={"match_id": "m999", "index": 999, "status": "errored"})
     )
     rows = {r.agent: r for r in leaderboard(results)}
     assert rows["a"].games == 2 and rows["a"].draws == 1 and rows["a"].win_rate == 0.75
+
+
+def test_a_forfeit_is_a_loss_for_the_forfeiting_team() -> None:
+    forfeit = match(0, "a", "b").model_copy(update={"status": "forfeited", "winners": []})
+    forfeit.seats[0].reward, forfeit.seats[1].reward = -1.0, 0.0  # seat 0 (a) forfeited
+    rows = {r.agent: r for r in leaderboard([forfeit])}
+    assert rows["a"].losses == 1 and rows["b"].wins == 1 and rows["b"].mu > rows["a"].mu
 
 
 def test_unequal_factions_do_not_drag_equal_entries_down() -> None:
