@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.types import Decision
-
 from games.werewolf.rules import WerewolfEngine
 
 Policy = Callable[[WerewolfEngine, int, Decision], Any]

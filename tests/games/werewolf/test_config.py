@@ -70,9 +70,7 @@ def _error(**kwargs: object) -> str:
 
 
 def test_more_special_roles_than_players_is_rejected_naming_roles() -> None:
-    msg = _error(
-        n_players=5, roles=["werewolf", "seer", "doctor", "witch", "guard", "hunter"]
-    )
+    msg = _error(n_players=5, roles=["werewolf", "seer", "doctor", "witch", "guard", "hunter"])
     assert "roles" in msg and "n_players" in msg
 
 

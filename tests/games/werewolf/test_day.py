@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from games.werewolf.rules import WerewolfEngine
-
 from tests.games.werewolf.helpers import by_kind, events, first, play, seat_of
 
 BASE = {"belief_reports": "none", "wolf_discussion_rounds": 0}
@@ -45,7 +44,9 @@ def test_round_robin_fixed_always_starts_at_lowest_alive_seat() -> None:
 def test_random_order_permutes_each_round_or_reuses() -> None:
     fresh_differs = False
     for seed in range(5):
-        e = engine(seed=seed, first_phase="day", discussion_mode="random_order", discussion_rounds=3)
+        e = engine(
+            seed=seed, first_phase="day", discussion_mode="random_order", discussion_rounds=3
+        )
         play(e, until=first("vote"))
         turns = day_turns(e, 1)
         rounds = [turns[i : i + 8] for i in range(0, 24, 8)]
@@ -111,7 +112,7 @@ def test_bidding_tie_lottery_gives_named_player_an_extra_ticket() -> None:
         def speak(e: WerewolfEngine, s: int, d: object, name: str = name_a) -> dict[str, str]:
             return {"text": f"{name}, what do you think?"}
 
-        def bid(e: WerewolfEngine, s: int, d: object) -> str:
+        def bid(e: WerewolfEngine, s: int, d: object, a: int = a, b: int = b) -> str:
             if e.turns == 0:
                 return "4" if s == 0 else "0"
             return "3" if s in (a, b) else "0"

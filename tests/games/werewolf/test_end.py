@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from games.werewolf.rules import WerewolfEngine
-
 from tests.games.werewolf.helpers import by_kind, events, first, play
 
 BASE = {"belief_reports": "none", "wolf_discussion_rounds": 0}
@@ -72,7 +71,9 @@ def test_parity_wins_for_wolves() -> None:
     out = e.outcome()
     assert out.label == "wolves_win"
     alive = e.alive_seats()
-    assert sum(e.role[s] == "werewolf" for s in alive) >= sum(e.role[s] != "werewolf" for s in alive)
+    assert sum(e.role[s] == "werewolf" for s in alive) >= sum(
+        e.role[s] != "werewolf" for s in alive
+    )
 
 
 def test_full_elimination_continues_past_parity() -> None:
@@ -87,7 +88,9 @@ def test_full_elimination_continues_past_parity() -> None:
 
 def test_side_elimination_villagers_only_ends_when_villagers_are_dead() -> None:
     for scope in ("villagers_only", "both"):
-        e = engine(allow_abstain=True, win_condition="side_elimination", side_elimination_scope=scope)
+        e = engine(
+            allow_abstain=True, win_condition="side_elimination", side_elimination_scope=scope
+        )
         doc = e.role.index("doctor")
         play(e, by_kind(wolf_target=wolves_kill_villagers, protect=str(doc), vote="abstain"))
         assert e.outcome().label == "wolves_win"
@@ -98,11 +101,13 @@ def test_side_elimination_villagers_only_ends_when_villagers_are_dead() -> None:
 
 def test_side_elimination_both_counts_specials() -> None:
     for scope in ("both", "villagers_only"):
-        e = engine(allow_abstain=True, win_condition="side_elimination", side_elimination_scope=scope)
+        e = engine(
+            allow_abstain=True, win_condition="side_elimination", side_elimination_scope=scope
+        )
         specials = [s for s in range(8) if e.role[s] in ("seer", "doctor")]
 
-        def target(e: WerewolfEngine, s: int, d: object) -> str:
-            return str(next(t for t in specials if e.alive[t]))
+        def target(e: WerewolfEngine, s: int, d: object, sp: list[int] = specials) -> str:
+            return str(next(t for t in sp if e.alive[t]))
 
         pol = by_kind(wolf_target=target, protect=str(e.wolves[0]), vote="abstain")
         play(e, pol, until=lambda e, s, d: e.night == 3)
@@ -127,7 +132,9 @@ def test_belief_end_asks_every_seat_before_roles_are_revealed() -> None:
     reports = [ev for ev in e.log if ev.type == "belief"]
     assert len(reports) == 8 and all(ev.visibility.scope == "god" for ev in reports)
     assert reports[0].payload == {"seat": 0, "beliefs": {1: 0.9, 2: 0.1}}  # self dropped
-    assert e.log.index(reports[-1]) < next(i for i, ev in enumerate(e.log) if ev.type == "game_over")
+    assert e.log.index(reports[-1]) < next(
+        i for i, ev in enumerate(e.log) if ev.type == "game_over"
+    )
 
 
 def test_belief_end_of_day_asks_alive_seats_each_day_and_none_never() -> None:
@@ -150,7 +157,7 @@ def test_dead_seat_stops_observing_unless_dead_observe() -> None:
     for observe in (False, True):
         e = engine(dead_observe=observe, first_phase="day", max_days=3)
         victim = next(s for s in range(8) if e.role[s] == "villager")
-        play(e, by_kind(vote=lambda e, s, d: str(victim) if s != victim else None))
+        play(e, by_kind(vote=lambda e, s, d, v=victim: str(v) if s != v else None))
         exile_idx = next(i for i, ev in enumerate(e.log) if ev.type == "exile")
         later_public = [ev for ev in e.log[exile_idx + 1 :] if ev.visibility.scope == "public"]
         seen = e.visible_log(victim)

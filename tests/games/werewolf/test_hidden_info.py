@@ -12,7 +12,6 @@ import random
 import pytest
 
 from games.werewolf.rules import WerewolfEngine
-
 from tests.games.werewolf.fuzz import random_rules
 from tests.games.werewolf.helpers import random_answer
 

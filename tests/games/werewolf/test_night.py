@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 from games.werewolf.rules import WerewolfEngine
-
 from tests.games.werewolf.helpers import by_kind, events, first, non_wolf, play, seat_of
 
 BASE = {"belief_reports": "none", "wolf_discussion_rounds": 0}
@@ -88,7 +87,7 @@ def test_wolf_tie_no_kill_kills_nobody() -> None:
 
 def test_wolf_tie_lowest_seat_takes_lowest_wolfs_choice() -> None:
     e = engine(wolf_tie="lowest_seat")
-    a = [s for s in range(8) if e.role[s] != "werewolf"][0]
+    a = next(s for s in range(8) if e.role[s] != "werewolf")
     play(e, by_kind(**split_wolf_votes(e)), until=first("speak"))
     assert events(e, "wolf_target")[0]["target"] == a
 
@@ -127,7 +126,9 @@ def test_wolf_discussion_rounds_on_team_channel() -> None:
     turns = []
     play(
         e,
-        lambda e, s, d: (turns.append(s), {"text": "bite Bob"})[1] if d.kind == "wolf_discuss" else None,
+        lambda e, s, d: (
+            (turns.append(s), {"text": "bite Bob"})[1] if d.kind == "wolf_discuss" else None
+        ),
         until=first("speak"),
     )
     assert turns == e.wolves * 2
@@ -184,9 +185,7 @@ def test_poison_kills_and_protect_blocks_poison_flag() -> None:
         e = engine(roles=roles, protect_blocks_poison=blocks)
         w, doc = seat_of(e, "witch"), seat_of(e, "doctor")
         z = non_wolf(e, exclude=(w, doc))
-        pol = by_kind(
-            wolf_target=str(doc), protect=str(z), witch_heal="skip", witch_poison=str(z)
-        )
+        pol = by_kind(wolf_target=str(doc), protect=str(z), witch_heal="skip", witch_poison=str(z))
         play(e, pol, until=first("speak"))
         dead = events(e, "dawn")[0]["dead"]
         assert (z in dead) is (not blocks) and doc in dead
@@ -232,7 +231,11 @@ def test_seer_result_if_killed_flag() -> None:
     for flag in (True, False):
         e = engine(seer_result_if_killed=flag)
         seer = seat_of(e, "seer")
-        play(e, by_kind(wolf_target=str(seer), protect=str(seat_of(e, "doctor"))), until=first("speak"))
+        play(
+            e,
+            by_kind(wolf_target=str(seer), protect=str(seat_of(e, "doctor"))),
+            until=first("speak"),
+        )
         assert events(e, "dawn")[0]["dead"] == [seer]
         assert bool(events(e, "seer_result")) is flag
 
@@ -241,7 +244,9 @@ def test_night_death_reveal_modes() -> None:
     for mode, expect in (("none", None), ("team", "village"), ("role", "villager")):
         e = engine(night_death_reveal=mode)
         v = next(s for s in range(8) if e.role[s] == "villager")
-        play(e, by_kind(wolf_target=str(v), protect=str(seat_of(e, "doctor"))), until=first("speak"))
+        play(
+            e, by_kind(wolf_target=str(v), protect=str(seat_of(e, "doctor"))), until=first("speak")
+        )
         reveals = events(e, "dawn")[0]["reveals"]
         assert reveals == ({} if expect is None else {v: expect})
 
@@ -253,7 +258,13 @@ def test_hunter_killed_by_wolves_shoots_at_dawn() -> None:
     e = engine(roles=HUNTER)
     h = seat_of(e, "hunter")
     target = e.wolves[0]
-    play(e, by_kind(wolf_target=str(h), witch_heal="skip", witch_poison="none", hunter_shot=str(target)), until=first("speak"))
+    play(
+        e,
+        by_kind(
+            wolf_target=str(h), witch_heal="skip", witch_poison="none", hunter_shot=str(target)
+        ),
+        until=first("speak"),
+    )
     assert events(e, "hunter_shot") == [{"seat": h, "target": target, "reveal": None}]
     assert not e.alive[target] and events(e, "death")[-1]["cause"] == "hunter"
 

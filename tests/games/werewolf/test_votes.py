@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from games.werewolf.rules import WerewolfEngine
-
 from tests.games.werewolf.helpers import by_kind, events, first, play, seat_of
 
 BASE = {"belief_reports": "none", "wolf_discussion_rounds": 0, "first_phase": "day"}
@@ -18,7 +17,9 @@ def ballots(plan: dict[int, int | str]):  # type: ignore[no-untyped-def]
     return lambda e, s, d: str(plan[s]) if s in plan else None
 
 
-def run_vote(e: WerewolfEngine, plan: dict[int, int | str], revote: dict[int, int] | None = None) -> None:
+def run_vote(
+    e: WerewolfEngine, plan: dict[int, int | str], revote: dict[int, int] | None = None
+) -> None:
     pol = by_kind(vote=ballots(plan), revote=ballots(revote or plan))
     play(e, pol, until=lambda e, s, d: e.phase != "day_1")
 
@@ -106,7 +107,16 @@ def test_revote_is_restricted_to_tied_candidates_and_second_tie_exiles_nobody() 
 
 
 def test_strict_majority_over_alive_players_or_votes_cast() -> None:
-    plan: dict[int, int | str] = {0: 1, 2: 1, 3: 1, 4: 1, 1: 2, 5: "abstain", 6: "abstain", 7: "abstain"}
+    plan: dict[int, int | str] = {
+        0: 1,
+        2: 1,
+        3: 1,
+        4: 1,
+        1: 2,
+        5: "abstain",
+        6: "abstain",
+        7: "abstain",
+    }
     e = engine(elimination_rule="strict_majority", allow_abstain=True)
     run_vote(e, plan)  # 4 of 8 alive: not a majority
     assert events(e, "exile")[0]["seat"] is None
@@ -142,7 +152,7 @@ def test_exiled_hunter_shoots_and_may_decline() -> None:
         h = seat_of(e, "hunter")
         stop = play(
             e,
-            by_kind(vote=lambda e, s, d: str(h) if s != h else None),
+            by_kind(vote=lambda e, s, d, h=h: str(h) if s != h else None),
             until=first("hunter_shot"),
         )
         assert stop is not None and stop[0] == h
