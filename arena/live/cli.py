@@ -95,6 +95,7 @@ def _snapshot(source: Any) -> int:
     model = RunModel()
     if isinstance(source, RunDirSource):
         source.poll(model)
+        model.connection = "files"
     else:
 
         async def gather() -> None:

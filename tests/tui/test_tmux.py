@@ -1,0 +1,86 @@
+"""Smoke test in a real terminal: `arena run --tui` and `arena watch` under tmux, screen read back."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed"),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = """\
+name: smoke
+game: toy
+rules: {n_players: 5, rounds: 10}
+agents:
+  - {name: chatty, kind: random, params: {p_speak: 0.9}}
+  - {name: quiet, kind: random, params: {p_speak: 0.2}}
+matches: 400
+concurrency: 4
+master_seed: 3
+"""
+# The toy game is registered by tests/conftest.py; the child process imports it first.
+ARENA = f"{sys.executable} -c 'import tests.conftest, sys; from arena.cli import main; sys.exit(main())'"
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(
+        ["tmux", "-L", "arena-smoke", *args], capture_output=True, text=True, timeout=10
+    ).stdout
+
+
+def screen(name: str) -> str:
+    return tmux("capture-pane", "-p", "-t", name)
+
+
+def wait_screen(name: str, *needles: str, timeout: float = 30.0) -> str:
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = screen(name)
+        if all(n in text for n in needles):
+            return text
+        time.sleep(0.3)
+    raise AssertionError(f"{needles} not on screen {name}:\n{text}")
+
+
+def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
+    (tmp_path / "smoke.yaml").write_text(CONFIG)
+    run_dir = tmp_path / "runs" / "smoke1"
+    env = f"cd {ROOT} && TERM=xterm-256color "
+    try:
+        tmux("new-session", "-d", "-s", "run", "-x", "150", "-y", "45",
+             env + f"{ARENA} run {tmp_path / 'smoke.yaml'} --output {tmp_path / 'runs'} "
+             f"--run-id smoke1 --tui; sleep 30")  # fmt: skip
+        text = wait_screen("run", "smoke1", "running", "μ ± σ")
+        assert "toy-r0-m" in text
+        assert (run_dir / "broker.json").exists()
+        tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "45",
+             env + f"{ARENA} watch {run_dir}; sleep 30")  # fmt: skip
+        text = wait_screen("watch", "smoke1", "events/s", "toy-r0-m")
+        # open the most active match, view as seat 1, then the help overlay
+        tmux("send-keys", "-t", "watch", "r")
+        text = wait_screen("watch", "view spectator", "── round_")
+        tmux("send-keys", "-t", "watch", "v")
+        wait_screen("watch", "view as P0")
+        tmux("send-keys", "-t", "watch", "?")
+        wait_screen("watch", "keys", "follow")
+        tmux("send-keys", "-t", "watch", "Escape")
+        tmux("send-keys", "-t", "watch", "Escape")
+        wait_screen("watch", "μ history")
+        # quitting the live TUI mid-run leaves a resumable run and prints how
+        tmux("send-keys", "-t", "run", "q")
+        text = wait_screen("run", "arena run --resume")
+        tmux("send-keys", "-t", "watch", "q")
+        time.sleep(0.5)
+        assert "$" in screen("watch") or "μ history" not in screen("watch")
+    finally:
+        tmux("kill-server")
