@@ -186,21 +186,20 @@ def read_file(path: Path, lib: Library, problems: list[Problem]) -> None:
 def check_personas(lib: Library, only: set[str] | None = None) -> list[Problem]:
     """Unique names; card secret audiences name existing personas."""
     problems: list[Problem] = []
-    by_name: dict[str, str] = {}
-    keys = set(lib.personas) | {p.name for p in lib.personas.values()}
+    by_name: dict[str, list[str]] = {}
+    for pid, p in lib.personas.items():
+        by_name.setdefault(p.name, []).append(pid)
+    keys = set(lib.personas) | set(by_name)
     for pid, p in lib.personas.items():
         src = lib.sources[("persona", pid)]
         label = f"persona {pid}: "
-        report = only is None or pid in only
-        if p.name in by_name and report:
-            problems.append(
-                _problem(
-                    src, label, ("name",), f"duplicate name {p.name!r} (also {by_name[p.name]})"
-                )
-            )
-        by_name.setdefault(p.name, pid)
-        if not report:
+        if only is not None and pid not in only:
             continue
+        holders = by_name[p.name]
+        if len(holders) > 1 and (only is not None or holders[0] != pid):
+            others = ", ".join(h for h in holders if h != pid)
+            msg = f"duplicate name {p.name!r} (also {others})"
+            problems.append(_problem(src, label, ("name",), msg))
         for i, s in enumerate(p.secrets):
             for j, who in enumerate(s.audience):
                 if who not in keys:
