@@ -92,7 +92,7 @@ def cmd_envs(args: argparse.Namespace) -> int:
 # -- arena run ----------------------------------------------------------------------------
 def cmd_run(args: argparse.Namespace) -> int:
     from tournaments import config as tconfig
-    from tournaments.executor import Tournament, new_run_id
+    from tournaments.executor import RunLocked, Tournament, new_run_id
 
     overrides = {
         "matches": args.matches,
@@ -102,14 +102,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     }
     try:
         if args.resume:
-            run_dir = Path(args.resume)
-            config = tconfig.load(run_dir / "config.yaml", overrides)
-            from arena.store import Store
+            from tournaments.resume import adopt, check_resume
 
-            info = Store(run_dir / "arena.sqlite").run_info()
-            if info is None:
-                return _fail([f"{run_dir}: not a run directory (no run recorded)"])
-            run_id = info["run_id"]
+            run_dir = Path(args.resume)
+            config = tconfig.load(args.config or run_dir / "config.yaml", overrides)
+            run_id, diff = check_resume(run_dir, config, force=args.force)
         else:
             if not args.config:
                 return _fail(["give a CONFIG.yaml (or --resume RUN_DIR)"])
@@ -122,6 +119,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(err.problems)
 
     tournament = Tournament(config, run_dir, run_id)
+    if args.resume and diff:
+        dropped = adopt(run_dir, run_id, config, tournament.specs)
+        err_console.print(
+            f"[yellow]--force:[/] resuming with a changed config; unfinished matches replanned"
+            f" ({dropped} dropped)",
+            highlight=False,
+        )
     console.print(
         f"run [bold]{run_id}[/] → {run_dir}  ({len(tournament.specs)} matches, "
         f"concurrency {config.concurrency})",
@@ -135,6 +139,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             return int(live.run_with_tui(tournament, args))
         with progress_display(len(tournament.specs), quiet=args.quiet) as progress:
             results = asyncio.run(_run_tournament(tournament, progress, live, args))
+    except RunLocked as err:
+        return _fail([str(err)], code=1)
     except KeyboardInterrupt:
         err_console.print(
             f"\ninterrupted; finished matches are saved. Resume with:\n"
@@ -203,20 +209,6 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
     console.print(f"{finished}/{n} matches finished; games count seats played.")
 
 
-def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from arena.store import Store
-
-    db = Path(args.run_dir) / "arena.sqlite"
-    if not db.exists():
-        return _fail([f"{args.run_dir}: no arena.sqlite here"])
-    store = Store(db)
-    try:
-        print_leaderboard(store.results(), as_json=args.json)
-    finally:
-        store.close()
-    return 0
-
-
 # -- entry point --------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -238,6 +230,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="override the master seed")
     p.add_argument("--output", help="parent directory of run directories (default: runs)")
     p.add_argument("--run-id", help="name the run directory (default: <name>-<time>-<hex>)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="with --resume: accept a changed config (unfinished matches are replanned)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     live = p.add_argument_group("live view (MQTT event bus and terminal UI)")
     live.add_argument(
@@ -257,11 +254,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", help="show only this game")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_envs)
-
-    p = sub.add_parser("leaderboard", help="print the leaderboard of a run directory")
-    p.add_argument("run_dir")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_leaderboard)
 
     for module in EXTENSIONS:
         try:

@@ -1,0 +1,334 @@
+"""Tournament commands: ``arena leaderboard``, ``arena runs``, ``arena show``, ``arena plot``.
+
+Loaded by ``arena.cli`` (``add_commands``); heavy imports happen inside the commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return code
+
+
+def _open(run_dir: str | Path) -> Any:
+    from arena.store import Store
+
+    db = Path(run_dir) / "arena.sqlite"
+    if not db.exists():
+        raise FileNotFoundError(f"{run_dir}: no arena.sqlite here (not a run directory)")
+    return Store(db)
+
+
+def _load(run_dirs: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    """All results of the run directories and the first run's config."""
+    results: list[Any] = []
+    config: dict[str, Any] = {}
+    for i, d in enumerate(run_dirs):
+        store = _open(d)
+        try:
+            info = store.run_info() or {}
+            config = config or info.get("config", {})
+            for r in store.results():
+                # several runs: keep each run's matches apart in the fold order
+                results.append(r.model_copy(update={"index": i * 10**9 + r.index}))
+        finally:
+            store.close()
+    return results, config
+
+
+# -- leaderboard --------------------------------------------------------------------------
+COLUMNS = [
+    ("agent", "agent"),
+    ("μ", "mu"),
+    ("σ", "sigma"),
+    ("μ−3σ", "conservative"),
+    ("games", "games"),
+    ("W-D-L", None),
+    ("win rate [95% CI]", None),
+    ("side-bal WR", "side_balanced_wr"),
+    ("RSE %", "rse"),
+]
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+def render_table(doc: dict[str, Any]) -> Table:
+    rows = doc["rows"]
+    base = ("agent", "mu", "sigma", "conservative", "games", None)
+    cols = [(h, k) for h, k in COLUMNS if k in base or any(r.get(k) is not None for r in rows)]
+    title = f"Leaderboard by {doc['by']} (TrueSkill, factions as teams; sorted by μ−3σ)"
+    table = Table(title=title, title_justify="left")
+    for h, _ in cols:
+        table.add_column(h, justify="left" if h == "agent" else "right")
+    for r in rows:
+        cells = []
+        for h, k in cols:
+            if h == "W-D-L":
+                cells.append(f"{r['wins']}-{r['draws']}-{r['losses']}")
+            elif h.startswith("win rate"):
+                ci = (
+                    f" [{r['wr_low']:.2f}, {r['wr_high']:.2f}]"
+                    if r.get("wr_low") is not None
+                    else ""
+                )
+                cells.append(f"{r['win_rate']:.3f}{ci}")
+            else:
+                cells.append(_fmt(r.get(k)) if k != "agent" else r["agent"])
+        table.add_row(*cells)
+    return table
+
+
+def render_roles(doc: dict[str, Any]) -> Table | None:
+    rows = doc["rows"]
+    roles = sorted({role for r in rows for role in r.get("roles", {})})
+    if not roles:
+        return None
+    table = Table(title="Per-role μ−3σ", title_justify="left")
+    table.add_column("agent")
+    for role in roles:
+        table.add_column(role, justify="right")
+    for r in rows:
+        table.add_row(r["agent"], *(_fmt(r.get("roles", {}).get(role)) for role in roles))
+    return table
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from arena.ratings import report
+
+    try:
+        results, config = _load(args.run_dir)
+    except FileNotFoundError as err:
+        return _fail(str(err))
+    from arena.seeding import derive_seed
+
+    ratings_cfg = config.get("ratings") or {}
+    seed = derive_seed(config.get("master_seed", 0), "bootstrap") % 2**32
+    doc = report(
+        results,
+        by=args.by,
+        seed=seed,
+        bootstrap=ratings_cfg.get("bootstrap", 2000),
+        freeze=ratings_cfg.get("freeze", []),
+    )
+    if args.json:
+        print(json.dumps(doc, indent=2, sort_keys=True))
+        return 0
+    if args.csv:
+        out = io.StringIO()
+        fields = [k for k in doc["rows"][0] if k != "roles"] if doc["rows"] else ["agent"]
+        writer = csv.DictWriter(out, fieldnames=[*fields, "roles"], lineterminator="\n")
+        writer.writeheader()
+        for row in doc["rows"]:
+            roles = ";".join(f"{k}={v}" for k, v in sorted(row.get("roles", {}).items()))
+            writer.writerow({**{k: row[k] for k in fields}, "roles": roles})
+        sys.stdout.write(out.getvalue())
+        return 0
+    console.print(render_table(doc))
+    roles = render_roles(doc)
+    if roles is not None:
+        console.print(roles)
+    pop = doc["population"]
+    if pop.get("table"):
+        cross = Table(
+            title="Cross-table: mean return of row vs column [95% CI]", title_justify="left"
+        )
+        cross.add_column("")
+        for e in pop["entries"]:
+            cross.add_column(e, justify="right")
+        for x in pop["entries"]:
+            line = []
+            for y in pop["entries"]:
+                c = pop["table"].get(x, {}).get(y)
+                line.append(
+                    f"{c['mean']:+.2f} [{c['low']:+.2f},{c['high']:+.2f}] n={c['games']}"
+                    if c
+                    else "-"
+                )
+            cross.add_row(x, *line)
+        console.print(cross)
+        for e, sc in pop["scores"].items():
+            console.print(
+                f"  {e}: PR {sc['pr']:+.3f} {sc['pr_ci']}  WPE {sc['wpe']:+.3f} {sc['wpe_ci']}"
+                f" (by {sc['exploiter']})  aggregate {sc['aggregate']:+.3f} {sc['aggregate_ci']}",
+                highlight=False,
+            )
+    m = doc["matches"]
+    extra = ""
+    if doc["ranking_stability_tau"] is not None:
+        extra = f"; ranking stability over {doc['repeats']} repeats: mean Kendall τ {doc['ranking_stability_tau']:.3f}"
+    console.print(
+        f"matches: {', '.join(f'{k} {v}' for k, v in m.items()) or 'none'} (errored are not rated)"
+        f"; bootstrap {doc['bootstrap']['resamples']} resamples, seed {doc['bootstrap']['seed']}"
+        + extra,
+        highlight=False,
+    )
+    return 0
+
+
+# -- runs ---------------------------------------------------------------------------------
+def run_status(run_dir: Path) -> dict[str, Any] | None:
+    from arena.store import DONE
+    from tournaments.executor import is_locked
+
+    try:
+        store = _open(run_dir)
+    except FileNotFoundError:
+        return None
+    try:
+        info = store.run_info()
+        counts = store.counts()
+    finally:
+        store.close()
+    if info is None:
+        return None
+    planned = sum(counts.values())
+    done = sum(counts.get(s, 0) for s in DONE)
+    status = info["status"]
+    if is_locked(run_dir / "run.lock"):
+        status = "running"
+    elif status == "running":
+        status = "crashed" if done < planned else "complete"
+    return {
+        "run_id": info["run_id"],
+        "dir": str(run_dir),
+        "game": info["game"],
+        "format": info["config"].get("format", "round_robin"),
+        "created": info["created"],
+        "status": status,
+        "done": done,
+        "planned": planned,
+        "failed": done - counts.get("finished", 0),
+    }
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    root = Path(args.runs_dir)
+    if not root.is_dir():
+        return _fail(f"{root}: no such directory")
+    rows = [s for d in sorted(root.iterdir()) if d.is_dir() and (s := run_status(d))]
+    rows.sort(key=lambda r: r["created"])
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    table = Table(title=f"Runs under {root}", title_justify="left")
+    for col in ("run", "game", "format", "started", "status", "done", "failed"):
+        table.add_column(col, justify="right" if col in ("done", "failed") else "left")
+    for r in rows:
+        started = dt.datetime.fromtimestamp(r["created"], dt.UTC).strftime("%Y-%m-%d %H:%M")
+        table.add_row(
+            r["run_id"],
+            r["game"],
+            r["format"],
+            started,
+            r["status"],
+            f"{r['done']}/{r['planned']}",
+            str(r["failed"]),
+        )
+    console.print(table)
+    resumable = [r for r in rows if r["status"] in ("crashed", "interrupted", "incomplete")]
+    for r in resumable:
+        console.print(f"  resume: arena run --resume {r['dir']}", highlight=False)
+    return 0
+
+
+# -- show ---------------------------------------------------------------------------------
+def find_match(match_id: str, run_dir: str | None, runs_dir: str) -> Path | None:
+    candidates = [Path(run_dir)] if run_dir else sorted(Path(runs_dir).glob("*"))
+    for d in candidates:
+        if (d / "arena.sqlite").exists():
+            store = _open(d)
+            try:
+                if store.match_row(match_id) is not None:
+                    return d
+            finally:
+                store.close()
+    return None
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from tournaments.transcript import summary
+
+    run_dir = find_match(args.match_id, args.run, args.runs_dir)
+    if run_dir is None:
+        where = args.run or f"the runs under {args.runs_dir}"
+        return _fail(f"no match {args.match_id!r} in {where}")
+    store = _open(run_dir)
+    try:
+        row = store.match_row(args.match_id)
+    finally:
+        store.close()
+    assert row is not None
+    text = summary(run_dir, row, max_lines=args.lines)
+    console.print(text, highlight=False, markup=False)
+    return 0
+
+
+# -- plot ---------------------------------------------------------------------------------
+def cmd_plot(args: argparse.Namespace) -> int:
+    try:
+        from tournaments.plots import plot_run
+    except ImportError as err:
+        return _fail(f"plotting needs matplotlib ({err}); pip install matplotlib", code=1)
+    try:
+        results, config = _load([args.run_dir])
+    except FileNotFoundError as err:
+        return _fail(str(err))
+    out = Path(args.out or Path(args.run_dir) / "plots")
+    paths = plot_run(results, out, by=args.by, config=config)
+    for p in paths:
+        console.print(f"wrote {p}", highlight=False)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser(
+        "leaderboard",
+        help="print the leaderboard of one or more run directories",
+        description="TrueSkill (μ, σ, μ−3σ), win rates with 95%% CIs, side-balanced win rate, "
+        "per-role ratings, cross-table with population return / exploitability / aggregate "
+        "score, and RSE across repeats.",
+    )
+    p.add_argument("run_dir", nargs="+")
+    p.add_argument("--by", choices=["agent", "role", "faction", "game"], default="agent")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="the full report as JSON")
+    fmt.add_argument("--csv", action="store_true", help="the rows as CSV")
+    p.set_defaults(func=cmd_leaderboard)
+
+    p = sub.add_parser("runs", help="list runs with their status")
+    p.add_argument("runs_dir", nargs="?", default="runs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_runs)
+
+    p = sub.add_parser("show", help="a match's outcome and transcript summary")
+    p.add_argument("match_id")
+    p.add_argument("--run", metavar="RUN_DIR", help="the run directory (default: search RUNS)")
+    p.add_argument("--runs-dir", default="runs", help="where to search (default: runs)")
+    p.add_argument("--lines", type=int, default=40, help="public transcript lines to print")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("plot", help="rating history and win-rate-with-CI charts (PNG)")
+    p.add_argument("run_dir")
+    p.add_argument("--out", help="output directory (default: RUN_DIR/plots)")
+    p.add_argument("--by", choices=["agent", "role", "faction"], default="agent")
+    p.set_defaults(func=cmd_plot)

@@ -1,0 +1,76 @@
+"""Resuming a run: the config it was started with is the one it finishes with.
+
+The config stored in the run's database is compared with the config to resume with (the file
+given on the command line, else the run directory's ``config.yaml``, plus command-line
+overrides). Any difference in what is played is refused with a unified diff unless forced;
+``concurrency`` and ``output_dir`` may change freely.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.errors import ConfigError
+from arena.store import Store
+from tournaments.config import RUNTIME_FIELDS, RunConfig
+
+
+def _played(config: dict[str, Any]) -> dict[str, Any]:
+    normal = RunConfig.model_validate(config).model_dump(mode="json")
+    return {k: v for k, v in normal.items() if k not in RUNTIME_FIELDS}
+
+
+def config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Unified diff (YAML) of the parts of two configs that change what is played."""
+    a = yaml.safe_dump(_played(old), sort_keys=True).splitlines()
+    b = yaml.safe_dump(_played(new), sort_keys=True).splitlines()
+    return list(difflib.unified_diff(a, b, "stored config", "new config", lineterm="", n=1))
+
+
+def stored(run_dir: Path) -> dict[str, Any]:
+    """The run id and config recorded in a run directory; ConfigError if it is not one."""
+    db = run_dir / "arena.sqlite"
+    if not db.exists():
+        raise ConfigError([f"{run_dir}: not a run directory (no arena.sqlite)"])
+    store = Store(db)
+    try:
+        info = store.run_info()
+    finally:
+        store.close()
+    if info is None:
+        raise ConfigError([f"{run_dir}: not a run directory (no run recorded)"])
+    return info
+
+
+def check_resume(run_dir: Path, config: RunConfig, force: bool = False) -> tuple[str, list[str]]:
+    """(run id, diff lines) for resuming ``run_dir`` with ``config``.
+
+    Raises ConfigError carrying the diff when the config changed and ``force`` is not set.
+    """
+    info = stored(run_dir)
+    diff = config_diff(info["config"], config.model_dump(mode="json"))
+    if diff and not force:
+        raise ConfigError(
+            [
+                f"{run_dir}: the config differs from the one this run was started with; "
+                "resume with the original config, or pass --force to replan the unfinished "
+                "matches with the new one (finished matches are kept):\n" + "\n".join(diff)
+            ]
+        )
+    return info["run_id"], diff
+
+
+def adopt(run_dir: Path, run_id: str, config: RunConfig, specs: list[Any]) -> int:
+    """After a forced resume: store the new config and replan the unfinished matches."""
+    data = config.model_dump(mode="json")
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    store = Store(run_dir / "arena.sqlite")
+    try:
+        store.set_config(run_id, data)
+        return store.replan(specs)
+    finally:
+        store.close()
