@@ -151,6 +151,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             info["decision"] = d.kind
             info["legal"] = d.option_ids
             info["free_text"] = d.free_text
+            info["min_choices"] = d.min_choices
+            info["max_choices"] = d.max_choices
         if self._errors.get(agent):
             info["error"] = self._errors[agent]
         return info

@@ -246,26 +246,32 @@ class MatchRunner:
         status = "finished"
         reason: str | None = None
         cancelled = False
+        seating = {str(s): self.spec.seats[s] for s in range(engine.n_seats)}
+        # With by-team seating the agent entry of a seat reveals its team: then the seating is
+        # recorded for spectators only (in ground_truth), never in the public match_start.
+        public_seating = self.spec.by_team is None
         self.recorder.record(
             GameEvent(
                 type="match_start",
                 phase="setup",
                 payload={
                     "game": self.spec.game,
-                    "seed_id": self.spec.match_id,
+                    "match_id": self.spec.match_id,
                     "rules": engine.rules.model_dump(mode="json"),
-                    "seats": {str(s): self.spec.seats[s] for s in range(engine.n_seats)},
+                    "seats": seating if public_seating else {},
                     "names": engine.names,
                 },
                 text=f"Match {self.spec.match_id}: {self.spec.game} with "
                 + ", ".join(
-                    f"{engine.names[s]} ({self.spec.seats[s]})" for s in range(engine.n_seats)
+                    f"{engine.names[s]}" + (f" ({self.spec.seats[s]})" if public_seating else "")
+                    for s in range(engine.n_seats)
                 ),
             )
         )
         self.recorder.note(
             "ground_truth",
             "setup",
+            seats=seating,
             teams={str(k): v for k, v in engine.teams().items()},
             roles={str(k): v for k, v in engine.roles().items()},
             facts=[f.model_dump(mode="json") for f in engine.private_facts()],

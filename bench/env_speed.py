@@ -38,6 +38,9 @@ def random_legal(rng: random.Random, info: dict[str, Any]) -> Any:
         return FILLER
     if info.get("free_text") and legal:
         return legal[0]  # pass / wait
+    k = info.get("max_choices", 1)
+    if k > 1:  # e.g. an Avalon team proposal: exactly k distinct seats
+        return ",".join(rng.sample(legal, max(info.get("min_choices", 1), 1)))
     return rng.choice(legal)
 
 
@@ -82,11 +85,13 @@ def engine_speed(
                 if engine.is_over() or seat not in engine.pending():
                     continue
                 d = engine.decision(seat)
-                info = {"legal": d.option_ids, "free_text": d.free_text}
-                answer = random_legal(rng, info)
-                if d.max_choices > 1:
-                    answer = ",".join(rng.sample(d.option_ids, d.max_choices))
-                engine.apply(seat, answer)
+                info = {
+                    "legal": d.option_ids,
+                    "free_text": d.free_text,
+                    "min_choices": d.min_choices,
+                    "max_choices": d.max_choices,
+                }
+                engine.apply(seat, random_legal(rng, info))
                 steps += 1
         games += 1
     elapsed = time.perf_counter() - t0

@@ -135,3 +135,18 @@ async def test_seat_agents_only_see_their_own_secret() -> None:
         for other in range(3):
             if other != seat:
                 assert all(f"Your secret is {engine.secrets[other]}" not in t for t in texts)
+
+
+async def test_by_team_seating_is_not_published_to_players() -> None:
+    s = spec().model_copy(update={"by_team": {f"seat{i}": f"a{i}" for i in range(3)}})
+    sink = MemorySink()
+    await MatchRunner(s, {f"a{i}": RandomAgent(f"a{i}") for i in range(3)}, [sink]).run()
+    start = sink.events[0]
+    assert start.type == "match_start" and start.payload["seats"] == {}
+    assert all(f"a{i}" not in start.text for i in range(3))
+    truth = next(e for e in sink.events if e.type == "ground_truth")
+    assert truth.visibility.scope == "god" and truth.payload["seats"] == {
+        "0": "a0",
+        "1": "a1",
+        "2": "a2",
+    }
