@@ -40,6 +40,25 @@ def _fail(problems: list[str], code: int = 2) -> int:
 
 
 # -- arena envs ---------------------------------------------------------------------------
+def _type_name(ann: Any) -> str:
+    """A readable type: Literal values as a|b|c, optionals as X | None."""
+    import types
+    import typing
+
+    origin = typing.get_origin(ann)
+    args = typing.get_args(ann)
+    if origin is typing.Literal:
+        return "|".join(str(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_type_name(a) for a in args)
+    if origin is not None:
+        inner = ", ".join(_type_name(a) for a in args)
+        return f"{getattr(origin, '__name__', str(origin))}[{inner}]"
+    if ann is type(None):
+        return "None"
+    return getattr(ann, "__name__", str(ann).replace("typing.", ""))
+
+
 def cmd_envs(args: argparse.Namespace) -> int:
     out: list[dict[str, Any]] = []
     for info in registry.games().values():
@@ -52,8 +71,7 @@ def cmd_envs(args: argparse.Namespace) -> int:
             continue
         flags = []
         for name, field in rules_cls.model_fields.items():
-            ann = field.annotation
-            type_name = getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
+            type_name = _type_name(field.annotation)
             flags.append(
                 {
                     "flag": name,
