@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
+import threading
 from collections import deque
 from typing import Any
 
@@ -29,11 +30,13 @@ def batch_payload(events_json: list[str]) -> str:
 
 
 class Publisher:
+    """Publishes from its own thread and event loop, so busy matches never starve it."""
+
     def __init__(
         self,
         url: BrokerURL,
         *,
-        max_buffer: int = 20_000,
+        max_buffer: int = 50_000,
         max_batch: int = 500,
         backoff: tuple[float, float] = (0.1, 5.0),
         client_id: str | None = None,
@@ -46,9 +49,12 @@ class Publisher:
         self._buffer: deque[tuple[str, str]] = deque()
         self._retained: dict[str, str] = {}
         self._dirty: set[str] = set()
-        self._wake = asyncio.Event()
-        self._connected = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._wake_pending = False
+        self._connected = threading.Event()
         self._closing = False
+        self._thread: threading.Thread | None = None
         self._task: asyncio.Task[None] | None = None
         # counters (read by status messages, the CLI and the benchmark)
         self.enqueued = 0
@@ -58,21 +64,33 @@ class Publisher:
         self.reconnects = 0
         self.last_error: str | None = None
 
-    # -- producer side (synchronous, never blocks) -------------------------------------
+    # -- producer side (any thread; never blocks) ----------------------------------------
     def publish_event(self, topic: str, event_json: str) -> bool:
         if len(self._buffer) >= self.max_buffer:
             self.dropped += 1
             return False
         self._buffer.append((topic, event_json))
         self.enqueued += 1
-        self._wake.set()
+        self._poke()
         return True
 
     def retain(self, topic: str, payload: dict[str, Any] | str) -> None:
         text = payload if isinstance(payload, str) else json.dumps(payload, separators=(",", ":"))
         self._retained[topic] = text
         self._dirty.add(topic)
-        self._wake.set()
+        self._poke()
+
+    def _poke(self) -> None:
+        loop = self._loop
+        if loop is not None and not self._wake_pending:
+            self._wake_pending = True
+            with contextlib.suppress(RuntimeError):  # loop already closed
+                loop.call_soon_threadsafe(self._woken)
+
+    def _woken(self) -> None:
+        self._wake_pending = False
+        if self._wake is not None:
+            self._wake.set()
 
     @property
     def connected(self) -> bool:
@@ -94,30 +112,52 @@ class Publisher:
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="mqtt-publisher")
+        if self._thread is not None:
+            return
+        ready = threading.Event()
+
+        def serve() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            self._wake = asyncio.Event()
+            self._loop = loop
+            self._task = loop.create_task(self._run(), name="mqtt-publisher")
+            ready.set()
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(self._task)
+            self._loop = None
+            loop.close()
+
+        self._thread = threading.Thread(target=serve, name="mqtt-publisher", daemon=True)
+        self._thread.start()
+        ready.wait(5)
 
     async def wait_connected(self, timeout: float) -> bool:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._connected.wait(), timeout)
-        return self.connected
+        return await asyncio.to_thread(self._connected.wait, timeout)
 
     async def aclose(self, timeout: float = 5.0) -> None:
         """Flush what can be flushed within ``timeout``, then stop."""
+        await asyncio.to_thread(self.close, timeout)
+
+    def close(self, timeout: float = 5.0) -> None:
         self._closing = True
-        self._wake.set()
-        if self._task is None:
+        thread, loop, task = self._thread, self._loop, self._task
+        if thread is None:
+            self.dropped += len(self._buffer)
+            self._buffer.clear()
             return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._task), timeout)
-        if not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._woken)
+        thread.join(timeout)
+        if thread.is_alive() and loop is not None and task is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(task.cancel)
+            thread.join(2.0)
         self.dropped += len(self._buffer)
         self._buffer.clear()
 
-    # -- consumer side ---------------------------------------------------------------------
+    # -- consumer side (the publisher thread) -----------------------------------------------
     async def _run(self) -> None:
         import aiomqtt
 
@@ -144,17 +184,19 @@ class Publisher:
                     return
                 self.reconnects += 1
                 log.warning("MQTT broker %s: %s; retrying", self.url.public(), self.last_error)
-                self._wake.clear()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.backoff[1])
 
     async def _flush(self, client: Any) -> bool:
         """Publish what is pending; True when closing and everything is out."""
+        assert self._wake is not None
         if not self._buffer and not self._dirty:
             if self._closing:
                 return True
             self._wake.clear()
-            await self._wake.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), 0.25)
+            return False
         groups: dict[str, list[str]] = {}
         n = 0
         while self._buffer and n < self.max_batch * 8:
