@@ -1,0 +1,84 @@
+"""The TUI over MQTT: catches a whole run, shows reconnecting while the broker is away."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+from arena.live import hooks
+from arena.live.broker import EmbeddedBroker
+from arena.sinks import read_jsonl
+from tests.arena.live.helpers import Mosquitto, run_args, toy_tournament
+from tui.app import ArenaApp
+from tui.model import RunModel
+from tui.sources import MqttSource
+
+
+async def _until(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.05)
+
+
+async def test_mqtt_source_folds_a_whole_run_like_the_record(tmp_path: Path) -> None:
+    t = toy_tournament(tmp_path)
+    model = RunModel()
+    with EmbeddedBroker() as broker:
+        source = MqttSource(broker.url, run_id=t.run_id)
+        task = asyncio.create_task(source.run(model, lambda: None))
+        await _until(lambda: model.connection == "connected")
+        await asyncio.sleep(0.2)
+        async with hooks.session(t, run_args(broker=broker.url.public())):
+            await t.run()
+        n = sum(len(list(read_jsonl(p))) for p in t.dir.matches.glob("*.jsonl"))
+        await _until(lambda: model.events_seen == n and model.status == "complete")
+        await _until(lambda: len(model.leaderboard) == 2)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert model.done == 4 and model.malformed == 0 and model.foreign == 0
+    assert all(m.status == "finished" for m in model.matches.values())
+
+
+async def test_newest_run_is_picked_and_reconnecting_is_shown(tmp_path: Path) -> None:
+    m = Mosquitto(tmp_path).start()
+    t = toy_tournament(tmp_path, matches=2)
+    async with hooks.session(t, run_args(broker=m.url)):
+        await t.run()
+    model = RunModel()
+    source = MqttSource(m.url, wait_s=0.5)
+    source.backoff = (0.05, 0.2)
+    task = asyncio.create_task(source.run(model, lambda: None))
+    try:
+        await _until(lambda: model.status == "complete")  # retained status of the run
+        assert source.run_id == t.run_id and model.done == 2
+        m.kill()
+        await _until(lambda: model.connection.startswith("reconnecting"))
+        model.status = "?"
+        m2 = Mosquitto(tmp_path, port=m.port).start()
+        try:
+            await _until(lambda: model.connection in ("connected", "connected (no run yet)"))
+        finally:
+            m2.kill()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        m.kill()
+
+
+async def test_dashboard_over_mqtt_shows_the_broker_state(tmp_path: Path) -> None:
+    with EmbeddedBroker() as broker:
+        t = toy_tournament(tmp_path, matches=2)
+        async with hooks.session(t, run_args(broker=broker.url.public())):
+            await t.run()
+        app = ArenaApp(source=MqttSource(broker.url, wait_s=0.5))
+        async with app.run_test(size=(140, 40)) as pilot:
+            for _ in range(80):
+                await pilot.pause(0.05)
+                if app.model.done == 2 and app.model.leaderboard:
+                    break
+            await pilot.pause(0.3)
+            title = str(app.screen.query_one("#run-title").content)
+            assert "run1" in title and "[connected]" in title and "broker mqtt://127.0.0.1" in title
