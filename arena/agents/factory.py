@@ -23,18 +23,22 @@ def agent_kinds() -> dict[str, str]:
 
 
 def resolve(kind: str, game: str) -> type[Agent]:
-    """The agent class for ``kind`` in ``game``; raises KeyError with the choices."""
+    """The agent class for ``kind`` in ``game``; raises KeyError with the choices.
+
+    ``<game>.<bot>`` names a game's bot; a bare name is the game's own bot when it has one
+    (e.g. Werewolf's spec-conformant ``random``), else a built-in or plug-in kind.
+    """
     kinds = agent_kinds()
-    if kind in kinds:
-        return registry.load_object(kinds[kind])  # type: ignore[no-any-return]
+    bots = registry.bots(game)
     bot = kind
     if "." in kind:
         prefix, _, bot = kind.partition(".")
         if prefix != game:
             raise KeyError(f"agent kind {kind!r} is a {prefix} bot, but the game is {game}")
-    bots = registry.bots(game)
     if bot in bots:
         return bots[bot]  # type: ignore[no-any-return]
+    if kind in kinds:
+        return registry.load_object(kinds[kind])  # type: ignore[no-any-return]
     choices = sorted(kinds) + [f"{game}.{b}" for b in sorted(bots)]
     raise KeyError(f"unknown agent kind {kind!r}; choices for {game}: {', '.join(choices)}")
 
