@@ -41,7 +41,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         return _problems(err.problems)
     if args.json:
         out = {
-            "personas": [{"id": p.id, "name": p.name, "occupation": p.occupation} for p in lib.personas.values()],
+            "personas": [
+                {"id": p.id, "name": p.name, "occupation": p.occupation}
+                for p in lib.personas.values()
+            ],
             "scenarios": [
                 {"id": s.id, "kind": s.kind, "title": s.title, "characters": s.characters}
                 for s in lib.scenarios.values()
@@ -93,7 +96,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if problems:
         return _problems(problems)
     n_files = len(yaml_files(paths))
-    own = len([k for k in lib.sources if k[0] == "persona" and str(lib.sources[k].file) in {str(f) for f in yaml_files(paths)}])
+    own = len(
+        [
+            k
+            for k in lib.sources
+            if k[0] == "persona" and str(lib.sources[k].file) in {str(f) for f in yaml_files(paths)}
+        ]
+    )
     print(f"ok: {n_files} file(s), {own} persona card(s), {len(lib.scenarios)} scenario(s)")
     return 0
 

@@ -95,10 +95,13 @@ def line_of(path: Path, loc: Loc) -> int | None:
                 if str(k.value) == str(part):
                     nxt, line = v, k.start_mark.line + 1
                     break
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-            if 0 <= part < len(node.value):
-                nxt = node.value[part]
-                line = nxt.start_mark.line + 1
+        elif (
+            isinstance(node, yaml.SequenceNode)
+            and isinstance(part, int)
+            and 0 <= part < len(node.value)
+        ):
+            nxt = node.value[part]
+            line = nxt.start_mark.line + 1
         if nxt is None:
             continue
         node = nxt
@@ -151,11 +154,9 @@ def read_file(path: Path, lib: Library, problems: list[Problem]) -> None:
         line = mark.line + 1 if mark else None
         problems.append(Problem(str(path), line, "", f"not valid YAML: {err}"))
         return
-    docs: list[tuple[Loc, Any]]
-    if isinstance(data, list):
-        docs = [((i,), d) for i, d in enumerate(data)]
-    else:
-        docs = [((), data)]
+    docs: list[tuple[Loc, Any]] = (
+        [((i,), d) for i, d in enumerate(data)] if isinstance(data, list) else [((), data)]
+    )
     for prefix, doc in docs:
         src = Source(path, prefix)
         label = f"[{prefix[0]}]." if prefix else ""

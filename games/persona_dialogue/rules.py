@@ -298,11 +298,9 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
         for s in seats:
             self.own_turns[s] += 1
             for pr in self.cast.probes:
-                if "every_k_own_turns" in pr.schedule and self.own_turns[s] % pr.k == 0:
-                    if s in probes.targets(pr, self.cast.seat_of, self.n_seats, set()):
-                        self.probe_queue += probes.expand(
-                            pr, s, "every_k_own_turns", self.own_turns[s]
-                        )
+                due = "every_k_own_turns" in pr.schedule and self.own_turns[s] % pr.k == 0
+                if due and s in probes.targets(pr, self.cast.seat_of, self.n_seats, set()):
+                    self.probe_queue += probes.expand(pr, s, "every_k_own_turns", self.own_turns[s])
         if self.interrogation:
             self._advance_stage()
         reason = self._end_condition()

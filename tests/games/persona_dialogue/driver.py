@@ -45,7 +45,11 @@ def play(engine: PersonaDialogueEngine, rng: random.Random, on_step: Any = None)
         try:
             engine.apply(seat, action)
         except InvalidAction:
-            action = Action(choices=("pass",)) if engine.decision(seat).silent_option else Action(text="...")
+            action = (
+                Action(choices=("pass",))
+                if engine.decision(seat).silent_option
+                else Action(text="...")
+            )
             engine.apply(seat, action)
         applied.append(action.model_copy(update={"seat": seat}))
         n += 1

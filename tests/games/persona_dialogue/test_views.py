@@ -59,7 +59,7 @@ def test_two_thousand_scripted_dialogues_keep_every_view_egocentric() -> None:
         }
         engine = PersonaDialogueEngine(rules, seed=i)
 
-        def step(seat: int, engine: PersonaDialogueEngine = engine) -> None:
+        def step(seat: int, engine: PersonaDialogueEngine = engine, rules: dict = rules) -> None:
             # Only the acting seat's prompt changes between steps: check it every time.
             text = engine.render(seat)
             for bad in _forbidden(engine, seat):
