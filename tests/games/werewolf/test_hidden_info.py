@@ -79,8 +79,11 @@ class Oracle:
 
 
 def check_views(e: WerewolfEngine, oracle: Oracle, deciding: list[int]) -> None:
+    # Every seat's log view and state are re-checked whenever the log grew (a buffered
+    # simultaneous answer changes neither); the deciding seat's rendered text always.
+    grew = len(e.log) > len(oracle.audience) or not oracle.audience
     oracle.update()
-    for s in range(e.n_seats):
+    for s in range(e.n_seats) if grew else ():
         cut = None if e.rules.dead_observe else e.cutoff.get(s)
         seen = e.visible_log(s)
         before = oracle.views[s]
