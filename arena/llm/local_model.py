@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import os
 import shutil
 import threading
@@ -67,6 +68,18 @@ class LocalModel:
             tokenizer.pad_token_id if tokenizer.pad_token_id is not None else min(self.eos_ids)
         )
         self.lock = threading.Lock()
+        params = inspect.signature(model.forward).parameters
+        # transformers >= 5.2x renamed past_key_values to cache
+        self._cache_kw = "cache" if "cache" in params else "past_key_values"
+
+    def _forward(self, past: Any = None, **kwargs: Any) -> tuple[Any, Any]:
+        if past is not None:
+            kwargs[self._cache_kw] = past
+        out = self.model(use_cache=True, **kwargs)
+        new = getattr(out, "past_key_values", None)
+        if new is None:
+            new = getattr(out, "cache", None)
+        return out.logits, new
 
     # -- encoding ------------------------------------------------------------------------
     def encode_chat(self, messages: list[dict[str, str]]) -> list[int]:
@@ -106,9 +119,8 @@ class LocalModel:
         prompts = [self.encode_chat(r.messages) for r in requests]
         ids, mask = self._left_pad(prompts)
         pos = (mask.cumsum(-1) - 1).clamp(min=0)
-        out = self.model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=True)
-        past = out.past_key_values
-        logits = out.logits[:, -1, :].float()
+        logits, past = self._forward(input_ids=ids, attention_mask=mask, position_ids=pos)
+        logits = logits[:, -1, :].float()
         n = len(requests)
         gens = [
             torch.Generator().manual_seed(r.seed if r.seed is not None else 0) for r in requests
@@ -144,15 +156,10 @@ class LocalModel:
             mask = torch.cat([mask, mask.new_ones((mask.shape[0], 1))], dim=-1)
             pos = (mask.sum(-1, keepdim=True) - 1).to(self.device)
             step = torch.tensor(next_tok, dtype=torch.long, device=self.device)[:, None]
-            out = self.model(
-                input_ids=step,
-                attention_mask=mask,
-                position_ids=pos,
-                past_key_values=past,
-                use_cache=True,
+            logits, past = self._forward(
+                past, input_ids=step, attention_mask=mask, position_ids=pos
             )
-            past = out.past_key_values
-            logits = out.logits[:, -1, :].float()
+            logits = logits[:, -1, :].float()
         results = []
         for i, r in enumerate(requests):
             text = self.tok.decode(produced[i], skip_special_tokens=True)
@@ -193,8 +200,8 @@ class LocalModel:
         prompts = [self.encode_chat(r.messages) for r in requests]
         ids, mask = self._left_pad(prompts)
         pos = (mask.cumsum(-1) - 1).clamp(min=0)
-        out = self.model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=True)
-        first = torch.log_softmax(out.logits[:, -1, :].float(), dim=-1)
+        logits0, past = self._forward(input_ids=ids, attention_mask=mask, position_ids=pos)
+        first = torch.log_softmax(logits0[:, -1, :].float(), dim=-1)
         cands = [
             [self.tok.encode(c, add_special_tokens=False) or [self.pad_id] for c in r.choices or []]
             for r in requests
@@ -202,7 +209,6 @@ class LocalModel:
         owner = [i for i, cs in enumerate(cands) for _ in cs]
         flat = [c for cs in cands for c in cs]
         width = max(len(c) for c in flat)
-        past = out.past_key_values
         idx = torch.tensor(owner, dtype=torch.long, device=self.device)
         past.batch_select_indices(idx)
         body = torch.full((len(flat), width), self.pad_id, dtype=torch.long)
@@ -212,10 +218,8 @@ class LocalModel:
         mask2 = torch.cat([mask[idx], mask.new_ones((len(flat), width))], dim=-1)
         start = mask[idx].sum(-1, keepdim=True)
         pos2 = start + torch.arange(width, device=self.device)[None, :]
-        out2 = self.model(
-            input_ids=body, attention_mask=mask2, position_ids=pos2, past_key_values=past
-        )
-        logp = torch.log_softmax(out2.logits.float(), dim=-1)
+        logits2, _ = self._forward(past, input_ids=body, attention_mask=mask2, position_ids=pos2)
+        logp = torch.log_softmax(logits2.float(), dim=-1)
         scores: list[float] = []
         for j, c in enumerate(flat):
             s = float(first[owner[j], c[0]])

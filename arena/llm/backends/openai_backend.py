@@ -34,13 +34,6 @@ class OpenAIBackend(Backend):
             api_key=api_key or "not-needed",
             max_retries=0,
             timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),
-            http_client=httpx.AsyncClient(
-                limits=httpx.Limits(
-                    max_connections=config.concurrency + 4,
-                    max_keepalive_connections=config.concurrency + 4,
-                ),
-                timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),
-            ),
         )
 
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:

@@ -1,0 +1,86 @@
+"""The local transformers backend with the real bundled SmolLM2-135M (slow: CPU inference)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from arena.llm.backends.local import LocalBackend
+from arena.llm.config import BackendConfig
+from arena.llm.local_model import bundled_gguf, load_model
+from arena.llm.messages import ChatRequest
+
+pytestmark = pytest.mark.slow
+
+try:
+    bundled_gguf()
+except Exception as err:  # pragma: no cover - depends on the install
+    pytest.skip(f"bundled model not installed: {err}", allow_module_level=True)
+
+
+def msgs(q: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": "You play a game."}, {"role": "user", "content": q}]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+def test_converted_weights_are_cached_so_a_second_load_is_fast(model):
+    import arena.llm.local_model as lm
+
+    lm._MODELS.clear()
+    started = time.perf_counter()
+    again = load_model()
+    assert time.perf_counter() - started < 20
+    assert again.name == model.name
+
+
+def test_a_batch_of_requests_generates_per_request_lengths(model):
+    reqs = [ChatRequest(msgs(f"Say a word about {w}."), max_tokens=n) for w, n in
+            (("cats", 3), ("rain", 6), ("bread", 9))]  # fmt: skip
+    out = model.run_batch(reqs)
+    assert [r.tokens_out <= n for r, n in zip(out, (3, 6, 9), strict=True)] == [True] * 3
+    assert all(r.tokens_in > 10 for r in out)
+    assert any(r.text.strip() for r in out)
+
+
+def test_batched_and_single_greedy_generation_agree(model):
+    req = ChatRequest(msgs("Name a colour."), max_tokens=5)
+    other = ChatRequest(
+        msgs("Tell me a long story about a very old lighthouse keeper."), max_tokens=5
+    )
+    alone = model.run_batch([req])[0].text
+    batched = model.run_batch([other, req])[1].text
+    assert alone == batched
+
+
+def test_ranking_always_returns_one_of_the_legal_options(model):
+    ids = ["3", "5", "6"]
+    req = ChatRequest(
+        msgs('Vote for a player. Answer {"choice": "<id>"}. Legal ids: 3 | 5 | 6'),
+        choices=[json.dumps({"choice": i}) for i in ids],
+    )
+    res = model.run_batch([req, req])
+    for r in res:
+        assert json.loads(r.text)["choice"] in ids
+        assert sorted(r.ranked) == [0, 1, 2] and len(r.scores) == 3
+
+
+async def test_concurrent_requests_are_batched_by_the_backend(model):
+    backend = LocalBackend(BackendConfig(type="local", batch_window_s=0.2, max_batch=4))
+    reqs = [
+        ChatRequest(msgs(f"Pick {i}"), choices=['{"choice": "a"}', '{"choice": "b"}'])
+        for i in range(4)
+    ]
+    out = await asyncio.gather(*(backend.complete(r) for r in reqs))
+    assert all(json.loads(r.text)["choice"] in ("a", "b") for r in out)
+    assert max(backend.batcher.batch_sizes) >= 2
+    await backend.close()
