@@ -55,7 +55,7 @@ async def measure(url: str, n: int) -> dict[str, float]:
     agent.reset(
         MatchContext(
             game="bench", match_id="m", seat=0, name=NAMES[0], names=NAMES, seed=1, team_seed=1
-        )  # fmt: skip
+        )
     )
     obs = observation()
     request = agent.build_request(obs, DECISION)
@@ -115,7 +115,7 @@ def main() -> int:
             str(port),
             "--max-seconds",
             "600",
-        ],  # fmt: skip
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env={**os.environ, "HF_HUB_OFFLINE": "1"},

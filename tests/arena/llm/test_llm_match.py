@@ -119,3 +119,24 @@ async def test_werewolf_match_with_llm_agents_against_the_scripted_server(script
         agent = runner.agents[seat]
         prompts[seat] = agent._system(obs)
     assert "fellow wolves" in prompts[wolf] and "fellow wolves" not in prompts[villager]
+
+
+async def test_tournament_preflight_rejects_a_wrong_model_before_any_match(scripted, tmp_path):
+    pytest.importorskip("games.werewolf.rules")
+    from arena.errors import ConfigError
+    from tournaments import config as tconfig
+    from tournaments.executor import Tournament
+
+    bad = backend_cfg(scripted, model="missing-model")
+    cfg = tconfig.parse(
+        {
+            "game": "werewolf",
+            "agents": [{"name": "l", "kind": "llm", "params": {"backend": bad}}],
+            "matches": 1,
+            "output_dir": str(tmp_path),
+        }
+    )
+    served = scripted.engine.served
+    with pytest.raises(ConfigError, match="missing-model"):
+        await Tournament(cfg, tmp_path / "run", "run").run()
+    assert scripted.engine.served == served and not (tmp_path / "run").exists()

@@ -1,0 +1,123 @@
+"""`arena serve` as a real subprocess (stops by itself) and `arena agents test` against it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import yaml
+
+from arena.llm.server import free_port
+
+
+def start_server(*extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--max-seconds",
+            "60",
+            *extra,
+        ],  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(url + "/models", timeout=1)
+            return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("arena serve did not come up")
+
+
+def write_config(tmp_path: Path, url: str, model: str = "scripted") -> Path:
+    cfg = {
+        "game": "werewolf",
+        "agents": [
+            {
+                "name": "probe",
+                "kind": "llm",
+                "params": {"backend": {"base_url": url, "model": model}},
+            },
+            {"name": "rnd", "kind": "random"},
+        ],
+    }
+    path = tmp_path / "cfg.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
+    proc, url = start_server("--latency", "const:0.05")
+    try:
+        models = httpx.get(url + "/models").json()
+        assert models["data"][0]["id"] == "scripted"
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "arena.cli",
+                "agents",
+                "test",
+                str(write_config(tmp_path, url)),
+                "probe",
+                "--json",
+            ],  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        report = json.loads(out.stdout)
+        assert out.returncode == 0 and report["valid"] is True
+        assert report["answer"]["choices"][0] in ("red", "blue", "green")
+        assert report["latency_s"] >= 0.05 and report["calls"][0]["tokens_in"] > 0
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
+    proc, url = start_server()
+    try:
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "arena.cli",
+                "agents",
+                "test",
+                str(write_config(tmp_path, url, model="nope")),
+                "probe",
+            ],  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 1
+        assert "INVALID" in out.stdout and "not served here" in out.stdout
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_serve_stops_by_itself_after_max_seconds():
+    port = free_port()
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "serve", "--port", str(port), "--max-seconds", "1"],
+        capture_output=True,
+        timeout=30,
+    )
+    assert proc.returncode == 0
