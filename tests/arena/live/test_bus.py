@@ -11,6 +11,7 @@ from arena.live import topics
 from arena.live.bus import Publisher
 from arena.live.url import BrokerURL
 from tests.arena.live.helpers import Collector, Mosquitto, free_port, run_args, toy_tournament
+from tournaments.executor import Progress
 
 
 async def test_publishing_without_a_broker_never_blocks_and_counts_drops() -> None:
@@ -56,25 +57,30 @@ async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
     m = Mosquitto(tmp_path).start()
     t = toy_tournament(tmp_path, matches=6, concurrency=3, rounds=6)
     killed = asyncio.Event()
+    progress = Progress(total=6)
+    done_at_kill: list[int] = []
 
     async def killer(live: hooks.LiveSession) -> None:
         while live.publisher is not None and live.publisher.published < 50:
             await asyncio.sleep(0.001)
         m.kill()
+        done_at_kill.append(progress.done)
         killed.set()
 
     m2 = None
     try:
         async with hooks.session(t, run_args(broker=m.url)) as live:
             task = asyncio.create_task(killer(live))
-            results = await t.run()
+            results = await t.run(progress)
             await task
-            assert killed.is_set()
+            assert killed.is_set() and done_at_kill[0] < 6  # killed while matches ran
             # the broker comes back on the same port: the publisher reconnects
             m2 = Mosquitto(tmp_path, port=m.port).start()
             async with Collector(m.url, topics.status(t.run_id)) as col:
-                await col.wait_for(lambda: col.last(topics.status(t.run_id)) is not None, 10)
-            assert col.last(topics.status(t.run_id))["status"] == "complete"
+                await col.wait_for(
+                    lambda: (col.last(topics.status(t.run_id)) or {}).get("status") == "complete",
+                    10,
+                )
             assert live.publisher.reconnects >= 1
     finally:
         m.kill()
