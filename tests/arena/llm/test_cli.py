@@ -27,7 +27,7 @@ def start_server(*extra: str) -> tuple[subprocess.Popen[bytes], str]:
             "--max-seconds",
             "60",
             *extra,
-        ],  # fmt: skip
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -75,7 +75,7 @@ def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
                 str(write_config(tmp_path, url)),
                 "probe",
                 "--json",
-            ],  # fmt: skip
+            ],
             capture_output=True,
             text=True,
             timeout=60,
@@ -101,7 +101,7 @@ def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
                 "test",
                 str(write_config(tmp_path, url, model="nope")),
                 "probe",
-            ],  # fmt: skip
+            ],
             capture_output=True,
             text=True,
             timeout=60,

@@ -121,22 +121,16 @@ async def test_werewolf_match_with_llm_agents_against_the_scripted_server(script
     assert "fellow wolves" in prompts[wolf] and "fellow wolves" not in prompts[villager]
 
 
-async def test_tournament_preflight_rejects_a_wrong_model_before_any_match(scripted, tmp_path):
-    pytest.importorskip("games.werewolf.rules")
+async def test_preflight_of_config_entries_rejects_a_wrong_model(scripted):
     from arena.errors import ConfigError
-    from tournaments import config as tconfig
-    from tournaments.executor import Tournament
+    from arena.llm.preflight import preflight_entries
+    from tournaments.config import AgentEntry
 
-    bad = backend_cfg(scripted, model="missing-model")
-    cfg = tconfig.parse(
-        {
-            "game": "werewolf",
-            "agents": [{"name": "l", "kind": "llm", "params": {"backend": bad}}],
-            "matches": 1,
-            "output_dir": str(tmp_path),
-        }
+    good = AgentEntry(name="ok", kind="llm", params={"backend": backend_cfg(scripted)})
+    bad = AgentEntry(
+        name="bad", kind="llm", params={"backend": backend_cfg(scripted, model="missing-model")}
     )
-    served = scripted.engine.served
-    with pytest.raises(ConfigError, match="missing-model"):
-        await Tournament(cfg, tmp_path / "run", "run").run()
-    assert scripted.engine.served == served and not (tmp_path / "run").exists()
+    rnd = AgentEntry(name="rnd", kind="random")
+    assert len(await preflight_entries([good, rnd])) == 1
+    with pytest.raises(ConfigError, match="agent bad: .*missing-model"):
+        await preflight_entries([good, bad, rnd])
