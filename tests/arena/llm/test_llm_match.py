@@ -132,5 +132,5 @@ async def test_preflight_of_config_entries_rejects_a_wrong_model(scripted):
     )
     rnd = AgentEntry(name="rnd", kind="random")
     assert len(await preflight_entries([good, rnd])) == 1
-    with pytest.raises(ConfigError, match="agent bad: .*missing-model"):
+    with pytest.raises(ConfigError, match=r"agent bad: .*missing-model"):
         await preflight_entries([good, bad, rnd])
