@@ -131,7 +131,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             config = tconfig.load(args.config, overrides)
             run_id = args.run_id or new_run_id(config)
             run_dir = Path(config.output_dir) / run_id
-            if run_dir.exists():
+            if (run_dir / "config.yaml").exists():
                 return _fail([f"{run_dir} already exists; use --resume {run_dir} to continue it"])
     except ConfigError as err:
         return _fail(err.problems)

@@ -202,9 +202,9 @@ def check(config: RunConfig) -> None:
                     )
     elif config.teams:
         problems.append("teams: only used with seating 'by_team'")
+    if config.lineups is not None and config.format != "round_robin":
+        problems.append(f"lineups: only used with format 'round_robin' (not {config.format})")
     if isinstance(config.lineups, list) and shape is not None:
-        if config.format != "round_robin":
-            problems.append(f"lineups: only used with format 'round_robin' (not {config.format})")
         if not config.lineups:
             problems.append("lineups: give at least one lineup (or leave it out)")
         for i, lineup in enumerate(config.lineups):

@@ -164,8 +164,13 @@ class Tournament:
     def prepare(self) -> Store:
         self.dir.matches.mkdir(parents=True, exist_ok=True)
         data = self.config.model_dump(mode="json")
-        if not self.dir.config.exists():
-            self.dir.config.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        if not self.dir.config.exists():  # atomically: a resume may read it after a kill
+            tmp = self.dir.config.with_suffix(".yaml.tmp")
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(yaml.safe_dump(data, sort_keys=False))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.dir.config)
         store = Store(self.dir.db)
         store.create_run(self.run_id, self.config.name, self.config.game, data)
         store.plan(self.specs)

@@ -35,7 +35,7 @@ def stored(run_dir: Path) -> dict[str, Any]:
     """The run id and config recorded in a run directory; ConfigError if it is not one."""
     db = run_dir / "arena.sqlite"
     if not db.exists():
-        raise ConfigError([f"{run_dir}: not a run directory (no arena.sqlite)"])
+        raise ConfigError([f"{run_dir}: not a run directory (no arena.sqlite, no config.yaml)"])
     store = Store(db)
     try:
         info = store.run_info()
@@ -51,6 +51,8 @@ def check_resume(run_dir: Path, config: RunConfig, force: bool = False) -> tuple
 
     Raises ConfigError carrying the diff when the config changed and ``force`` is not set.
     """
+    if not (run_dir / "arena.sqlite").exists() and (run_dir / "config.yaml").exists():
+        return run_dir.name, []  # killed before anything was planned: nothing to compare
     info = stored(run_dir)
     diff = config_diff(info["config"], config.model_dump(mode="json"))
     if diff and not force:

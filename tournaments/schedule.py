@@ -63,9 +63,13 @@ def lineups(config: RunConfig) -> list[Lineup]:
         return [
             Lineup(key="default", kind="default", entries=[names[s % len(names)] for s in range(n)])
         ]
-    out = []
-    for i, raw in enumerate(config.lineups):
-        out.append(normalise(i, raw))
+    out: list[Lineup] = []
+    for raw in config.lineups:
+        lu = normalise(raw)
+        same = sum(1 for o in out if o.key.split("#")[0] == lu.key)
+        if same:  # a repeated lineup gets its own seeds
+            lu.key = f"{lu.key}#{same + 1}"
+        out.append(lu)
     return out
 
 
@@ -73,17 +77,18 @@ def vs(a: str, b: str) -> Lineup:
     return Lineup(key=f"vs:{a}:{b}", kind="vs", entries=[a, b])
 
 
-def normalise(i: int, raw: Any) -> Lineup:
+def normalise(raw: Any) -> Lineup:
+    """A lineup from its config form; its key (its content) names it in seeds."""
     if isinstance(raw, list):
-        return Lineup(key=f"L{i}:" + ",".join(raw), kind="seats", entries=list(raw))
+        return Lineup(key="seats:" + ",".join(raw), kind="seats", entries=list(raw))
     if "vs" in raw:
         return vs(*raw["vs"])
     if all(isinstance(v, int) for v in raw.values()):
         entries = [e for e, c in raw.items() for _ in range(c)]
-        return Lineup(key=f"L{i}:" + ",".join(entries), kind="seats", entries=entries)
+        return Lineup(key="count:" + ",".join(sorted(entries)), kind="seats", entries=entries)
     teams = dict(sorted(raw.items()))
     return Lineup(
-        key=f"L{i}:" + ",".join(f"{t}={e}" for t, e in teams.items()), kind="teams", teams=teams
+        key="teams:" + ",".join(f"{t}={e}" for t, e in teams.items()), kind="teams", teams=teams
     )
 
 
