@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.text import Text
@@ -15,6 +16,8 @@ from arena.events import Event
 from tui.model import MatchModel
 from tui.render import event_line, matches_text, phase_header, speaker_style
 from tui.widgets import Transcript
+
+TICK_S = 0.05  # replay clock
 
 
 class MatchScreen(Screen[None]):
@@ -263,11 +266,14 @@ class ReplayScreen(MatchScreen):
         if truncated:
             self.notice = f"truncated record: replaying the {len(events)} complete events"
         self._timer: Any = None
+        self._credit = 0.0
+        self._last_tick = 0.0
 
     def on_mount(self) -> None:
         super().on_mount()
         self.seek(0)
-        self._timer = self.set_interval(1.0 / self.rate, self._tick, pause=True)
+        self._last_tick = time.monotonic()
+        self._timer = self.set_interval(TICK_S, self._tick)
 
     def seek(self, position: int) -> None:
         position = max(0, min(len(self.all_events), position))
@@ -289,18 +295,24 @@ class ReplayScreen(MatchScreen):
         return [head, *super().info_lines()]
 
     def _tick(self) -> None:
+        now = time.monotonic()
+        elapsed = min(now - self._last_tick, 0.25)  # no catch-up bursts after a stall
+        self._last_tick = now
+        if not self.playing:
+            return
         if self.cursor >= len(self.all_events):
             self.action_play_pause(force=False)
             return
-        self.seek(self.cursor + 1)
+        self._credit += elapsed * self.rate
+        steps = int(self._credit)
+        if steps:
+            self._credit -= steps
+            self.seek(self.cursor + steps)
 
     def action_play_pause(self, force: bool | None = None) -> None:
         self.playing = (not self.playing) if force is None else force
-        if self._timer is not None:
-            if self.playing:
-                self._timer.resume()
-            else:
-                self._timer.pause()
+        self._credit = 0.0
+        self._last_tick = time.monotonic()
         self._refresh_side()
 
     def action_step(self, n: int) -> None:
@@ -314,7 +326,4 @@ class ReplayScreen(MatchScreen):
 
     def action_speed(self, factor: float) -> None:
         self.rate = max(0.5, min(512.0, self.rate * factor))
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_interval(1.0 / self.rate, self._tick, pause=not self.playing)
         self._refresh_side()
