@@ -26,13 +26,21 @@ def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("failed {task.fields[failed]} · running {task.fields[running]}"),
+            TextColumn("· LLM {task.fields[llm]:.1f} calls/s · ETA"),
             TimeRemainingColumn(),
             transient=False,
         )
-        task = bar.add_task("run", total=total, failed=0, running=0)
+        task = bar.add_task("run", total=total, failed=0, running=0, llm=0.0)
 
         def update(c: Counters) -> None:
-            bar.update(task, completed=c.done, failed=c.failed, running=c.running)
+            bar.update(
+                task,
+                total=c.total,
+                completed=c.done,
+                failed=c.failed,
+                running=c.running,
+                llm=c.llm_rate(),
+            )
 
         counters.on_change = update
         with bar:
@@ -42,13 +50,15 @@ def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
     state = {"last": -1, "t0": time.perf_counter()}
 
     def report(c: Counters) -> None:
-        step = int(10 * c.done / max(total, 1))
+        step = int(10 * c.done / max(c.total, 1))
         if step != state["last"] and (c.running == 0 or step > state["last"]):
             state["last"] = step
             elapsed = time.perf_counter() - state["t0"]
+            eta = c.eta_s()
             print(
-                f"matches {c.done}/{total} done, {c.failed} failed, {c.running} running, "
-                f"{elapsed:.1f}s",
+                f"matches {c.done}/{c.total} done, {c.failed} failed, {c.running} running, "
+                f"{elapsed:.1f}s, LLM {c.llm_rate():.1f} calls/s"
+                + (f", ETA {eta:.0f}s" if eta is not None else ""),
                 file=sys.stderr,
                 flush=True,
             )

@@ -1,0 +1,112 @@
+"""`arena leaderboard`, `arena runs`, `arena show`, `arena plot`."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.store import Store
+from tests.tournaments.test_executor import make_config
+from tournaments.executor import Tournament
+
+
+@pytest.fixture
+def run_dir(tmp_path: Path) -> Path:
+    cfg = make_config(tmp_path, lineups=[{"vs": ["rnd", "low"]}], matches=10, repeats=2)
+    asyncio.run(Tournament(cfg, tmp_path / "runs" / "done", "done").run())
+    return tmp_path / "runs" / "done"
+
+
+def test_leaderboard_json_is_identical_for_identical_results(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["leaderboard", str(run_dir), "--json"]) == 0
+    first = capsys.readouterr().out
+    cfg = make_config(tmp_path, lineups=[{"vs": ["rnd", "low"]}], matches=10, repeats=2)
+    asyncio.run(Tournament(cfg, tmp_path / "again", "again").run())
+    assert main(["leaderboard", str(tmp_path / "again"), "--json"]) == 0
+    assert capsys.readouterr().out == first
+    doc = json.loads(first)
+    assert {r["agent"] for r in doc["rows"]} == {"rnd", "low"}
+    row = doc["rows"][0]
+    for key in (
+        "mu",
+        "sigma",
+        "conservative",
+        "wr_low",
+        "wr_high",
+        "rse",
+        "pr",
+        "wpe",
+        "aggregate",
+    ):
+        assert row[key] is not None, key
+    assert doc["repeats"] == 2 and doc["bootstrap"]["resamples"] == 2000
+    assert doc["population"]["table"]["low"]["rnd"]["games"] == 20
+
+
+def test_leaderboard_csv_and_by_role(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["leaderboard", str(run_dir), "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["agent"] for r in rows] and {"mu", "wr_low", "wr_high", "roles"} <= set(rows[0])
+    assert main(["leaderboard", str(run_dir), "--by", "faction", "--json"]) == 0
+    agents = {r["agent"] for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert agents and all("@seat" in a for a in agents)
+    assert main(["leaderboard", str(run_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "Leaderboard by agent" in out and "Cross-table" in out
+
+
+def test_leaderboard_of_a_non_run_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["leaderboard", str(tmp_path)]) == 2
+    assert "not a run directory" in capsys.readouterr().err
+
+
+def test_runs_lists_runs_with_their_status(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = make_config(tmp_path, matches=4)
+    t = Tournament(cfg, tmp_path / "runs" / "crashed", "crashed")
+    store = t.prepare()  # planned, status 'running', and no process holds the lock
+    asyncio.run(t.run_one(t.specs[0], store))
+    store.close()
+    assert main(["runs", str(tmp_path / "runs"), "--json"]) == 0
+    runs = {r["run_id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert runs["done"]["status"] == "complete" and runs["done"]["done"] == 20
+    assert runs["crashed"]["status"] == "crashed" and (
+        runs["crashed"]["done"],
+        runs["crashed"]["planned"],
+    ) == (1, 4)
+    assert main(["runs", str(tmp_path / "runs")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "resume: arena run --resume" in out and "crashed" in out
+
+
+def test_show_prints_the_outcome_and_transcript(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store(run_dir / "arena.sqlite")
+    result = store.results()[3]
+    store.close()
+    assert main(["show", result.match_id, "--runs-dir", str(run_dir.parent)]) == 0
+    out = capsys.readouterr().out
+    assert result.match_id in out and f"status: finished — {result.outcome}" in out
+    assert "public transcript" in out and "Votes:" in out
+    for seat in result.seats:
+        assert seat.agent in out
+    assert main(["show", "nope", "--run", str(run_dir)]) == 2
+
+
+def test_plot_writes_pngs(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plot", str(run_dir)]) == 0
+    for name in ("rating_history_agent.png", "win_rate_agent.png"):
+        data = (run_dir / "plots" / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
