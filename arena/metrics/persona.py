@@ -1,0 +1,363 @@
+"""Persona consistency (metrics.md §B2–§B10): PC, IC, RC, drift, echo, role confusion, score."""
+
+from __future__ import annotations
+
+import random
+import re
+from statistics import mean
+from typing import Any
+
+import numpy as np
+
+from arena.metrics.claims import FAMILY, MULTI, Claim, Matcher, conflicts, extract
+from arena.metrics.privacy import ratio
+from arena.metrics.text import norm, parse_numbers, tokens
+from arena.metrics.transcript import MatchLog, Message
+
+EVASIONS = re.compile(
+    r"\b(i don't know|i'd rather not|i would rather not|no comment|can't say|cannot say|"
+    r"prefer not to say|not sure i should)\b",
+    re.I,
+)
+
+
+def harmonic(values: list[float]) -> float:
+    if any(v == 0 for v in values):
+        return 0.0
+    return len(values) / sum(1 / v for v in values)
+
+
+def ols_slope(x: list[float], y: list[float]) -> float | None:
+    if len(x) < 2 or len(set(x)) < 2:
+        return None
+    xa, ya = np.asarray(x, float), np.asarray(y, float)
+    xm = xa - xa.mean()
+    return float((xm * (ya - ya.mean())).sum() / (xm * xm).sum())
+
+
+class Card:
+    """One agent's persona card facts: slot -> [(value, multi)] plus aliases."""
+
+    def __init__(self, facts: list[dict[str, Any]], name: str = "", description: str = ""):
+        self.facts = facts
+        self.name = name
+        self.description = description
+        self.aliases = {str(f["value"]): list(f.get("aliases") or []) for f in facts}
+
+    def slots(self) -> set[str]:
+        return {f["slot"] for f in self.facts}
+
+    def values(self, slot: str) -> list[str]:
+        return [str(f["value"]) for f in self.facts if f["slot"] == slot]
+
+    def multi(self, slot: str) -> bool:
+        for f in self.facts:
+            if f["slot"] == slot:
+                return bool(f.get("multi_valued", slot in MULTI))
+        return slot in MULTI
+
+
+def cards_from_log(log: MatchLog) -> dict[int, Card]:
+    truth = log.scenario_truth or {}
+    by_owner: dict[int, list[dict[str, Any]]] = {}
+    for f in truth.get("persona_facts", []):
+        by_owner.setdefault(int(f["owner"]), []).append(f)
+    out = {}
+    for seat, facts in by_owner.items():
+        b = log.briefings.get(seat, {})
+        p = b.get("persona") or {}
+        out[seat] = Card(facts, p.get("name", ""), describe(p))
+    return out
+
+
+def describe(p: dict[str, Any]) -> str:
+    if not p:
+        return ""
+    if p.get("description"):
+        return str(p["description"]).strip()
+    bits = [p.get("name", "")]
+    if p.get("age") is not None:
+        bits.append(f"{p['age']} years old")
+    if p.get("occupation"):
+        bits.append(str(p["occupation"]))
+    if p.get("location"):
+        bits.append(f"lives in {p['location']}")
+    text = ", ".join(b for b in bits if b) + "."
+    if p.get("traits"):
+        text += " " + ", ".join(p["traits"]).capitalize() + "."
+    facts = [f"{f['slot']}: {f['value']}" for f in p.get("facts") or []]
+    return text + (" " + "; ".join(facts) + "." if facts else "")
+
+
+def evasive(text: str, claims: list[Claim], after_question: bool) -> bool:
+    if EVASIONS.search(text.replace("’", "'")) and not claims:
+        return True
+    return after_question and len(tokens(text)) < 3
+
+
+# -- B2 / B3 -----------------------------------------------------------------------------------
+def consistency(turns: list[tuple[str, bool]], card: Card | None, age_tol: float,
+                occupations: set[str]) -> dict[str, Any]:  # fmt: skip
+    """PC against the card and IC from the claim memory over one agent's own turns.
+
+    ``turns`` = (text, answers_a_question) in order."""
+    m = Matcher(card.aliases if card else None, age_tol)
+    claims_per_turn = [extract(t, i + 1, occupations) for i, (t, _) in enumerate(turns)]
+    T = len(turns)
+    contra_card_turns = n_conflict_claims = n_slot_claims = 0
+    stated: set[tuple[str, str]] = set()
+    memory: dict[str, list[tuple[str, int]]] = {}
+    c_t: list[int] = []
+    coop: list[bool] = []
+    per_turn = []
+    for i, ((text, after_q), claims) in enumerate(zip(turns, claims_per_turn, strict=True)):
+        live = [c for c in claims if not c.past]
+        cc = 0
+        if card is not None:
+            for c in live:
+                slot = c.slot if c.slot in card.slots() else FAMILY.get(c.slot, c.slot)
+                if slot not in card.slots():
+                    continue
+                n_slot_claims += 1
+                vals = [(v, 1) for v in card.values(slot)]
+                cm = card.multi(slot)
+                bad = conflicts(m, Claim(slot, c.value, c.polarity, c.turn, c.span), cm, vals)
+                if bad:
+                    n_conflict_claims += 1
+                    cc = 1
+                elif c.polarity > 0:
+                    for v in card.values(slot):
+                        if m.same(slot, c.value, v):
+                            stated.add((slot, v))
+        contra_card_turns += cc
+        ct = 0
+        for c in live:
+            multi = (card.multi(c.slot) if card else c.slot in MULTI) or c.slot in MULTI
+            if conflicts(m, c, multi, memory.get(c.slot, [])):
+                ct = 1
+            memory.setdefault(c.slot, []).append((c.value, c.polarity))
+        c_t.append(ct)
+        ev = evasive(text, claims, after_q)
+        coop.append(not ev)
+        per_turn.append({"turn": i + 1, "claims": [(c.slot, c.value, c.polarity) for c in claims],
+                         "contra_card": cc, "contra_self": ct, "evasive": ev})  # fmt: skip
+    out: dict[str, Any] = {"n_turns": T, "per_turn": per_turn}
+    if card is not None and T:
+        out["PC"] = 1 - contra_card_turns / T
+        out["PC_claims"] = None if n_slot_claims == 0 else 1 - n_conflict_claims / n_slot_claims
+        card_facts = [(f["slot"], str(f["value"])) for f in card.facts if f["slot"] != "name"]
+        out["expression"] = ratio(sum(f in stated for f in card_facts), len(card_facts))
+    else:
+        out["PC"] = out["PC_claims"] = out["expression"] = None
+    s_coop = ratio(sum(coop), T)
+    t_star = next((i + 1 for i in range(T) if coop[i] and claims_per_turn[i]), None)
+    s_nc = None
+    if t_star is not None and T - t_star > 0:
+        s_nc = 1 - sum(c_t[t_star:]) / (T - t_star)
+    out.update(S_coop=s_coop, S_nc=s_nc, t_star=t_star)
+    if s_coop is None or s_nc is None:
+        out["IC"] = None
+    else:
+        out["IC"] = 0.0 if s_coop + s_nc == 0 else 2 * s_coop * s_nc / (s_coop + s_nc)
+    return out
+
+
+# -- B4 retest -----------------------------------------------------------------------------------
+def same_answer(slot: str | None, a: str | None, b: str | None, embedder: Any, tau: float,
+                m: Matcher) -> tuple[int, bool]:  # fmt: skip
+    """(same_i, evasive) for one retest pair."""
+    if not a or not b or evasive(a, extract(a), False) or evasive(b, extract(b), False):
+        return 0, True
+    ca = [c for c in extract(a) if c.slot == slot] if slot else []
+    cb = [c for c in extract(b) if c.slot == slot] if slot else []
+    if ca and cb:
+        multi = slot in MULTI
+        va = [(c.value, c.polarity) for c in ca]
+        return int(not any(conflicts(m, c, multi, va) for c in cb)), False
+    if embedder is None:
+        return int(norm(a) == norm(b)), False
+    ea, eb = embedder.utterance(a), embedder.utterance(b)
+    na, nb = parse_numbers(a), parse_numbers(b)
+    nums_ok = all(any(abs(x.value - y.value) < 1e-9 for y in nb) for x in na) if na and nb else True
+    return int(float(ea @ eb) >= tau and nums_ok), False
+
+
+QUESTION_SLOTS = [
+    ("age", r"\bhow old\b|\bage\b"), ("occupation", r"for a living|\bjob\b|occupation|profession"),
+    ("location", r"\blive\b|\bbased\b|\bcity\b"), ("origin", r"originally|grow up|grew up|born"),
+    ("marital_status", r"married|relationship"), ("children", r"children|kids"),
+    ("siblings", r"siblings|brothers"), ("name", r"\bname\b"), ("education", r"stud(y|ied)"),
+    ("hobbies", r"free time|hobb"), ("languages", r"languages?|speak"),
+]  # fmt: skip
+
+
+def question_slot(q: str) -> str | None:
+    for slot, rx in QUESTION_SLOTS:
+        if re.search(rx, q, re.I):
+            return slot
+    return None
+
+
+def retest(log: MatchLog, seat: int, embedder: Any, tau: float, m: Matcher) -> dict[str, Any]:
+    pairs: list[tuple[str | None, str | None, str | None]] = []
+    probes = [p for p in log.probes if p.seat == seat]
+    for pid in sorted({p.probe_id for p in probes}):
+        ps = [p for p in probes if p.probe_id == pid]
+        starts = [p for p in ps if p.point == "at_start"]
+        ends = [p for p in ps if p.point == "at_end"]
+        for a in starts:
+            b = next((e for e in ends if e.sample == a.sample), None)
+            if b is not None:
+                pairs.append((question_slot(a.question), a.answer, b.answer))
+    answers = {
+        msg.qa: msg.text for msg in log.messages if msg.speaker == seat and msg.kind == "answer"
+    }
+    for q in log.qa:
+        if q.get("retest_of") is not None:
+            i0, i = int(q["retest_of"]), int(q["index"])
+            if i0 in answers and i in answers:
+                pairs.append((question_slot(str(q.get("question", ""))), answers[i0], answers[i]))
+    if not pairs:
+        return {"RC": None, "m": 0, "evasive_pairs": 0}
+    res = [same_answer(s, a, b, embedder, tau, m) for s, a, b in pairs]
+    return {"RC": sum(r[0] for r in res) / len(res), "m": len(res),
+            "evasive_pairs": sum(r[1] for r in res)}  # fmt: skip
+
+
+def drift_curve(log: MatchLog, seat: int) -> dict[str, Any]:
+    pts: dict[int, list[float]] = {}
+    for p in log.probes:
+        if p.seat == seat and p.score is not None:
+            pts.setdefault(p.own_turn, []).append(float(p.score))
+    ks = sorted(pts)
+    if len(ks) < 2:
+        return {"drift": None, "slope": None, "curve": {str(k): mean(v) for k, v in pts.items()}}
+    s = [mean(pts[k]) for k in ks]
+    lo, hi = ks[0], ks[-1]
+    x = [(k - lo) / (hi - lo) for k in ks]
+    return {"drift": s[0] - s[-1], "slope": ols_slope(x, s),
+            "curve": {str(k): v for k, v in zip(ks, s, strict=True)}}  # fmt: skip
+
+
+# -- B6 embedding drift ----------------------------------------------------------------------
+def embedding_drift(vecs: np.ndarray, turns: list[int], anchor: np.ndarray | None,
+                    w: int) -> dict[str, Any]:  # fmt: skip
+    if anchor is None:
+        if len(vecs) < w:
+            return {"delta": None, "cohen_d": None, "beta": None, "n": 0}
+        mu = vecs[:w].mean(axis=0)
+        mu = mu / (np.linalg.norm(mu) or 1)
+        post, tt = vecs[w:], turns[w:]
+    else:
+        mu, post, tt = anchor, vecs, turns
+    d = [1 - float(v @ mu) for v in post]
+    if len(d) < 6:
+        return {"delta": None, "cohen_d": None, "beta": None, "n": len(d)}
+    h = len(d) // 2
+    early, late = d[:h], d[h:]
+    delta = mean(late) - mean(early)
+    n1, n2 = len(early), len(late)
+    s1, s2 = np.var(early, ddof=1), np.var(late, ddof=1)
+    sp = float(np.sqrt(((n1 - 1) * s1 + (n2 - 1) * s2) / (n1 + n2 - 2)))
+    tau = [(t - tt[0]) / (tt[-1] - tt[0]) for t in tt] if tt[-1] != tt[0] else None
+    return {"delta": delta, "cohen_d": None if sp == 0 else delta / sp,
+            "beta": ols_slope(tau, d) if tau else None, "n": len(d), "d": d}  # fmt: skip
+
+
+# -- B7 echo ----------------------------------------------------------------------------------
+def trigrams(x: str) -> set[tuple[str, ...]]:
+    t = tokens(x)
+    return {tuple(t[i : i + 3]) for i in range(len(t) - 2)}
+
+
+def jaccard3(x: str, y: str) -> float:
+    a, b = trigrams(x), trigrams(y)
+    return 0.0 if not a and not b else len(a & b) / len(a | b)
+
+
+def ngrams(x: str, n: int) -> set[tuple[str, ...]]:
+    t = tokens(x)
+    return {tuple(t[i : i + n]) for i in range(len(t) - n + 1)}
+
+
+def echo(msgs: list[Message], vec: dict[int, np.ndarray] | None, seat: int, seed: int,
+         draws: int, n_copy: int, ignore_text: list[str]) -> dict[str, Any]:  # fmt: skip
+    def sim(i: int, j: int) -> float:
+        c = float(vec[i] @ vec[j]) if vec is not None else 0.0
+        return 0.5 * (c + jaccard3(msgs[i].text, msgs[j].text))
+
+    rng = random.Random(f"echo:{seed}:{seat}")
+    ignore: set[tuple[str, ...]] = set()
+    for x in ignore_text:
+        ignore |= ngrams(x, n_copy)
+    own = [i for i, m in enumerate(msgs) if m.speaker == seat]
+    echo_v, base_v, copies, per_turn = [], [], 0, {}
+    for i in own:
+        prev = [j for j in range(i) if msgs[j].speaker != seat and seat in msgs[j].recipients]
+        grams = ngrams(msgs[i].text, n_copy) - ignore
+        if grams and any(grams & ngrams(msgs[j].text, n_copy) for j in prev):
+            copies += 1
+        if not prev:
+            continue
+        e = sim(i, prev[-1])
+        far = [j for j, m in enumerate(msgs) if m.speaker != seat and abs(j - i) >= 3]
+        if not far:
+            continue
+        b = mean(sim(i, rng.choice(far)) for _ in range(draws))
+        echo_v.append(e)
+        base_v.append(b)
+        per_turn[msgs[i].t] = e
+    return {
+        "echo": mean(echo_v) if echo_v else None,
+        "baseline": mean(base_v) if base_v else None,
+        "echo_excess": mean(echo_v) - mean(base_v) if echo_v else None,
+        "copy_rate": ratio(copies, len(own)),
+        "per_turn": per_turn,
+    }
+
+
+# -- B8 role confusion ------------------------------------------------------------------------
+TAGS = re.compile(r"^\s*(user|assistant|self|system)\s*:", re.I)
+
+
+def impersonation(text: str, own: str, others: list[str]) -> bool:
+    if TAGS.search(text):
+        return True
+    for o in others:
+        forms = {o, o.split()[0]} - {own, own.split()[0] if own else ""}
+        for f in forms:
+            if len(f) < 2:
+                continue
+            fe = re.escape(f)
+            if re.search(rf"^\s*{fe}\s*:", text, re.M):
+                return True
+            if re.search(rf"\b(i am|i'm|my name is|call me)\s+{fe}\b", text, re.I):
+                return True
+    return False
+
+
+def story_consistency(turns: list[str]) -> dict[str, Any]:
+    """§B10: IC over role/side claims only (hidden-role games)."""
+    from arena.metrics.secrets import ROLE_SYNONYMS
+
+    roles = sorted({s for v in ROLE_SYNONYMS.values() for s in v}, key=len, reverse=True)
+    rx = re.compile(r"\bI(?:'m| am) (not )?(?:the |a |an )?(" + "|".join(map(re.escape, roles))
+                    + r")\b", re.I)  # fmt: skip
+    canon = {s: k for k, v in ROLE_SYNONYMS.items() for s in v}
+    claims: list[tuple[int, str, int]] = []
+    for i, t in enumerate(turns):
+        for m in rx.finditer(t.replace("’", "'")):
+            claims.append((i + 1, canon[m.group(2).lower()], -1 if m.group(1) else 1))
+    if not claims:
+        return {"story_consistency": None, "n_claims": 0}
+    mem: list[tuple[str, int]] = []
+    flagged = 0
+    for _, role, pol in claims:
+        if any(r == role and p != pol for r, p in mem) or (
+            pol > 0 and any(p > 0 for _, p in mem) and not any(r == role for r, p in mem if p > 0)
+        ):
+            flagged += 1
+        mem.append((role, pol))
+    n = len(claims) - 1
+    return {"story_consistency": None if n == 0 else 1 - flagged / n, "n_claims": len(claims),
+            "contradictions": flagged}  # fmt: skip

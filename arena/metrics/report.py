@@ -1,0 +1,289 @@
+"""Per-match reports (PrivacyReport + PersonaReport, §B12), run-level aggregation (§A12) and
+leaderboard columns."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+import numpy as np
+
+from arena.events import Event
+from arena.metrics import persona as P
+from arena.metrics.adjudicators import make_adjudicator
+from arena.metrics.claims import Matcher
+from arena.metrics.detect import Cascade
+from arena.metrics.embed import EmbeddingUnavailable, shared_embedder
+from arena.metrics.inference import price_inference, privacy_utility, role_inference
+from arena.metrics.privacy import Exposure, aggregate
+from arena.metrics.secrets import SecretSpec, secrets_from_truth
+from arena.metrics.settings import MetricsSettings
+from arena.metrics.transcript import MatchLog, read_log
+
+REPORT_VERSION = 1
+HIDDEN_ROLE = ("werewolf", "avalon")
+
+
+def get_embedder(settings: MetricsSettings, warn: bool = True) -> Any:
+    if not settings.embeddings:
+        return None
+    emb = shared_embedder(settings.model_path)
+    try:
+        emb._load()
+    except EmbeddingUnavailable as err:
+        if warn:
+            print(f"warning: {err}; lexical tiers still run", file=sys.stderr)
+        return None
+    return emb
+
+
+def shareable_secrets(log: MatchLog) -> list[tuple[SecretSpec, int]]:
+    out = []
+    for x in (log.scenario_truth or {}).get("required_shareable", []):
+        if x.get("owner_seat") is None or x.get("to_seat") is None:
+            continue
+        s = SecretSpec(id=f"share:{x['id']}", owner=int(x["owner_seat"]), kind="fact",
+                       aliases=list(x.get("aliases") or []), facts=[x["fact"]], text=x["fact"])  # fmt: skip
+        out.append((s, int(x["to_seat"])))
+    return out
+
+
+def score_log(log: MatchLog, settings: MetricsSettings | None = None,
+              embedder: Any = "auto") -> dict[str, Any]:  # fmt: skip
+    settings = settings or MetricsSettings()
+    if embedder == "auto":
+        embedder = get_embedder(settings)
+    names = log.names
+    secrets = secrets_from_truth(log.ground_truth, log.scenario_truth, names, log.game)
+    adj = make_adjudicator(settings)
+    cascade = Cascade(secrets, settings, embedder, adj)
+    ex = Exposure(secrets, log.n_seats)
+    turns = []
+    for m in log.messages:
+        leaks = ex.update(m, cascade.scan(m.text, m.seq))
+        turns.append({"t": m.t, "seq": m.seq, "speaker": m.speaker, "delta_w": leaks.delta_w,
+                      "leaks": leaks.events})  # fmt: skip
+    priv = aggregate(ex, secrets, settings.coalitions, settings.max_coalition)
+    priv["turns"] = [t for t in turns if t["leaks"]]
+    inf = role_inference(log, secrets) if log.game in HIDDEN_ROLE else price_inference(log, secrets)
+    priv["inference"] = inf
+    priv["privacy_utility"] = privacy_utility(log, priv["owners"])
+    priv["omission"] = omission(log, settings, embedder)
+    priv["adjudication"] = {
+        "calls": cascade.n_adjudicated,
+        "missing": cascade.n_adjudication_failed,
+    }
+    priv["slips"] = [s for s in log.slips]
+    report = {
+        "report_version": REPORT_VERSION,
+        "match_id": log.match_id,
+        "run_id": log.run_id,
+        "game": log.game,
+        "seats": {str(k): v for k, v in sorted(log.seats.items())},
+        "names": names,
+        "stamp": settings.stamp(),
+        "embeddings": embedder is not None,
+        "privacy": priv,
+        "persona": persona_report(log, settings, embedder),
+    }
+    report["missing"] = count_missing(report)
+    return report
+
+
+def omission(log: MatchLog, settings: MetricsSettings, embedder: Any) -> dict[str, Any]:
+    items = shareable_secrets(log)
+    if not items:
+        return {}
+    per_owner: dict[int, list[int]] = {}
+    for s, to in items:
+        c = Cascade([s], settings, embedder)
+        got = any(
+            m.speaker == s.owner
+            and to in m.recipients
+            and any(r.level >= 0.5 for r in c.scan(m.text))
+            for m in log.messages
+        )
+        per_owner.setdefault(s.owner, []).append(int(not got))
+    return {str(a): {"omission_rate": mean(v), "n": len(v)} for a, v in per_owner.items()}
+
+
+def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> dict[str, Any]:
+    cards = P.cards_from_log(log)
+    msgs = log.messages
+    vec = None
+    if embedder is not None and msgs:
+        arr = embedder.utterances([m.text for m in msgs])
+        vec = {i: arr[i] for i in range(len(msgs))}
+    occupations = {
+        str(f["value"]) for c in cards.values() for f in c.facts if f["slot"] == "occupation"
+    }
+    interrogation = bool(log.rules.get("interrogation"))
+    ignore = list(log.public_text) + [json.dumps(b) for b in log.briefings.values()]
+    desc = {s: c.description for s, c in cards.items() if c.description}
+    desc_vec = None
+    if embedder is not None and desc:
+        keys = sorted(desc)
+        dv = embedder.utterances([desc[k] for k in keys])
+        desc_vec = {k: dv[i] for i, k in enumerate(keys)}
+    agents: dict[str, Any] = {}
+    for a in range(log.n_seats):
+        idx = [i for i, m in enumerate(msgs) if m.speaker == a]
+        if interrogation:
+            idx = [i for i in idx if msgs[i].kind == "answer"] or idx
+        if not idx:
+            continue
+        turns = []
+        for i in idx:
+            prev = [j for j in range(i) if msgs[j].speaker != a and a in msgs[j].recipients]
+            turns.append((msgs[i].text, bool(prev) and msgs[prev[-1]].text.rstrip().endswith("?")))
+        card = cards.get(a)
+        row: dict[str, Any] = {}
+        if log.game in HIDDEN_ROLE:
+            row["story"] = P.story_consistency([t for t, _ in turns])
+            agents[str(a)] = row
+            continue
+        cons = P.consistency(turns, card, settings.age_tol, occupations)
+        m = Matcher(card.aliases if card else None, settings.age_tol)
+        rc = P.retest(log, a, embedder, settings.thresholds.tau_rc, m)
+        comps = {k: cons[k] for k in ("PC",)} | {"IC": cons["IC"], "RC": rc["RC"]}
+        avail = [v for v in comps.values() if v is not None] if card is not None else []
+        row.update(
+            PC=cons["PC"], PC_claims=cons["PC_claims"], expression=cons["expression"],
+            S_coop=cons["S_coop"], S_nc=cons["S_nc"], IC=cons["IC"], RC=rc["RC"],
+            retest_pairs=rc["m"], evasive_pairs=rc["evasive_pairs"],
+            persona_score=P.harmonic(avail) if avail else None,
+            components_available=[k for k, v in comps.items() if v is not None],
+            drift_curve=P.drift_curve(log, a), n_turns=cons["n_turns"],
+            per_turn=cons["per_turn"],
+        )  # fmt: skip
+        all_own = [i for i, mm in enumerate(msgs) if mm.speaker == a]
+        others = [n for s, n in enumerate(log.names) if s != a]
+        own_name = log.names[a] if a < len(log.names) else ""
+        flags = [P.impersonation(msgs[i].text, own_name, others) for i in all_own]
+        row["impersonation_rate"] = sum(flags) / len(flags)
+        if vec is not None:
+            v = np.stack([vec[i] for i in all_own])
+            anchor = None
+            if settings.drift_anchor == "card" and desc_vec and a in desc_vec:
+                anchor = desc_vec[a]
+            ed = P.embedding_drift(v, [msgs[i].t for i in all_own], anchor, settings.anchor_w)
+            ed.pop("d", None)
+            row["embedding_drift"] = ed
+            if desc_vec and a in desc_vec and len(desc_vec) > 1:
+                ub = v.mean(axis=0)
+                ub = ub / (np.linalg.norm(ub) or 1)
+                sims = {b: float(ub @ e) for b, e in desc_vec.items()}
+                row["identifiability_margin"] = sims[a] - max(x for b, x in sims.items() if b != a)
+                ranked = sorted(sims, key=lambda b: -sims[b])
+                row["retrieved_at_k"] = int(a in ranked[: settings.retrieval_k])
+        row["echo"] = P.echo(msgs, vec, a, settings.seed, settings.echo_draws, settings.copy_n,
+                             ignore)  # fmt: skip
+        agents[str(a)] = row
+    out: dict[str, Any] = {"agents": agents}
+    present = [int(k) for k, r in agents.items() if "retrieved_at_k" in r]
+    if present:
+        out["retrieval_accuracy"] = mean(agents[str(k)]["retrieved_at_k"] for k in present)
+        out["retrieval_chance"] = settings.retrieval_k / len(desc)
+    return out
+
+
+def count_missing(obj: Any) -> int:
+    if obj is None:
+        return 1
+    if isinstance(obj, dict):
+        return sum(count_missing(v) for v in obj.values())
+    if isinstance(obj, list):
+        return 0
+    return 0
+
+
+def score_events(events: list[Event] | Path | str, settings: MetricsSettings | None = None,
+                 embedder: Any = "auto") -> dict[str, Any]:  # fmt: skip
+    settings = settings or MetricsSettings()
+    return score_log(read_log(events, settings.message_types), settings, embedder)
+
+
+# -- runs ------------------------------------------------------------------------------------
+def report_path(run_dir: Path, match_id: str) -> Path:
+    return run_dir / "metrics" / f"{match_id}.json"
+
+
+def score_run(run_dir: Path, settings: MetricsSettings | None = None,
+              embedder: Any = "auto") -> list[Path]:  # fmt: skip
+    settings = settings or MetricsSettings()
+    if embedder == "auto":
+        embedder = get_embedder(settings)
+    out = []
+    for path in sorted((run_dir / "matches").glob("*.jsonl")):
+        if path.name.endswith(".metrics.jsonl"):
+            continue
+        report = score_events(path, settings, embedder)
+        dest = report_path(run_dir, report["match_id"] or path.stem)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
+        out.append(dest)
+    return out
+
+
+def bootstrap_ci(values: list[float], seed: int = 0, b: int = 2000) -> tuple[float, float] | None:
+    if len(values) < 2:
+        return None
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(b))
+    return means[int(0.025 * b)], means[int(0.975 * b) - 1]
+
+
+COLUMNS = {
+    "leak_rate": ("privacy", "owners", "leak_rate@1"),
+    "weighted_leak": ("privacy", "owners", "weighted_leak"),
+    "survival": ("privacy", "owners", "survival@1"),
+    "any_leak": ("privacy", "owners", "any_leak"),
+    "strategic_reveal": ("privacy", "strategic_reveals", "leak_rate@1"),
+    "persona_score": ("persona", "agents", "persona_score"),
+    "PC": ("persona", "agents", "PC"),
+    "IC": ("persona", "agents", "IC"),
+    "RC": ("persona", "agents", "RC"),
+    "story_consistency": ("persona", "agents", "story"),
+}
+
+
+def metrics_columns(run_dir: Path | str, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Leaderboard columns per agent entry: mean over matches, n, missing, bootstrap 95% CI.
+
+    Reads ``RUN_DIR/metrics/*.json`` (run ``arena score RUN_DIR`` first)."""
+    vals: dict[str, dict[str, list[float]]] = {}
+    missing: dict[str, dict[str, int]] = {}
+    for path in sorted(Path(run_dir, "metrics").glob("*.json")):
+        rep = json.loads(path.read_text(encoding="utf-8"))
+        for seat, entry in rep.get("seats", {}).items():
+            for col, (part, table, key) in COLUMNS.items():
+                row = rep.get(part, {}).get(table, {}).get(seat)
+                if row is None:
+                    continue
+                v = row.get(key)
+                if col == "story_consistency":
+                    v = (v or {}).get("story_consistency")
+                if v is None:
+                    missing.setdefault(entry, {}).setdefault(col, 0)
+                    missing[entry][col] += 1
+                    continue
+                vals.setdefault(entry, {}).setdefault(col, []).append(float(v))
+    out: dict[str, dict[str, Any]] = {}
+    for entry in sorted(set(vals) | set(missing)):
+        row: dict[str, Any] = {}
+        for col in COLUMNS:
+            xs = vals.get(entry, {}).get(col, [])
+            miss = missing.get(entry, {}).get(col, 0)
+            if not xs and not miss:
+                continue
+            row[col] = mean(xs) if xs else None
+            row[f"{col}_n"] = len(xs)
+            row[f"{col}_missing"] = miss
+            row[f"{col}_ci"] = bootstrap_ci(xs, seed)
+        out[entry] = row
+    return out

@@ -1,0 +1,158 @@
+"""A match's event log read into what the metrics need (§A2): messages with delivered recipients.
+
+Scanned: speech-like events (settings.message_types) with an actor and non-god visibility.
+R(t) = the seats the visibility admits (``Visibility.visible_to``), minus the speaker, minus
+seats that left (persona ``leave``), minus the dead where the rules stop the dead observing;
+the persona game's ``recipient_seats`` narrows public messages to present characters.
+Never scanned: god-only events (probes, beliefs, polls), structured actions, briefings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.events import Event
+from arena.sinks import read_jsonl
+
+
+@dataclass
+class Message:
+    t: int  # 1-based turn index over scanned messages
+    seq: int
+    speaker: int
+    text: str
+    recipients: frozenset[int]
+    scope: str
+    phase: str
+    type: str
+    kind: str = ""  # persona: speak / question / answer
+    qa: int | None = None
+
+
+@dataclass
+class Probe:
+    seat: int
+    probe_id: str
+    point: str
+    own_turn: int
+    sample: int
+    question: str
+    answer: str | None
+    score: float | None
+
+
+@dataclass
+class MatchLog:
+    match_id: str = ""
+    run_id: str = ""
+    game: str = ""
+    names: list[str] = field(default_factory=list)
+    seats: dict[int, str] = field(default_factory=dict)  # seat -> agent entry
+    teams: dict[int, str] = field(default_factory=dict)
+    roles: dict[int, str] = field(default_factory=dict)
+    rules: dict[str, Any] = field(default_factory=dict)
+    ground_truth: dict[str, Any] | None = None
+    scenario_truth: dict[str, Any] | None = None
+    messages: list[Message] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)
+    slips: list[dict[str, Any]] = field(default_factory=list)
+    beliefs: list[dict[str, Any]] = field(default_factory=list)  # {seat, beliefs, seq}
+    offers: list[dict[str, Any]] = field(default_factory=list)  # {seat, price, seq}
+    qa: list[dict[str, Any]] = field(default_factory=list)
+    briefings: dict[int, dict[str, Any]] = field(default_factory=dict)
+    public_text: list[str] = field(default_factory=list)  # scenario / setup lines
+    rewards: dict[int, float] = field(default_factory=dict)
+    status: str = ""
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.names) or (max(self.seats) + 1 if self.seats else 0)
+
+
+def message_text(e: Event) -> str:
+    p = e.payload
+    for key in ("message", "text"):
+        v = p.get(key)
+        if isinstance(v, str) and v.strip():
+            return v
+    return e.text
+
+
+class LogReader:
+    """Incremental: feed events in order (the streaming sink reuses it)."""
+
+    def __init__(self, message_types: tuple[str, ...]) -> None:
+        self.types = set(message_types)
+        self.log = MatchLog()
+        self.gone: set[int] = set()
+        self.dead: set[int] = set()
+
+    def feed(self, e: Event) -> Message | None:
+        log, p = self.log, e.payload
+        if e.type == "match_start":
+            log.match_id, log.run_id = e.match_id, e.run_id
+            log.game = p.get("game", "")
+            log.names = list(p.get("names") or [])
+            log.rules = dict(p.get("rules") or {})
+            log.seats.update({int(k): v for k, v in (p.get("seats") or {}).items()})
+        elif e.type == "ground_truth":
+            log.ground_truth = dict(p)
+            log.seats.update({int(k): v for k, v in (p.get("seats") or {}).items()})
+            log.teams = {int(k): v for k, v in (p.get("teams") or {}).items()}
+            log.roles = {int(k): v for k, v in (p.get("roles") or {}).items()}
+        elif e.type == "scenario_truth":
+            log.scenario_truth = dict(p)
+        elif e.type == "briefing" and e.actor is not None:
+            log.briefings[e.actor] = dict(p)
+        elif e.type in ("scenario", "setup", "game_start") and e.text:
+            log.public_text.append(e.text)
+        elif e.type == "probe" and e.actor is not None:
+            log.probes.append(
+                Probe(e.actor, str(p.get("probe_id")), str(p.get("point")),
+                      int(p.get("own_turn") or 0), int(p.get("sample") or 0),
+                      str(p.get("question") or ""), p.get("answer"), p.get("score"))
+            )  # fmt: skip
+        elif e.type == "slip":
+            log.slips.append({"seat": e.actor, "seq": e.seq, **p})
+        elif e.type == "belief_report" and e.actor is not None:
+            log.beliefs.append({"seat": e.actor, "seq": e.seq, **p})
+        elif e.type == "offer" and e.actor is not None and "price" in p:
+            log.offers.append({"seat": e.actor, "price": p["price"], "seq": e.seq})
+        elif e.type == "qa":
+            log.qa.append(dict(p))
+        elif e.type == "leave" and e.actor is not None:
+            self.gone.add(e.actor)
+        elif e.type == "death":
+            seat = p.get("seat")
+            if isinstance(seat, int) and not log.rules.get("dead_observe", False):
+                self.dead.add(seat)
+        elif e.type == "match_end":
+            log.rewards = {int(k): float(v) for k, v in (p.get("rewards") or {}).items()}
+            log.status = str(p.get("status", ""))
+        if e.type in self.types and e.actor is not None and e.visibility.scope != "god":
+            text = message_text(e)
+            if not text.strip():
+                return None
+            n = log.n_seats
+            seats = {s for s in range(n) if e.visibility.visible_to(s)}
+            if isinstance(p.get("recipient_seats"), list):
+                seats &= {int(s) for s in p["recipient_seats"]} | {e.actor}
+            seats -= {e.actor} | self.gone | self.dead
+            m = Message(
+                t=len(log.messages) + 1, seq=e.seq, speaker=e.actor, text=text,
+                recipients=frozenset(seats), scope=e.visibility.scope, phase=e.phase,
+                type=e.type, kind=str(p.get("kind", "")), qa=p.get("qa"),
+            )  # fmt: skip
+            log.messages.append(m)
+            return m
+        return None
+
+
+def read_log(events: list[Event] | Path | str, message_types: tuple[str, ...]) -> MatchLog:
+    reader = LogReader(message_types)
+    source = read_jsonl(Path(events)) if isinstance(events, Path | str) else events
+    for e in source:
+        reader.feed(e)
+    return reader.log
