@@ -40,6 +40,9 @@ class MatchSpec(BaseModel):
     repeat: int = 0
     # When set, seats are assigned by team after the engine deals roles: team -> entry name.
     by_team: dict[str, str] | None = None
+    # False when the seating was chosen from the dealt roles (balanced seating): it would hint
+    # at roles, so the runner records it for spectators only, as with by_team.
+    public_seating: bool = True
 
 
 class SeatResult(BaseModel):

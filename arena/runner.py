@@ -249,7 +249,7 @@ class MatchRunner:
         seating = {str(s): self.spec.seats[s] for s in range(engine.n_seats)}
         # With by-team seating the agent entry of a seat reveals its team: then the seating is
         # recorded for spectators only (in ground_truth), never in the public match_start.
-        public_seating = self.spec.by_team is None
+        public_seating = self.spec.by_team is None and self.spec.public_seating
         self.recorder.record(
             GameEvent(
                 type="match_start",

@@ -240,6 +240,10 @@ class Tournament:
         await asyncio.gather(*(guarded(s) for s in todo))
 
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
+        if any(a.kind == "llm" for a in self.config.agents):
+            from arena.llm.preflight import preflight_entries
+
+            await preflight_entries(self.config.agents)  # ConfigError before anything runs
         with run_lock(self.dir.lock):
             store = self.prepare()
             try:

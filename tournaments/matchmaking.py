@@ -80,7 +80,7 @@ class Matchmaker:
                     game=self.config.game,
                     rules=self.config.rules,
                     seed=seed,
-                    seats=seater.seats(k, seed, self.repeat),
+                    **seater.fields(k, seed, self.repeat),
                     index=self.repeat * 1_000_000 + index,
                     repeat=self.repeat,
                 )

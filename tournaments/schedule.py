@@ -107,6 +107,20 @@ class Seater:
         engine = self.engine_cls(self.config.rules, seed=seed)
         return engine.teams(), engine.roles()
 
+    def fields(self, k: int, seed: int, repeat: int) -> dict[str, Any]:
+        """The seating fields of a MatchSpec. Seatings chosen from the dealt teams or roles are
+        not public (``by_team`` / ``public_seating``): who sits where would hint at the deal."""
+        seats = self.seats(k, seed, repeat)
+        lu = self.lineup
+        if lu.kind in ("teams", "vs"):
+            teams, _ = self.deal(seed)
+            if len(set(teams.values())) < len(teams):  # factions: an entry per team
+                by_team = {teams[s]: seats[s] for s in range(len(seats))}
+                return {"seats": seats, "by_team": by_team}
+        if lu.kind in ("seats", "default") and self.config.seating == "balanced":
+            return {"seats": seats, "public_seating": False}
+        return {"seats": seats}
+
     def seats(self, k: int, seed: int, repeat: int) -> list[str]:
         lu, seating = self.lineup, self.config.seating
         if lu.kind == "teams":
@@ -187,7 +201,7 @@ def plan(config: RunConfig, run_id: str = "") -> list[MatchSpec]:
                         game=config.game,
                         rules=config.rules,
                         seed=seed,
-                        seats=seater.seats(k, seed, repeat),
+                        **seater.fields(k, seed, repeat),
                         index=len(specs),
                         repeat=repeat,
                     )

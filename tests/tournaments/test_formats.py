@@ -174,3 +174,33 @@ def test_every_problem_is_reported_at_once() -> None:
     with pytest.raises(tconfig.ConfigError) as info:
         werewolf(lineups=[["rule"] * 3, {"vs": ["zed", "rule"]}], ratings={"freeze": ["q"]})
     assert len(info.value.problems) == 3
+
+
+def test_seatings_chosen_from_the_deal_are_not_public() -> None:
+    balanced = schedule.plan(werewolf(lineups=[{"rule": 4, "random": 4}], seating="balanced"))
+    assert all(not s.public_seating for s in balanced)
+    h2h = schedule.plan(werewolf(lineups=[{"vs": ["rule", "random"]}], matches=4))
+    for spec in h2h:
+        teams, _ = deal(werewolf(), spec.seed)
+        assert spec.by_team is not None
+        assert [spec.by_team[teams[s]] for s in range(8)] == spec.seats
+    rotate = schedule.plan(werewolf(lineups=[{"rule": 4, "random": 4}], seating="rotate"))
+    assert all(s.public_seating and s.by_team is None for s in rotate)
+
+
+async def test_the_runner_keeps_a_role_balanced_seating_out_of_public_view() -> None:
+    from arena.agents import factory
+    from arena.runner import MatchRunner
+
+    cfg = werewolf(lineups=[{"rule": 4, "random": 4}], seating="balanced", matches=1)
+    spec = schedule.plan(cfg)[0]
+
+    def make(name: str, seat: int) -> Any:
+        return factory.build(name, cfg.entry(name).kind, "werewolf")
+
+    runner = MatchRunner(spec, make, [])
+    await runner.run()
+    start = runner.recorder.events[0]
+    assert start.type == "match_start" and start.payload["seats"] == {}
+    truth = next(e for e in runner.recorder.events if e.type == "ground_truth")
+    assert truth.visibility.scope == "god" and truth.payload["seats"]["0"] == spec.seats[0]
