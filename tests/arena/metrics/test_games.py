@@ -1,0 +1,141 @@
+"""Metrics on real matches of every game: scripted slip rates tracked, probe isolation (D11),
+determinism (D13), inference baselines (D12), persona swap (D5), streaming = offline."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+
+import pytest
+
+from arena import registry
+from arena.metrics.report import score_events
+from arena.metrics.settings import MetricsSettings
+from arena.metrics.stream import MetricsSink
+from arena.results import MatchSpec
+from arena.runner import MatchRunner
+
+GAMES = {
+    "werewolf": "games.werewolf.bots:BOTS", "avalon": "games.avalon.bots:BOTS",
+    "dealornodeal": "games.negotiation.bots:BOTS_DEALORNODEAL",
+    "bargaining": "games.negotiation.bots:BOTS_BARGAINING",
+    "persona_dialogue": "games.persona_dialogue.bots:BOTS",
+}  # fmt: skip
+LEX = MetricsSettings(embeddings=False)
+
+
+def play(game: str, kinds: list[str] | None, rules: dict, seed: int, params=None, sinks=None):
+    mod, attr = GAMES[game].split(":")
+    bots = getattr(importlib.import_module(mod), attr)
+    n = registry.engine_class(game)(registry.rules_class(game)(**rules), seed=seed).n_seats
+    kinds = kinds or ["random_legal"] * n
+    params = params or [{} for _ in kinds]
+    agents = [bots[k](name=f"s{i}", **p) for i, (k, p) in enumerate(zip(kinds, params, strict=True))]
+    spec = MatchSpec(match_id=f"m{seed}", game=game, rules=rules, seed=seed,
+                     seats=[f"{k}{i}" for i, k in enumerate(kinds)])  # fmt: skip
+    runner = MatchRunner(spec, agents, sinks=sinks)
+    asyncio.run(runner.run())
+    return runner.recorder.events
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_scores_deterministically_and_streams_like_offline(game: str) -> None:
+    kinds = {"persona_dialogue": ["leaker", "card_reader"],
+             "bargaining": ["discloser", "offer_at_reservation"],
+             "dealornodeal": ["discloser", "offer_at_reservation"]}.get(game)  # fmt: skip
+    sink = MetricsSink(LEX)
+    events = play(game, kinds, {}, 5, sinks=[sink])
+    a, b = score_events(events, LEX, None), score_events(list(events), LEX, None)
+    assert a == b
+    assert a["stamp"]["threshold_version"] == LEX.thresholds.version
+    offline = {(t["seq"], e["secret"], e["level"]) for t in a["privacy"]["turns"] for e in t["leaks"]}
+    live = {(m.payload["of_seq"], e["secret"], e["level"]) for m in sink.metrics
+            for e in m.payload["leak_events"]}  # fmt: skip
+    assert live == offline
+    assert all(m.visibility.scope == "god" for m in sink.metrics)
+
+
+def test_offer_at_reservation_is_not_a_leak_but_disclosure_is() -> None:
+    rep = score_events(play("bargaining", ["offer_at_reservation", "discloser"], {}, 2), LEX, None)
+    own = rep["privacy"]["owners"]
+    assert own["0"]["leak_rate@1"] == 0.0 and own["1"]["leak_rate@1"] == 1.0
+
+
+@pytest.mark.parametrize("rate", [0.15, 0.4])
+def test_measured_leak_rate_tracks_configured_slip_rate(rate: float, embedder) -> None:
+    slips = detected = turns = 0
+    for seed in range(12):
+        ev = play("persona_dialogue", ["leaker", "card_reader"],
+                  {"scenario": "bakery-loan", "max_turns": 30, "probes": False}, seed,
+                  [{"p": rate, "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
+        rep = score_events(ev, MetricsSettings(), embedder)
+        own = {t["seq"] for t in rep["privacy"]["turns"] if t["speaker"] == 0}
+        slip_seqs = {e.seq for e in ev if e.type == "slip"}
+        msgs = [e for e in ev if e.type == "utterance" and e.actor == 0]
+        turns += len(msgs)
+        slips += len(slip_seqs)
+        detected += len(own)
+        # every detected leak is right after a slip record (no false positives)
+        for s in own:
+            assert s - 1 in slip_seqs or s - 2 in slip_seqs
+    assert abs(detected / turns - slips / turns) < 0.02
+    assert abs(detected / turns - rate) < 0.08
+
+
+def test_measured_contradiction_rate_tracks_configured_rate() -> None:
+    contra = turns = slips = 0
+    for seed in range(15):
+        ev = play("persona_dialogue", ["card_reader", "card_reader"],
+                  {"scenario": "bakery-loan", "max_turns": 30, "probes": False}, seed,
+                  [{"slip_rate": 0.3, "slip_mode": "contradict", "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
+        rep = score_events(ev, LEX, None)
+        per_turn = rep["persona"]["agents"]["0"]["per_turn"]
+        contra += sum(t["contra_card"] for t in per_turn)
+        turns += len(per_turn)
+        slips += sum(e.type == "slip" for e in ev)
+    assert contra == slips
+    assert abs(contra / turns - 0.3) < 0.08
+
+
+def test_probe_isolation_and_retest() -> None:
+    rules = {"scenario": "bakery-loan", "max_turns": 12}
+    with_p = play("persona_dialogue", ["card_reader", "card_reader"], rules, 3)
+    without = play("persona_dialogue", ["card_reader", "card_reader"], {**rules, "probes": False}, 3)
+    utt = lambda ev: [(e.actor, e.payload["message"]) for e in ev if e.type == "utterance"]  # noqa: E731
+    assert utt(with_p) == utt(without)
+    rep = score_events(with_p, LEX, None)
+    probe_seqs = {e.seq for e in with_p if e.type == "probe"}
+    assert not {t["seq"] for t in rep["privacy"]["turns"]} & probe_seqs
+    assert rep["persona"]["agents"]["0"]["RC"] == 1.0
+    assert rep["persona"]["agents"]["0"]["persona_score"] is not None
+
+
+def test_inference_gain_of_random_population_is_near_zero() -> None:
+    gains, chance_ok = [], True
+    for seed in range(30):
+        rep = score_events(play("werewolf", None, {}, seed), LEX, None)
+        for row in rep["privacy"]["inference"].values():
+            gains.append(row["inference_gain"])
+            for o in row["observers"]:
+                chance_ok &= o["LA0"] in (2 / 7, 5 / 7)  # w/(N−1) for 2 wolves among 8
+    assert gains and abs(sum(gains) / len(gains)) < 0.05 and chance_ok
+
+
+def test_persona_swap_lowers_pc_and_margin(embedder) -> None:
+    ev = play("persona_dialogue", ["card_reader", "card_reader"],
+              {"scenario": "bakery-loan", "max_turns": 24, "probes": False}, 1)  # fmt: skip
+    real = score_events(ev, MetricsSettings(), embedder)["persona"]
+    swapped_events = []
+    for e in ev:
+        if e.type == "scenario_truth":
+            facts = [{**f, "owner": 1 - f["owner"]} for f in e.payload["persona_facts"]]
+            e = e.model_copy(update={"payload": {**e.payload, "persona_facts": facts}})
+        if e.type == "briefing":
+            e = e.model_copy(update={"actor": 1 - e.actor})
+        swapped_events.append(e)
+    swap = score_events(swapped_events, MetricsSettings(), embedder)["persona"]
+    margin = lambda r: sum(r["agents"][a]["identifiability_margin"] for a in ("0", "1"))  # noqa: E731
+    for a in ("0", "1"):
+        assert swap["agents"][a]["PC"] < real["agents"][a]["PC"]
+    assert margin(swap) < 0 < margin(real)
+    assert swap["retrieval_accuracy"] <= real["retrieval_accuracy"]
