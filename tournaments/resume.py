@@ -3,7 +3,8 @@
 The config stored in the run's database is compared with the config to resume with (the file
 given on the command line, else the run directory's ``config.yaml``, plus command-line
 overrides). Any difference in what is played is refused with a unified diff unless forced;
-``concurrency`` and ``output_dir`` may change freely.
+``concurrency`` and ``output_dir`` may change freely (except ``concurrency`` for a
+rating-driven run without an explicit ``batch``: the round size defaults to it).
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from tournaments.config import RUNTIME_FIELDS, RunConfig
 
 def _played(config: dict[str, Any]) -> dict[str, Any]:
     normal = RunConfig.model_validate(config).model_dump(mode="json")
-    return {k: v for k, v in normal.items() if k not in RUNTIME_FIELDS}
+    runtime = set(RUNTIME_FIELDS)
+    if normal["format"] == "rating_driven" and not (normal["rating_driven"] or {}).get("batch"):
+        runtime.discard("concurrency")  # the round size defaults to it: it shapes the plan
+    return {k: v for k, v in normal.items() if k not in runtime}
 
 
 def config_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -110,3 +110,21 @@ def test_plot_writes_pngs(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> 
     for name in ("rating_history_agent.png", "win_rate_agent.png"):
         data = (run_dir / "plots" / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+def test_leaderboard_by_game_rates_each_game_apart(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.tournaments.strength import population, register
+    from tournaments import config as tconfig
+
+    register()
+    duel = tconfig.parse(
+        {"game": "duel", "agents": population()[:2], "matches": 6, "output_dir": str(tmp_path)}
+    )
+    asyncio.run(Tournament(duel, tmp_path / "duel", "duel").run())
+    assert (
+        main(["leaderboard", str(run_dir), str(tmp_path / "duel"), "--by", "game", "--json"]) == 0
+    )
+    agents = {r["agent"] for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert agents == {"toy/rnd", "toy/low", "duel/p000", "duel/p025"}

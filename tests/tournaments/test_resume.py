@@ -182,3 +182,14 @@ def test_resume_of_a_missing_directory_is_a_clear_error(
 ) -> None:
     assert main(["run", "--resume", str(tmp_path / "nope"), "--quiet", "--no-broker"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_concurrency_shapes_a_rating_driven_plan_without_an_explicit_batch() -> None:
+    from tournaments.resume import config_diff
+
+    base = {"game": "toy", "agents": [{"name": "a", "kind": "random"}], "concurrency": 4}
+    rd = {**base, "format": "rating_driven", "concurrency": 4}
+    assert config_diff(base, {**base, "concurrency": 8}) == []
+    assert any("concurrency: 8" in line for line in config_diff(rd, {**rd, "concurrency": 8}))
+    fixed = {**rd, "rating_driven": {"batch": 4}}
+    assert config_diff(fixed, {**fixed, "concurrency": 8}) == []
