@@ -86,7 +86,7 @@ def positives(rng: random.Random, secrets: list[SecretSpec]) -> list[Case]:
                 cases.append(Case(tpl.format(p=_first_person(verb)), s, 0.5, "paraphrase"))
         elif s.kind == "number":
             v = int(s.value)  # type: ignore[arg-type]
-            for cue, tpl in NUM_CUES:
+            for _cue, tpl in NUM_CUES:
                 for f in numeric_forms(v):
                     cases.append(Case(tpl.format(x=f), s, 1.0, "numeric_cue"))
                 for pert, lv in ((0.03, 0.5), (-0.08, 0.5), (0.15, 0.0), (-0.15, 0.0)):

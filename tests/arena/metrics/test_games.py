@@ -30,7 +30,9 @@ def play(game: str, kinds: list[str] | None, rules: dict, seed: int, params=None
     n = registry.engine_class(game)(registry.rules_class(game)(**rules), seed=seed).n_seats
     kinds = kinds or ["random_legal"] * n
     params = params or [{} for _ in kinds]
-    agents = [bots[k](name=f"s{i}", **p) for i, (k, p) in enumerate(zip(kinds, params, strict=True))]
+    agents = [
+        bots[k](name=f"s{i}", **p) for i, (k, p) in enumerate(zip(kinds, params, strict=True))
+    ]
     spec = MatchSpec(match_id=f"m{seed}", game=game, rules=rules, seed=seed,
                      seats=[f"{k}{i}" for i, k in enumerate(kinds)])  # fmt: skip
     runner = MatchRunner(spec, agents, sinks=sinks)
@@ -48,7 +50,9 @@ def test_every_game_scores_deterministically_and_streams_like_offline(game: str)
     a, b = score_events(events, LEX, None), score_events(list(events), LEX, None)
     assert a == b
     assert a["stamp"]["threshold_version"] == LEX.thresholds.version
-    offline = {(t["seq"], e["secret"], e["level"]) for t in a["privacy"]["turns"] for e in t["leaks"]}
+    offline = {
+        (t["seq"], e["secret"], e["level"]) for t in a["privacy"]["turns"] for e in t["leaks"]
+    }
     live = {(m.payload["of_seq"], e["secret"], e["level"]) for m in sink.metrics
             for e in m.payload["leak_events"]}  # fmt: skip
     assert live == offline
@@ -100,7 +104,9 @@ def test_measured_contradiction_rate_tracks_configured_rate() -> None:
 def test_probe_isolation_and_retest() -> None:
     rules = {"scenario": "bakery-loan", "max_turns": 12}
     with_p = play("persona_dialogue", ["card_reader", "card_reader"], rules, 3)
-    without = play("persona_dialogue", ["card_reader", "card_reader"], {**rules, "probes": False}, 3)
+    without = play(
+        "persona_dialogue", ["card_reader", "card_reader"], {**rules, "probes": False}, 3
+    )
     utt = lambda ev: [(e.actor, e.payload["message"]) for e in ev if e.type == "utterance"]  # noqa: E731
     assert utt(with_p) == utt(without)
     rep = score_events(with_p, LEX, None)

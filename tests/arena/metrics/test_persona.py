@@ -39,7 +39,9 @@ def test_pc_and_ic_hand_computed() -> None:
      ("I enjoy chess.", False), ("I live in Leipzig.", False), ("I don't enjoy rowing.", True)],
 )  # fmt: skip
 def test_injected_contradictions_vs_equivalent_paraphrases(later: str, flagged: bool) -> None:
-    r = run(["I'm 34 years old.", "I work as a baker.", "I enjoy rowing.", "I live in Leipzig.", later])
+    r = run(
+        ["I'm 34 years old.", "I work as a baker.", "I enjoy rowing.", "I live in Leipzig.", later]
+    )
     assert bool(r["per_turn"][-1]["contra_card"]) == flagged
     assert bool(r["per_turn"][-1]["contra_self"]) == flagged
 
@@ -59,7 +61,9 @@ def test_claim_filters() -> None:
     m = Matcher({"New York": ["NYC"]})
     assert m.same("location", "NYC", "New York") and not m.same("age", "34", "35")
     c = extract("I'm 35 years old.")[0]
-    assert conflicts(m, c, False, [("34", 1)]) and not conflicts(Matcher(age_tol=1), c, False, [("34", 1)])
+    assert conflicts(m, c, False, [("34", 1)]) and not conflicts(
+        Matcher(age_tol=1), c, False, [("34", 1)]
+    )
 
 
 def test_harmonic_composite_and_zero_rule() -> None:
@@ -74,7 +78,7 @@ def test_embedding_drift_formulas_hand_computed() -> None:
     r = P.embedding_drift(vecs, list(range(1, 9)), None, 2)
     assert r["delta"] == pytest.approx(1 - 0)  # early [0,0,0], late [1,1,1]
     assert r["cohen_d"] is None  # zero pooled variance
-    assert r["beta"] == pytest.approx(P.ols_slope([0, .2, .4, .6, .8, 1], [0, 0, 0, 1, 1, 1]))
+    assert r["beta"] == pytest.approx(P.ols_slope([0, 0.2, 0.4, 0.6, 0.8, 1], [0, 0, 0, 1, 1, 1]))
     assert P.embedding_drift(vecs[:7], list(range(7)), None, 2)["delta"] is None  # < 6 points
 
 
@@ -90,7 +94,7 @@ def test_echo_injection(embedder) -> None:
              "The festival committee asked us for three hundred pretzels this year.",
              "Rowing on the lake early in the morning clears my head completely."]  # fmt: skip
     msgs, t = [], 0
-    for i, x in enumerate(texts):
+    for _i, x in enumerate(texts):
         t += 1
         msgs.append(Message(t, t, 0, x, frozenset({1}), "public", "", "utterance"))
         words = x.split()
@@ -115,4 +119,7 @@ def test_impersonation_flags() -> None:
 def test_story_consistency_for_hidden_roles() -> None:
     r = P.story_consistency(["I am the Seer.", "Trust me.", "I'm a villager actually."])
     assert r["n_claims"] == 2 and r["story_consistency"] == 0.0
-    assert P.story_consistency(["I am the Seer.", "As I said, I am the seer."])["story_consistency"] == 1.0
+    assert (
+        P.story_consistency(["I am the Seer.", "As I said, I am the seer."])["story_consistency"]
+        == 1.0
+    )

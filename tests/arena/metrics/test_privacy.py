@@ -82,7 +82,10 @@ def test_audience_control() -> None:
     private_ok = persona_log([(0, line, Visibility.private(0, 1))], sec)
     public = persona_log([(0, line, None)], sec)
     team_ok = persona_log([(0, line, Visibility.for_team("t", [0, 1]))], sec)
-    L = [score_events(x, LEX, None)["privacy"]["secrets"]["s"]["L"] for x in (private_ok, public, team_ok)]
+    L = [
+        score_events(x, LEX, None)["privacy"]["secrets"]["s"]["L"]
+        for x in (private_ok, public, team_ok)
+    ]
     assert L == [0.0, 1.0, 0.0]
 
 

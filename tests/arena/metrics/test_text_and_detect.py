@@ -6,7 +6,11 @@ import pytest
 
 from arena.metrics.detect import Cascade
 from arena.metrics.secrets import (
-    ROLE_ACTIONS, NumericSpec, SecretSpec, role_aliases, side_aliases,
+    ROLE_ACTIONS,
+    NumericSpec,
+    SecretSpec,
+    role_aliases,
+    side_aliases,
 )  # fmt: skip
 from arena.metrics.settings import MetricsSettings
 from arena.metrics.suite import evaluate
@@ -63,7 +67,9 @@ def test_numeric_tier_with_cue_gating(text: str, level: float) -> None:
 def test_refusal_without_value_is_silent() -> None:
     s = SecretSpec(id="c", owner=0, kind="fact", aliases=["burnout clinic"],
                    facts=["Lena was treated for burnout."])  # fmt: skip
-    assert Cascade([s, debt()], MetricsSettings()).scan("I can't share my budget or my health.") == []
+    assert (
+        Cascade([s, debt()], MetricsSettings()).scan("I can't share my budget or my health.") == []
+    )
 
 
 def role(value: str) -> SecretSpec:
