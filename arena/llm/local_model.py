@@ -119,7 +119,11 @@ class LocalModel:
         prompts = [self.encode_chat(r.messages) for r in requests]
         ids, mask = self._left_pad(prompts)
         pos = (mask.cumsum(-1) - 1).clamp(min=0)
-        logits, past = self._forward(input_ids=ids, attention_mask=mask, position_ids=pos)
+        # Only the last position's logits are needed: skipping the LM head elsewhere saves
+        # about a fifth of the prefill FLOPs on a small model with a large vocabulary.
+        logits, past = self._forward(
+            input_ids=ids, attention_mask=mask, position_ids=pos, logits_to_keep=1
+        )
         logits = logits[:, -1, :].float()
         n = len(requests)
         gens = [
@@ -200,7 +204,9 @@ class LocalModel:
         prompts = [self.encode_chat(r.messages) for r in requests]
         ids, mask = self._left_pad(prompts)
         pos = (mask.cumsum(-1) - 1).clamp(min=0)
-        logits0, past = self._forward(input_ids=ids, attention_mask=mask, position_ids=pos)
+        logits0, past = self._forward(
+            input_ids=ids, attention_mask=mask, position_ids=pos, logits_to_keep=1
+        )
         first = torch.log_softmax(logits0[:, -1, :].float(), dim=-1)
         cands = [
             [self.tok.encode(c, add_special_tokens=False) or [self.pad_id] for c in r.choices or []]
