@@ -16,6 +16,7 @@ import fcntl
 import os
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,7 +53,8 @@ class Progress:
     llm_calls: int = 0
     started: float = field(default_factory=time.monotonic)
     on_change: Callable[[Progress], None] | None = None
-    results: list[MatchResult] = field(default_factory=list)
+    # the most recent results (bounded: a 10,000-match run must not hold them all here)
+    results: deque[MatchResult] = field(default_factory=lambda: deque(maxlen=256))
 
     def changed(self) -> None:
         if self.on_change is not None:
@@ -220,7 +222,13 @@ class Tournament:
     async def _run_specs(
         self, todo: list[MatchSpec], store: Store, progress: Progress, sem: asyncio.Semaphore
     ) -> None:
-        async def guarded(spec: MatchSpec) -> None:
+        """Run ``todo`` with at most ``concurrency`` matches in flight.
+
+        A fixed pool of workers pulls specs in plan order (no task per planned match, so memory
+        stays flat for runs of any size)."""
+        pending = iter(todo)
+
+        async def one(spec: MatchSpec) -> None:
             async with sem:
                 # Start order is the LLM priority: earlier matches get their calls first.
                 self._started += 1
@@ -237,7 +245,12 @@ class Tournament:
                 progress.results.append(result)
                 progress.changed()
 
-        await asyncio.gather(*(guarded(s) for s in todo))
+        async def worker() -> None:
+            for spec in pending:  # a shared iterator: every spec is taken once
+                await one(spec)
+
+        n = min(self.config.concurrency, len(todo))
+        await asyncio.gather(*(worker() for _ in range(n)))
 
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
         if any(a.kind == "llm" for a in self.config.agents):
