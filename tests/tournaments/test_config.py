@@ -66,3 +66,10 @@ def test_missing_or_broken_files_are_clear(tmp_path: Path) -> None:
     bad.write_text("game: [unclosed\n")
     with pytest.raises(ConfigError, match="not valid YAML"):
         tconfig.load(bad)
+
+
+def test_every_example_config_is_valid() -> None:
+    examples = sorted((Path(__file__).parents[2] / "tournaments" / "examples").glob("*.yaml"))
+    assert len(examples) >= 3
+    for path in examples:
+        tconfig.load(path)  # raises ConfigError naming the file and field
