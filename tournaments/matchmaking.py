@@ -2,19 +2,18 @@
 
 Rounds of ``batch`` matches (default: the concurrency). Before each round the results of the
 repeat so far are folded (in match order, so the choice depends only on which matches
-finished, never on completion order) and every pair (a, b) of the pool is scored
+finished, never on completion order). Each match of the round then takes
 
-    score(a, b) = quality(a, b) * (sigma_a^2 + sigma_b^2) / (2 sigma_0^2)
+    a = the pool entry with the highest uncertainty  sigma_a / sqrt(1 + picks_a)
+    b = argmax over the others of  quality(a, b) * sigma_b / sqrt(1 + picks_b)
 
-— TrueSkill's draw-probability match quality (close matches are informative) times the pair's
-uncertainty. Pairs are picked greedily; a pair picked again in the same round counts half as
-much each time. Sides alternate per pair. Planning stops when every pool entry has
-sigma < ``sigma_threshold`` or the repeat's ``budget`` is spent.
+where quality is TrueSkill's match quality (the draw probability: close matches teach the
+most) and picks counts the entry's matches already taken in this round. Sides alternate per
+pair. Planning stops when every pool entry has sigma < ``sigma_threshold`` or the repeat's
+``budget`` is spent.
 """
 
 from __future__ import annotations
-
-from itertools import combinations
 
 from arena.ratings import rate, trueskill_env
 from arena.results import MatchResult, MatchSpec
@@ -33,17 +32,6 @@ class Matchmaker:
         self.batch = self.rd.batch or config.concurrency
         self.converged = False
 
-    def scores(self, results: list[MatchResult]) -> dict[tuple[str, str], float]:
-        env = trueskill_env()
-        ratings = rate(results, freeze=self.config.ratings.freeze)
-        prior = env.create_rating()
-        out = {}
-        for a, b in combinations(self.pool, 2):
-            ra, rb = ratings.get(a, prior), ratings.get(b, prior)
-            quality = env.quality([(ra,), (rb,)])
-            out[(a, b)] = quality * (ra.sigma**2 + rb.sigma**2) / (2 * prior.sigma**2)
-        return out
-
     def uncertain(self, results: list[MatchResult]) -> bool:
         ratings = rate(results, freeze=self.config.ratings.freeze)
         prior = trueskill_env().create_rating()
@@ -57,19 +45,36 @@ class Matchmaker:
         if not self.uncertain(results):
             self.converged = True
             return []
-        scores = self.scores(results)
-        played: dict[tuple[str, str], int] = {}
+        env = trueskill_env()
+        prior = env.create_rating()
+        ratings = rate(results, freeze=self.config.ratings.freeze)
+        rating = {e: ratings.get(e, prior) for e in self.pool}
+        played: dict[tuple[str, ...], int] = {}
         for spec in planned:
             pair = tuple(sorted(set(spec.seats), key=self.pool.index))
             if len(pair) == 2:
-                played[pair] = played.get(pair, 0) + 1  # type: ignore[index]
-        picks: dict[tuple[str, str], int] = {}
+                played[pair] = played.get(pair, 0) + 1
+        picks = dict.fromkeys(self.pool, 0)
+        pair_picks: dict[tuple[str, ...], int] = {}
         out = []
         start = len(planned)  # this repeat's matches so far
+        rank = {e: i for i, e in enumerate(self.pool)}
+
+        def eff(e: str) -> float:
+            return float(rating[e].sigma / (1 + picks[e]) ** 0.5)
+
         for j in range(min(self.batch, room)):
-            pair = max(scores, key=lambda p: (scores[p] * 0.5 ** picks.get(p, 0), p))
-            picks[pair] = picks.get(pair, 0) + 1
-            k = played.get(pair, 0) + picks[pair] - 1  # this pair's game number: sides alternate
+            a = max(self.pool, key=lambda e: (eff(e), -rank[e]))
+            b = max(
+                (e for e in self.pool if e != a),
+                key=lambda e: (env.quality([(rating[a],), (rating[e],)]) * eff(e), -rank[e]),
+            )
+            pair = tuple(sorted((a, b), key=rank.__getitem__))
+            picks[a] += 1
+            picks[b] += 1
+            pair_picks[pair] = pair_picks.get(pair, 0) + 1
+            # the pair's game number: sides alternate
+            k = played.get(pair, 0) + pair_picks[pair] - 1
             index = start + j
             seed = schedule.match_seed(self.config, self.repeat, "rating_driven", index)
             seater = schedule.Seater(self.config, schedule.vs(*pair))
