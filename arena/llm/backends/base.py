@@ -16,6 +16,7 @@ from arena.llm.cache import ResponseCache, open_cache
 from arena.llm.config import BackendConfig
 from arena.llm.limits import RateLimiter, backoff_delay
 from arena.llm.messages import CacheMiss, ChatRequest, ChatResult, LLMError, TransportError
+from arena.priority import PriorityGate
 
 
 class Backend(ABC):
@@ -23,7 +24,9 @@ class Backend(ABC):
 
     def __init__(self, config: BackendConfig) -> None:
         self.config = config
-        self.semaphore = asyncio.Semaphore(config.concurrency)
+        # A priority gate instead of a plain semaphore: when a slot frees, the earliest-started
+        # match gets it, so matches in progress finish before new ones start their calls.
+        self.gate = PriorityGate(config.concurrency)
         self.limiter = RateLimiter(config.requests_per_min, config.tokens_per_min, config.burst_s)
         self.rng = random.Random(f"backoff:{config.key()}")
         self.cache: ResponseCache | None = (
@@ -57,7 +60,7 @@ class Backend(ABC):
         errors: list[str] = []
         while True:
             try:
-                async with self.semaphore:
+                async with self.gate.slot():
                     est = self.estimate_tokens(request)
                     await self.limiter.acquire(est)
                     result = await self._attempt(request)
