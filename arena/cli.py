@@ -145,7 +145,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             highlight=False,
         )
     console.print(
-        f"run [bold]{run_id}[/] → {run_dir}  ({len(tournament.specs)} matches, "
+        f"run [bold]{run_id}[/] → {run_dir}  ({_planned(config, tournament)}, "
         f"concurrency {config.concurrency})",
         highlight=False,
     )
@@ -173,6 +173,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             console.print(f"  {r.match_id}: {r.status} — {r.reason}", highlight=False)
     console.print(f"results: {run_dir / 'arena.sqlite'}   records: {run_dir / 'matches'}")
     return 0
+
+
+def _planned(config: Any, tournament: Any) -> str:
+    """How many matches the run plans (rating-driven runs plan in rounds, up to a budget)."""
+    if getattr(config, "format", "") == "rating_driven":
+        budget = getattr(getattr(config, "rating_driven", None), "budget", None)
+        return f"rating-driven, up to {budget} matches"
+    return f"{len(tournament.specs)} matches"
 
 
 def _live_hooks(args: argparse.Namespace) -> Any:
