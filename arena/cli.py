@@ -154,6 +154,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     live = _live_hooks(args)
     try:
         if live is not None and args.tui:
+            _attach_metrics(tournament, args)  # recorded in RUN_DIR/metrics/ (not forwarded)
             return int(live.run_with_tui(tournament, args))
         with progress_display(len(tournament.specs), quiet=args.quiet) as progress:
             results = asyncio.run(_run_tournament(tournament, progress, live, args))
@@ -202,9 +203,36 @@ async def _run_tournament(
     tournament: Any, progress: Any, live: Any, args: argparse.Namespace
 ) -> Any:
     if live is None:
+        _attach_metrics(tournament, args)
         return await tournament.run(progress)
     async with live.session(tournament, args):
+        _attach_metrics(tournament, args)
         return await tournament.run(progress)
+
+
+def _attach_metrics(tournament: Any, args: argparse.Namespace) -> None:
+    """Stream the cheap privacy/persona tiers per turn (RUN_DIR/metrics/*.live.jsonl).
+
+    Metric events also go to the live view's sinks of the same match, so the TUI shows them
+    as badges. Off with --no-metrics, or when the metrics extra is not installed.
+    """
+    if getattr(args, "no_metrics", False):
+        return
+    try:
+        from arena.metrics.stream import metrics_sink_factory
+    except ImportError:
+        return
+    make_metrics = metrics_sink_factory(tournament.dir.root)
+    previous = tournament.extra_sinks
+
+    def combined(spec: Any) -> list[Any]:
+        others = previous(spec) if previous else []
+        streams = make_metrics(spec)
+        for stream in streams:
+            stream.forward.extend(others)
+        return others + streams
+
+    tournament.extra_sinks = combined
 
 
 def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
@@ -274,6 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--require-broker", action="store_true", help="fail fast when the broker cannot be reached"
     )
     live.add_argument("--tui", action="store_true", help="watch the run live in the terminal UI")
+    p.add_argument(
+        "--no-metrics",
+        action="store_true",
+        help="do not stream per-turn privacy/persona metrics (RUN_DIR/metrics/)",
+    )
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("envs", help="list registered games with their rule flags and defaults")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Protocol
@@ -70,3 +71,37 @@ def read_jsonl(path: Path) -> Iterator[Event]:
                 yield Event.model_validate(json.loads(line))
             except (json.JSONDecodeError, ValueError):
                 return
+
+
+class GuardedSink:
+    """Wraps an optional sink (live view, streaming metrics) so that its failures never reach
+    the match: the first error is reported on stderr, later events are dropped and counted.
+    The JSONL record is never wrapped — a failure to write the record of truth must surface."""
+
+    def __init__(self, sink: EventSink) -> None:
+        self.sink = sink
+        self.failed = False
+        self.dropped = 0
+
+    def write(self, event: Event) -> None:
+        if self.failed:
+            self.dropped += 1
+            return
+        try:
+            self.sink.write(event)
+        except Exception as err:
+            self.failed = True
+            self.dropped += 1
+            print(
+                f"warning: sink {type(self.sink).__name__} failed on {event.match_id} "
+                f"event {event.seq}: {type(err).__name__}: {err}; it is switched off for this match",
+                file=sys.stderr,
+            )
+
+    def close(self) -> None:
+        try:
+            self.sink.close()
+        except Exception as err:
+            print(
+                f"warning: sink {type(self.sink).__name__} failed to close: {err}", file=sys.stderr
+            )

@@ -30,7 +30,7 @@ from arena.agents.base import Agent
 from arena.events import Event
 from arena.results import MatchResult, MatchSpec
 from arena.runner import MatchRunner
-from arena.sinks import EventSink, JsonlSink
+from arena.sinks import EventSink, GuardedSink, JsonlSink
 from arena.store import Store
 from tournaments import schedule
 from tournaments.config import RunConfig
@@ -192,7 +192,8 @@ class Tournament:
         if progress is not None:
             sinks.append(LlmCallCounter(progress))
         if self.extra_sinks is not None:
-            sinks.extend(self.extra_sinks(spec))
+            # optional consumers must never break a match
+            sinks.extend(GuardedSink(s) for s in self.extra_sinks(spec))
         try:
             runner = MatchRunner(spec, self.make_agent, sinks, self.config.policy)
         except Exception as err:  # cannot even seat the agents: record, never lose the match

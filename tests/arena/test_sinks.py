@@ -1,0 +1,44 @@
+"""Optional sinks never break a match; the JSONL record stays complete."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from arena.events import Event
+from arena.sinks import GuardedSink, read_jsonl
+from tests.tournaments.test_executor import make_config
+from tournaments.executor import Tournament
+
+
+class Exploding:
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def write(self, event: Event) -> None:
+        self.seen += 1
+        if self.seen == 3:
+            raise OSError("broker went away")
+
+    def close(self) -> None:
+        raise OSError("still gone")
+
+
+def test_guarded_sink_switches_off_after_the_first_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    inner = Exploding()
+    guarded = GuardedSink(inner)
+    for seq in range(5):
+        guarded.write(Event(type="x", seq=seq, match_id="m"))
+    guarded.close()
+    assert inner.seen == 3 and guarded.dropped == 3 and guarded.failed
+    assert "broker went away" in capsys.readouterr().err
+
+
+def test_a_failing_extra_sink_does_not_lose_matches(tmp_path: Path) -> None:
+    cfg = make_config(tmp_path, matches=4)
+    t = Tournament(cfg, tmp_path / "run", "run", extra_sinks=lambda spec: [Exploding()])
+    results = asyncio.run(t.run())
+    assert [r.status for r in results] == ["finished"] * 4
+    for r in results:
+        events = list(read_jsonl(tmp_path / "run" / r.jsonl))  # type: ignore[operator]
+        assert events[-1].type == "match_end" and len(events) == r.n_events
