@@ -302,6 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--require-broker", action="store_true", help="fail fast when the broker cannot be reached"
     )
     live.add_argument("--tui", action="store_true", help="watch the run live in the terminal UI")
+    live.add_argument(
+        "--no-seat-streams",
+        action="store_true",
+        help="publish only the spectator stream per match, not one stream per seat (cheaper)",
+    )
     p.add_argument(
         "--no-metrics",
         action="store_true",

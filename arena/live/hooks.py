@@ -82,7 +82,9 @@ class LiveSession:
             + "\n",
             encoding="utf-8",
         )
-        make = sink_factory(self.publisher, self.run_id)
+        make = sink_factory(
+            self.publisher, self.run_id, seat_streams=not getattr(args, "no_seat_streams", False)
+        )
 
         def factory(spec: Any) -> list[Any]:
             sinks = make(spec)
