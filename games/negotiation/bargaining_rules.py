@@ -1,8 +1,8 @@
-"""Rule flags and scenario sampling of ``arena/Bargaining-v0`` (negotiation.md §3 and §4.1).
+"""Rule flags and scenario sampling of ``arena/Bargaining-v0`` (negotiation.md §3, §4.1, §4.2).
 
 ``mode="price"`` (**Default**) is the buyer–seller price bargain of §3; ``mode="pie"`` is the
-multi-party pie division of §4.1. Flags of the other mode are refused when set explicitly, so a
-config error names the field.
+multi-party pie division of §4.1; ``mode="auction"`` the single-item auction of §4.2. Flags of
+another mode are refused when set explicitly, so a config error names the field.
 """
 
 from __future__ import annotations
@@ -29,13 +29,27 @@ PRICE_ONLY = (
     "block_irrational_accept",
     "allow_walk_away",
 )
-PIE_ONLY = ("n_parties", "pie", "quota", "max_rounds", "discussion_passes", "allow_private")
+PIE_ONLY = ("n_parties", "pie", "quota", "max_rounds", "discussion_passes")
+AUCTION_ONLY = (
+    "n_bidders",
+    "value_range",
+    "format",
+    "reserve_price",
+    "increment",
+    "pre_bid_talk_rounds",
+    "talk_each_tick",
+)
+MODE_FLAGS = {
+    "price": (*PRICE_ONLY, "discount", "outside_option_range"),
+    "pie": (*PIE_ONLY, "discount", "outside_option_range", "allow_private"),
+    "auction": (*AUCTION_ONLY, "allow_private"),
+}
 
 
 class BargainingRules(NegotiationRules):
     """Flags of ``arena/Bargaining-v0`` (defaults of negotiation.md §3.1 and §4.1)."""
 
-    mode: Literal["price", "pie"] = "price"
+    mode: Literal["price", "pie", "auction"] = "price"
     # -- price (§3.1)
     price_range: tuple[int, int] = (0, 200)
     price_step: int = Field(1, ge=1)
@@ -58,11 +72,19 @@ class BargainingRules(NegotiationRules):
     max_rounds: int | None = Field(None, ge=1, le=64)
     discussion_passes: int = Field(1, ge=0, le=2)
     allow_private: bool = False
+    # -- auction (§4.2)
+    n_bidders: int = Field(3, ge=2, le=8)
+    value_range: tuple[int, int] = (0, 100)
+    format: Literal["sealed_second", "sealed_first", "ascending"] = "sealed_second"
+    reserve_price: int = Field(0, ge=0)
+    increment: int = Field(5, ge=1)
+    pre_bid_talk_rounds: int = Field(1, ge=0, le=3)
+    talk_each_tick: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> BargainingRules:
-        wrong = PIE_ONLY if self.mode == "price" else PRICE_ONLY
-        stray = sorted(set(wrong) & self.model_fields_set)
+        wrong = {f for m, fs in MODE_FLAGS.items() if m != self.mode for f in fs}
+        stray = sorted((wrong - set(MODE_FLAGS[self.mode])) & self.model_fields_set)
         if stray:
             raise ValueError(f"{', '.join(stray)}: not a flag of mode={self.mode!r}")
         for name in (
@@ -71,6 +93,7 @@ class BargainingRules(NegotiationRules):
             "zopa_width_range",
             "negative_gap_range",
             "outside_option_range",
+            "value_range",
         ):
             lo, hi = getattr(self, name)
             if lo > hi:
@@ -90,11 +113,16 @@ class BargainingRules(NegotiationRules):
             raise ValueError("quota must be in 1..n_parties")
         if self.outside_option_range[0] < 0:
             raise ValueError("outside_option_range must be non-negative")
+        v_lo, v_hi = self.value_range
+        if v_lo < 0 or v_hi > 2000:
+            raise ValueError("value_range must lie in 0..2000")
+        if self.reserve_price > v_hi:
+            raise ValueError("reserve_price must not exceed the top of value_range")
         return self
 
     @property
     def n_seats(self) -> int:
-        return 2 if self.mode == "price" else self.n_parties
+        return {"price": 2, "pie": self.n_parties, "auction": self.n_bidders}[self.mode]
 
     @property
     def rounds(self) -> int:
@@ -165,3 +193,15 @@ def price_utility(sc: PriceScenario, seat: int, price: int, rnd: int, delta: flo
     """§3.4: the surplus of a deal at ``price`` in round ``rnd``, discounted by delta^(r-1)."""
     gain = price - sc.r_s if seat == SELLER else sc.r_b - price
     return gain * delta ** (rnd - 1)
+
+
+@dataclass(frozen=True)
+class AuctionScenario:
+    values: tuple[int, ...]  # private v_i per seat
+
+
+def sample_auction(rng: random.Random, rules: BargainingRules) -> AuctionScenario:
+    """§4.2: private values drawn independently and uniformly from ``value_range``."""
+    return AuctionScenario(
+        values=tuple(rng.randint(*rules.value_range) for _ in range(rules.n_bidders))
+    )

@@ -1,4 +1,4 @@
-"""Baseline bots of negotiation.md §7 for every negotiation game (split, price and pie).
+"""Baseline bots of negotiation.md §7 for every negotiation game (split, price, pie, auction).
 
 Each bot reads only its :class:`~arena.types.Observation` (public state and its own private
 facts) and owns a ``random.Random`` seeded from its :class:`MatchContext` seed, which the runner
@@ -21,7 +21,10 @@ from games.negotiation.split_rules import utility
 
 
 class NegotiationBot(Agent):
-    """Dispatches on the game in the observation's state: split, price or pie."""
+    """Dispatches on the game in the observation's state: split, price, pie or auction.
+
+    In the auction every bot bids (or stays on the clock up to) ``auction_limit``: the value
+    itself unless a subclass shades it; talk turns pass."""
 
     kind = "negotiation"
     margin = 1.0
@@ -45,9 +48,11 @@ class NegotiationBot(Agent):
             out = self.split(obs, decision)
         elif st.get("mode") == "pie":
             out = self.pie(obs, decision)
+        elif st.get("mode") == "auction":
+            out = self.auction(obs, decision)
         else:
             out = self.price(obs, decision)
-        if decision.kind in ("negotiate", "propose_allocation"):
+        if decision.kind in ("negotiate", "propose_allocation", "talk", "bid"):
             self.first_turn_done = True
         return out
 
@@ -64,6 +69,17 @@ class NegotiationBot(Agent):
 
     def pie(self, obs: Observation, d: Decision) -> Action:
         raise NotImplementedError
+
+    def auction_limit(self, value: float, state: dict[str, Any]) -> float:
+        """The bid (sealed) or drop-out price (clock); truthful by default."""
+        return value
+
+    def auction(self, obs: Observation, d: Decision) -> Action:
+        if d.kind == "talk":
+            return Action(choices=("pass",))
+        st = obs.state
+        value = tx.own_number(obs.private, st["seat"], "value")
+        return Action(choices=(tx.auction_answer(st, d.kind, self.auction_limit(value, st)),))
 
     # -- shared pieces -----------------------------------------------------------------
     def split_common(self, obs: Observation, d: Decision, keep: tuple[int, ...]) -> Action | None:
@@ -141,6 +157,13 @@ class RandomLegalBot(NegotiationBot):
             return Action(text="I am thinking about it.")
         return Action(choices=(self.rng.choice(("accept", "reject")),))
 
+    def auction(self, obs: Observation, d: Decision) -> Action:
+        if d.kind == "talk":
+            if self.rng.random() < 0.5 or not self.rules.get("allow_talk", True):
+                return Action(choices=("pass",))
+            return Action(text="Good luck, everyone.")
+        return Action(choices=(self.rng.choice(d.option_ids),))
+
 
 class ConcessionBot(NegotiationBot):
     """§7.2 time-dependent tactic: target(τ) = U_min + (U_max − U_min)(1 − τ^(1/β))."""
@@ -202,6 +225,23 @@ class ConcessionBot(NegotiationBot):
             return Action(choices=("pass",))
         share = st["allocation"][seat] * st["discount"] ** (st["round"] - 1)
         return Action(choices=("accept" if share >= tg and share > o else "reject",))
+
+
+class TruthfulBot(ConcessionBot):
+    """§7.4 auction ``truthful``: bids v_i; on the clock stays while the price is below v_i.
+    In the other games it plays the linear concession tactic."""
+
+    kind = "truthful"
+
+
+class ShaderBot(ConcessionBot):
+    """§7.4 auction ``shader``: bids ⌊v_i·(n−1)/n⌋ in every format (the first-price equilibrium
+    bid; a mistake in second price); on the clock drops at that price. Linear elsewhere."""
+
+    kind = "shader"
+
+    def auction_limit(self, value: float, state: dict[str, Any]) -> float:
+        return tx.shaded_bid(value, state["n_bidders"])
 
 
 class BoulwareBot(ConcessionBot):
@@ -273,6 +313,10 @@ class GreedyBot(NegotiationBot):
         share = st["allocation"][seat]
         return Action(choices=("accept" if share >= max(o, total / n) else "reject",))
 
+    def auction_limit(self, value: float, state: dict[str, Any]) -> float:
+        """Greedy bids its price-game opening: half its value, ⌊v·(1 − m₀)⌋ with m₀ = 0.5."""
+        return math.floor(value * 0.5)
+
 
 class FairBot(ConcessionBot):
     """§7.4 pie ``fair``: equal split (remainder to itself); accepts a_i ≥ max(o_i, 0.8·P/n).
@@ -302,9 +346,14 @@ class DiscloserBot(ConcessionBot):
     def choose(self, obs: Observation, decision: Decision) -> Action:
         first = not self.first_turn_done
         action = super().choose(obs, decision)
-        if not first or decision.kind not in ("negotiate", "propose_allocation"):
+        if not first or decision.kind not in ("negotiate", "propose_allocation", "talk"):
             return action
         st, seat = obs.state, obs.state["seat"]
+        if st.get("mode") == "auction":
+            if decision.kind != "talk":
+                return action
+            v = int(tx.own_number(obs.private, seat, "value"))
+            return Action(text=f"The item is worth {v} to me.")
         if "counts" in st:
             values = tx.split_values(obs.private, seat, st["items"])
             k = max(range(len(values)), key=lambda i: values[i])
@@ -343,4 +392,10 @@ _COMMON: dict[str, type[Agent]] = {
     "offer_at_reservation": OfferAtReservationBot,
 }
 BOTS_DEALORNODEAL: dict[str, type[Agent]] = {**_COMMON, "rule": ConcessionBot}
-BOTS_BARGAINING: dict[str, type[Agent]] = {**_COMMON, "fair": FairBot, "rule": ConcessionBot}
+BOTS_BARGAINING: dict[str, type[Agent]] = {
+    **_COMMON,
+    "fair": FairBot,
+    "truthful": TruthfulBot,
+    "shader": ShaderBot,
+    "rule": ConcessionBot,
+}

@@ -16,7 +16,20 @@ from typing import Any
 
 import numpy as np
 
+from games.negotiation.measures_extra import (
+    auction_measures,
+    auction_norm,
+    pie_measures,
+    process_measures,
+)
 from games.negotiation.split_rules import complement, keep_vectors
+
+AGREED_LABELS = ("agreement", "sale")
+# Per-seat lists of MatchMeasures reported per agent entry (mean over the agent's seats).
+PER_SEAT = (
+    "proposals", "concession_rate", "messages", "message_chars", "invalid_actions", "fallbacks",
+    "accepts", "irrational_accepts",
+)  # fmt: skip
 
 
 def _field(e: Any, name: str) -> Any:
@@ -25,7 +38,7 @@ def _field(e: Any, name: str) -> Any:
 
 @dataclass
 class MatchMeasures:
-    game: str  # "split", "price" or "pie"
+    game: str  # "split", "price", "pie" or "auction"
     n: int
     label: str
     agreed: bool
@@ -48,6 +61,28 @@ class MatchMeasures:
     turns: int | None = None
     walker: int | None = None
     seats: list[str] = field(default_factory=list)  # agent entry per seat, when known
+    # §8.9 process and §8.5 per player (lists indexed by seat; see measures_extra)
+    proposals: list[int] = field(default_factory=list)
+    concession_rate: list[float | None] = field(default_factory=list)
+    messages: list[int] = field(default_factory=list)
+    message_chars: list[int] = field(default_factory=list)
+    invalid_actions: list[int] = field(default_factory=list)
+    fallbacks: list[int] = field(default_factory=list)
+    accepts: list[int] = field(default_factory=list)
+    irrational_accepts: list[int] = field(default_factory=list)
+    # §8.10 pie
+    proposer_premium: float | None = None  # mean over the match's proposals of a_prop − P/n
+    agreed_proposer_premium: float | None = None
+    agreement_round: int | None = None
+    min_share: float | None = None
+    gini: float | None = None  # of the payoffs u_i (pie and auction)
+    # §8.10 auction
+    allocative_efficiency: float | None = None
+    revenue: float | None = None
+    bid_shading: list[float | None] | None = None  # sealed: (v_i − b_i)/v_i per seat
+    truthful_bid: list[bool | None] | None = None  # second price: |b_i − v_i| ≤ 1 per seat
+    collusion: bool | None = None  # second price sale below the second-highest value
+    winner: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,6 +94,7 @@ def _product_gain(utils: Sequence[float], d: Sequence[float]) -> float:
 
 def match_measures(events: Iterable[Any], seats: Sequence[str] | None = None) -> MatchMeasures:
     """All §8 per-episode quantities of one negotiation match."""
+    events = list(events)
     by_type: dict[str, dict[str, Any]] = {}
     for e in events:
         t = _field(e, "type")
@@ -72,13 +108,19 @@ def match_measures(events: Iterable[Any], seats: Sequence[str] | None = None) ->
         seats = [seat_map[k] for k in sorted(seat_map, key=int)]
     utils = [float(u) for u in res["utilities"]]
     d = [float(x) for x in sc["disagreement"]]
-    agreed = res["label"] == "agreement"
+    agreed = res["label"] in AGREED_LABELS
     if "counts" in sc:
         m = _split(sc, res, utils, d, agreed)
     elif "reservation" in sc:
         m = _price(sc, res, start, utils, d, agreed)
+    elif "auction_values" in sc:
+        m = _auction(sc, res, utils, d, agreed)
     else:
         m = _pie(sc, res, utils, d, agreed)
+        for key, value in pie_measures(events, sc, res, utils).items():
+            setattr(m, key, value)
+    for key, value in process_measures(m.game, events, sc, res, start, m.n).items():
+        setattr(m, key, value)
     m.turns = res.get("turn")
     m.walker = res.get("walker")
     m.seats = list(seats or [])
@@ -168,6 +210,20 @@ def _pie(
     return m
 
 
+def _auction(
+    sc: dict[str, Any], res: dict[str, Any], utils: list[float], d: list[float], agreed: bool
+) -> MatchMeasures:
+    values, reserve = [int(v) for v in sc["auction_values"]], int(sc["reserve_price"])
+    m = MatchMeasures(game="auction", n=len(values), label=res["label"], agreed=agreed,
+                      utilities=utils, disagreement=d, norm=auction_norm(values, reserve, utils))  # fmt: skip
+    for key, value in auction_measures(sc, res).items():
+        setattr(m, key, value)
+    best = max(values) - reserve
+    m.joint_efficiency = sum(utils) / best if best > 0 else None
+    m.gini = None
+    return m
+
+
 # -- aggregation -------------------------------------------------------------------------
 def bootstrap_ci(
     values: Sequence[float], seed: int = 0, n_boot: int = 2000
@@ -190,11 +246,23 @@ def _rate(flags: Iterable[bool | None]) -> list[float]:
 def aggregate(
     matches: Sequence[MatchMeasures], seed: int = 0, n_boot: int = 2000
 ) -> dict[str, Any]:
-    """Episode-level figures over a set of matches (§8.2–§8.8)."""
+    """Episode-level figures over a set of matches (§8.2–§8.10)."""
     agreed = [m for m in matches if m.agreed]
 
     def ci(vals: Sequence[float]) -> dict[str, Any] | None:
         return bootstrap_ci(vals, seed, n_boot)
+
+    def defined(name: str, among: Sequence[MatchMeasures] = matches) -> dict[str, Any] | None:
+        return ci([getattr(m, name) for m in among if getattr(m, name) is not None])
+
+    def per_seat(name: str) -> dict[str, Any] | None:
+        """Match mean of a per-seat list (seats with a value), so the match stays the cluster."""
+        vals = []
+        for m in matches:
+            xs = [float(x) for x in (getattr(m, name) or []) if x is not None]
+            if xs:
+                vals.append(sum(xs) / len(xs))
+        return ci(vals)
 
     return {
         "games": len(matches),
@@ -215,6 +283,27 @@ def aggregate(
         "joint_efficiency": ci(
             [m.joint_efficiency for m in matches if m.joint_efficiency is not None]
         ),
+        # §8.9 process (per match: totals over seats; turns over agreed matches)
+        "turns_to_agreement": defined("turns", agreed),
+        "proposals": ci([sum(m.proposals) for m in matches]),
+        "concession_rate": per_seat("concession_rate"),
+        "messages": ci([sum(m.messages) for m in matches]),
+        "message_chars": ci([sum(m.message_chars) for m in matches]),
+        "invalid_actions": ci([sum(m.invalid_actions) for m in matches]),
+        "fallbacks": ci([sum(m.fallbacks) for m in matches]),
+        "irrational_accepts": ci([sum(m.irrational_accepts) for m in matches]),
+        # §8.10 pie
+        "proposer_premium": defined("proposer_premium"),
+        "agreed_proposer_premium": defined("agreed_proposer_premium"),
+        "agreement_round": defined("agreement_round"),
+        "min_share": defined("min_share"),
+        "gini": defined("gini"),
+        # §8.10 auction
+        "allocative_efficiency": defined("allocative_efficiency"),
+        "revenue": defined("revenue"),
+        "bid_shading": per_seat("bid_shading"),
+        "truthful_bid_rate": per_seat("truthful_bid"),
+        "collusion_rate": ci(_rate(m.collusion for m in matches)),
     }
 
 
@@ -234,8 +323,16 @@ def per_agent(
             mine = [s for s, a in enumerate(m.seats) if a == agent]
             row = rows.setdefault(agent, {k: [] for k in (
                 "agreement", "score_all", "score_agreed", "norm", "surplus_share",
-                "surplus_share_clipped", "gain_share", "pareto", "nash_welfare", "walk_away")})  # fmt: skip
+                "surplus_share_clipped", "gain_share", "pareto", "nash_welfare", "walk_away",
+                *PER_SEAT, "bid_shading", "truthful_bid", "win")})  # fmt: skip
             mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+            for key in (*PER_SEAT, "bid_shading", "truthful_bid"):
+                seq = getattr(m, key) or []
+                xs = [float(seq[s]) for s in mine if s < len(seq) and seq[s] is not None]
+                if xs:
+                    row[key].append(mean(xs))
+            if m.game == "auction":
+                row["win"].append(1.0 if m.winner in mine else 0.0)
             row["agreement"].append(1.0 if m.agreed else 0.0)
             row["score_all"].append(mean([m.utilities[s] for s in mine]))
             row["norm"].append(mean([m.norm[s] for s in mine]))
@@ -256,6 +353,7 @@ def per_agent(
         out[agent] = {"games": len(row["agreement"])}
         for key, vals in row.items():
             name = {"agreement": "agreement_rate", "pareto": "pareto_optimal_rate",
-                    "walk_away": "walk_away_rate"}.get(key, key)  # fmt: skip
+                    "walk_away": "walk_away_rate", "truthful_bid": "truthful_bid_rate",
+                    "win": "win_rate"}.get(key, key)  # fmt: skip
             out[agent][name] = bootstrap_ci(vals, seed, n_boot)
     return out

@@ -139,3 +139,17 @@ def keep_and_share(n: int, pie: int, me: int, keep: int, partners: Sequence[int]
     else:
         alloc[me] = pie
     return alloc
+
+
+# -- auction -----------------------------------------------------------------------------
+def shaded_bid(value: float, n_bidders: int) -> int:
+    """§7.4 ``shader``: ⌊v·(n−1)/n⌋ (the first-price equilibrium bid for uniform values)."""
+    return math.floor(value * (n_bidders - 1) / n_bidders)
+
+
+def auction_answer(state: dict[str, Any], kind: str, limit: float) -> str:
+    """Bid ``limit`` (clamped to the grid) or, on the clock, stay while the price is below it."""
+    if kind == "bid":
+        top = state["value_range"][1]
+        return f"bid:{int(min(top, max(0, math.floor(limit))))}"
+    return "stay" if state["clock_price"] < limit else "drop"

@@ -1,0 +1,381 @@
+"""The single-item auction of negotiation.md §4.2 (``Bargaining-v0`` with ``mode="auction"``).
+
+Each bidder holds a private value v_i. ``pre_bid_talk_rounds`` public talk passes in seat order
+come first (a message or ``pass``; ``to:<seat>`` with ``allow_private``). Then:
+
+* sealed formats — every bidder submits ``bid:B`` (B in 0..max(value_range)) or ``no_bid``,
+  simultaneously; each bid is visible only to its bidder. Winner: the highest bid ≥ the reserve
+  (ties → engine RNG); price: the winning bid (first price) or max(second-highest bid, reserve)
+  (second price). Only the winner and the price are announced; the god-only ``result`` event
+  holds every bid.
+* ``ascending`` — the price starts at the reserve; at each tick every active bidder chooses
+  ``stay`` or ``drop`` (irreversible), simultaneously; the tick's stays and drops are public. One
+  stayer wins at the current price; if everyone left drops in the same tick, one of them (engine
+  RNG) wins at the previous price (no sale at the first tick); otherwise the price rises by the
+  increment. Engine choice where the spec is silent: the clock stops at max(value_range) — if two
+  or more still stay at the last price the increment would overshoot, one of them (engine RNG)
+  wins at that price (reason ``price_cap``). With ``talk_each_tick`` a talk pass over the active
+  bidders precedes every tick.
+
+Payoff: the winner v_i − price, everyone else 0 (the disagreement point is 0).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from arena.events import Visibility
+from arena.types import Action, Decision, InvalidAction, PrivateFact
+from games.negotiation.bargaining_rules import AuctionScenario, BargainingRules, sample_auction
+from games.negotiation.common import option_list
+from games.negotiation.measures_extra import auction_norm
+
+FORMAT_TEXT = {
+    "sealed_second": "a sealed-bid second-price",
+    "sealed_first": "a sealed-bid first-price",
+    "ascending": "an ascending (clock)",
+}
+_BID_LIKE = re.compile(r"^\s*[\"']?(bid\s*:|no[ _]bid\b|stay\b|drop\b)", re.IGNORECASE)
+
+
+@functools.cache
+def bid_ids(top: int) -> tuple[str, ...]:
+    return (*(f"bid:{b}" for b in range(top + 1)), "no_bid")
+
+
+class AuctionGame:
+    """Mixin: state and hooks of the auction."""
+
+    rules: BargainingRules
+    sc: Any
+    _names: list[str]
+    result: dict[str, Any] | None
+
+    def _auction_setup(self) -> None:
+        r = self.rules
+        self.sc: AuctionScenario = sample_auction(self.rng, r)  # type: ignore[attr-defined]
+        self.bids: dict[int, int | None] = {}
+        self.price = r.reserve_price
+        self.tick = 1
+        self.active = list(range(r.n_bidders))
+        self.choices: dict[int, bool] = {}
+        self.ticks: list[dict[str, Any]] = []
+        self.drop_price: dict[int, int] = {}
+        self.talk_round = 0
+        self.queue: list[int] = []
+        n = self._names
+        fmt = FORMAT_TEXT[r.format]
+        inc = f" The price rises by {r.increment} per tick." if r.format == "ascending" else ""
+        self.emit(  # type: ignore[attr-defined]
+            "game_start",
+            f"{', '.join(n)} bid in {fmt} auction for one item. Reserve price: "
+            f"{r.reserve_price}. Values lie in {r.value_range[0]}..{r.value_range[1]}.{inc} "
+            f"{r.pre_bid_talk_rounds if r.allow_talk else 0} talk round(s) before bidding.",
+            format=r.format,
+            n_bidders=r.n_bidders,
+            reserve_price=r.reserve_price,
+            increment=r.increment,
+            value_range=list(r.value_range),
+            names=list(n),
+        )
+        for s in range(r.n_bidders):
+            self.emit(  # type: ignore[attr-defined]
+                "private_info",
+                f"(private to {n[s]}) {self._auction_private_text(s)}",
+                visibility=Visibility.private(s),
+                seat=s,
+            )
+        self.emit(  # type: ignore[attr-defined]
+            "scenario",
+            visibility=Visibility.god(),
+            auction_values=list(self.sc.values),
+            disagreement=[0] * r.n_bidders,
+            format=r.format,
+            reserve_price=r.reserve_price,
+            increment=r.increment,
+            value_range=list(r.value_range),
+        )
+        if r.allow_talk and r.pre_bid_talk_rounds:
+            self.talk_round = 1
+            self.step = "talk"
+            self.queue = list(range(r.n_bidders)) * r.pre_bid_talk_rounds
+            self.phase = "talk"
+        else:
+            self._open_bidding()
+
+    def _auction_private_text(self, s: int) -> str:
+        return f"Your value for the item is {self.sc.values[s]}."
+
+    # -- flow ----------------------------------------------------------------------------
+    def _open_bidding(self) -> None:
+        r = self.rules
+        if r.format == "ascending":
+            self.emit("bidding_open", f"The clock starts at {self.price}.", price=self.price)  # type: ignore[attr-defined]
+            self._start_tick()
+            return
+        self.step = "bid"
+        self.phase = "bidding"
+        self.emit(  # type: ignore[attr-defined]
+            "bidding_open",
+            "Bidding is open: every bidder now submits a sealed bid (or no bid).",
+            format=r.format,
+        )
+
+    def _start_tick(self) -> None:
+        r = self.rules
+        self.phase = f"tick_{self.tick}"
+        self.choices = {}
+        if r.allow_talk and r.talk_each_tick:
+            self.step = "tick_talk"
+            self.queue = list(self.active)
+        else:
+            self.step = "tick"
+
+    def _auction_pending(self) -> list[int]:
+        if self.step in ("talk", "tick_talk"):
+            return [self.queue[0]]
+        if self.step == "bid":
+            return [s for s in range(self.rules.n_bidders) if s not in self.bids]
+        return [s for s in self.active if s not in self.choices]
+
+    def _auction_decision(self, seat: int) -> Decision:
+        r = self.rules
+        if self.step in ("talk", "tick_talk"):
+            ids = ["pass"]
+            if r.allow_private:
+                ids += [f"to:{t}" for t in range(r.n_bidders) if t != seat]
+            when = "before bidding" if self.step == "talk" else f"at a price of {self.price}"
+            return Decision(
+                kind="talk",
+                prompt=f"Talk {when}: write a public message"
+                + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
+                + ", or pass.",
+                options=list(option_list(tuple(ids))),
+                free_text=True,
+                max_chars=r.max_message_chars,
+                silent_option="pass",
+            )
+        if self.step == "bid":
+            rule = "the winner pays its bid" if r.format == "sealed_first" else (
+                "the winner pays the second-highest bid (at least the reserve)"
+            )  # fmt: skip
+            return Decision(
+                kind="bid",
+                prompt=f"Submit a sealed bid bid:B (B in 0..{r.value_range[1]}) or no_bid. "
+                f"The highest bid of at least {r.reserve_price} wins; {rule}.",
+                options=list(option_list(bid_ids(r.value_range[1]))),
+                simultaneous=True,
+            )
+        return Decision(
+            kind="tick",
+            prompt=f"Tick {self.tick}: the price is {self.price}. stay (remain in at this price) "
+            "or drop (leave for good).",
+            options=list(option_list(("stay", "drop"))),
+            simultaneous=True,
+        )
+
+    def _auction_fallback(self, seat: int) -> Action:
+        if self.step == "bid":
+            return Action(seat=seat, choices=("no_bid",), fallback="no_bid")
+        if self.step == "tick":
+            return Action(seat=seat, choices=("drop",), fallback="drop")
+        return Action(seat=seat, choices=("pass",), fallback="fallback_pass")
+
+    def _auction_apply(self, seat: int, action: Action) -> None:
+        if self.step in ("talk", "tick_talk"):
+            self._talk(seat, action)
+        elif self.step == "bid":
+            self._bid(seat, action)
+        else:
+            self._tick(seat, action)
+
+    def _talk(self, seat: int, action: Action) -> None:
+        choice, text = action.choice, (action.text or "").strip()
+        if choice is None and _BID_LIKE.match(text):
+            raise InvalidAction(f"{text[:40]!r}: this is a talk turn (message or pass), not a bid")
+        if choice and choice.startswith("to:"):
+            if not text:
+                raise InvalidAction("a private message needs text")
+            self.post_message(seat, text, recipients=(int(choice[3:]),))  # type: ignore[attr-defined]
+        elif choice is None:
+            self.post_message(seat, text)  # type: ignore[attr-defined]
+        elif action.fallback:
+            self.emit("fallback_pass", f"{self._names[seat]} says nothing.", actor=seat)  # type: ignore[attr-defined]
+        self.queue.pop(0)
+        if self.queue:
+            if self.step == "talk":
+                n, rounds = self.rules.n_bidders, self.rules.pre_bid_talk_rounds
+                self.talk_round = (n * rounds - len(self.queue)) // n + 1
+            return
+        if self.step == "talk":
+            self._open_bidding()
+        else:
+            self.step = "tick"
+
+    def _bid(self, seat: int, action: Action) -> None:
+        choice = action.choice or "no_bid"
+        bid = None if choice == "no_bid" else int(choice.split(":", 1)[1])
+        self.bids[seat] = bid
+        self.emit(  # type: ignore[attr-defined]
+            "bid",
+            f"(private to {self._names[seat]}) "
+            + ("You submit no bid." if bid is None else f"You bid {bid}."),
+            actor=seat,
+            visibility=Visibility.private(seat),
+            seat=seat,
+            bid=bid,
+            fallback=action.fallback,
+        )
+        if len(self.bids) < self.rules.n_bidders:
+            return
+        r = self.rules
+        valid = {
+            s: b for s, b in sorted(self.bids.items()) if b is not None and b >= r.reserve_price
+        }
+        if not valid:
+            self._auction_end(None, None, "no_valid_bid")
+            return
+        high = max(valid.values())
+        top = [s for s, b in valid.items() if b == high]
+        winner = top[0] if len(top) == 1 else self.rng.choice(top)  # type: ignore[attr-defined]
+        if r.format == "sealed_first":
+            price = high
+        else:
+            others = [b for s, b in self.bids.items() if s != winner and b is not None]
+            price = max([r.reserve_price, *others])
+        self._auction_end(winner, price, "highest_bid")
+
+    def _tick(self, seat: int, action: Action) -> None:
+        self.choices[seat] = action.choice == "stay"
+        if len(self.choices) < len(self.active):
+            return
+        r = self.rules
+        stay = [s for s in self.active if self.choices[s]]
+        drop = [s for s in self.active if not self.choices[s]]
+        for s in drop:
+            self.drop_price[s] = self.price
+        self.ticks.append({"tick": self.tick, "price": self.price, "stay": stay, "drop": drop})
+        names = self._names
+        parts = []
+        if stay:
+            parts.append(
+                ", ".join(names[s] for s in stay) + (" stays" if len(stay) == 1 else " stay")
+            )
+        if drop:
+            parts.append(
+                ", ".join(names[s] for s in drop) + (" drops" if len(drop) == 1 else " drop")
+            )
+        self.emit(  # type: ignore[attr-defined]
+            "tick", f"At a price of {self.price}: " + "; ".join(parts) + ".",
+            tick=self.tick, price=self.price, stay=stay, drop=drop,
+        )  # fmt: skip
+        if len(stay) == 1:
+            self._auction_end(stay[0], self.price, "last_bidder")
+        elif not stay:
+            if self.tick == 1:
+                self._auction_end(None, None, "all_dropped")
+            else:
+                winner = drop[0] if len(drop) == 1 else self.rng.choice(drop)  # type: ignore[attr-defined]
+                self._auction_end(winner, self.price - r.increment, "all_dropped")
+        elif self.price + r.increment > r.value_range[1]:
+            self._auction_end(self.rng.choice(stay), self.price, "price_cap")  # type: ignore[attr-defined]
+        else:
+            self.active = stay
+            self.price += r.increment
+            self.tick += 1
+            self._start_tick()
+
+    def _auction_end(self, winner: int | None, price: int | None, reason: str) -> None:
+        n = self.rules.n_bidders
+        utils = [0.0] * n
+        if winner is not None and price is not None:
+            utils[winner] = float(self.sc.values[winner] - price)
+            text = f"{self._names[winner]} wins the item at a price of {price}."
+        else:
+            text = f"No sale ({reason.replace('_', ' ')})."
+        ascending = self.rules.format == "ascending"
+        self.result = {
+            "label": "sale" if winner is not None else "no_sale",
+            "reason": reason,
+            "winner": winner,
+            "price": price,
+            "utilities": utils,
+            "bids": None if ascending else {str(s): b for s, b in sorted(self.bids.items())},
+            "drop_prices": {str(s): p for s, p in sorted(self.drop_price.items())}
+            if ascending
+            else None,
+            "ticks": len(self.ticks) if ascending else None,
+        }
+        self.phase = "end"
+        self.step = "end"
+        self.emit("game_end", text, label=self.result["label"], reason=reason, winner=winner,  # type: ignore[attr-defined]
+                  price=price)  # fmt: skip
+        for s in range(n):
+            self.emit(  # type: ignore[attr-defined]
+                "payoff", f"(private to {self._names[s]}) Your payoff: {utils[s]:g}.",
+                visibility=Visibility.private(s), seat=s, utility=utils[s],
+            )  # fmt: skip
+        self.emit("result", visibility=Visibility.god(), **self.result)  # type: ignore[attr-defined]
+
+    # -- scores, facts, views ------------------------------------------------------------
+    def _auction_scores(self) -> list[float]:
+        """§8.11 Norm_i = u_i / (v_i − reserve), clipped to [−1, 1] (see ``auction_norm``)."""
+        assert self.result is not None
+        return auction_norm(self.sc.values, self.rules.reserve_price, self.result["utilities"])
+
+    def _auction_facts(self) -> list[PrivateFact]:
+        return [
+            PrivateFact(
+                owner=s, kind="valuation", key="value", value=v, audience=(s,),
+                numeric=float(v), aliases=("value", "worth"),
+            )
+            for s, v in enumerate(self.sc.values)
+        ]  # fmt: skip
+
+    def _auction_state(self, seat: int | None) -> dict[str, Any]:
+        r = self.rules
+        st: dict[str, Any] = {
+            "phase": self.phase,
+            "mode": "auction",
+            "format": r.format,
+            "n_bidders": r.n_bidders,
+            "reserve_price": r.reserve_price,
+            "increment": r.increment,
+            "value_range": list(r.value_range),
+            "step": self.step,
+            "talk_round": self.talk_round,
+            "talk_rounds": r.pre_bid_talk_rounds if r.allow_talk else 0,
+            "tick": self.tick,
+            "clock_price": self.price if r.format == "ascending" else None,
+            "active": list(self.active) if r.format == "ascending" else None,
+            "ticks": [dict(t) for t in self.ticks],
+        }
+        if seat is not None:
+            st["seat"] = seat
+        if self.result is not None:
+            st["label"] = self.result["label"]
+            st["winner"], st["price"] = self.result["winner"], self.result["price"]
+        return st
+
+    def _auction_status(self, seat: int) -> str:
+        r = self.rules
+        if self.step == "talk":
+            return f"Talk round {self.talk_round} of {r.pre_bid_talk_rounds}; bidding follows."
+        if self.step == "bid":
+            return (
+                f"Sealed bidding ({r.format.replace('_', ' ')} price); reserve {r.reserve_price}."
+            )
+        state = "active" if seat in self.active else "out"
+        return f"Tick {self.tick}; the price is {self.price}; you are {state}."
+
+    def _auction_briefing(self, seat: int) -> str:
+        r = self.rules
+        return (
+            f"You are {self._names[seat]} (seat {seat}), one of {r.n_bidders} bidders (seats: "
+            + ", ".join(f"{s}={n}" for s, n in enumerate(self._names))
+            + f") in {FORMAT_TEXT[r.format]} auction for one item; reserve price "
+            f"{r.reserve_price}. {self._auction_private_text(seat)} If you win at price p your "
+            "payoff is your value minus p; otherwise 0. The other bidders' values are private."
+        )
