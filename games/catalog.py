@@ -63,13 +63,17 @@ GAMES: list[GameInfo] = [
         engine="games.negotiation.bargaining:BargainingEngine",
         env="games.negotiation.bargaining_env:env",
         bots="games.negotiation.bots:BOTS_BARGAINING",
-        description="Buyer-seller price bargaining with private reservation prices; pie division.",
+        description="Buyer-seller price bargaining with private reservation prices; pie division; "
+        "single-item auction with private values.",
         variants={
             "default": {},
             "discount": {"discount": 0.9},
             "outside_options": {"outside_options": "private", "block_irrational_accept": True},
             "pie3": {"mode": "pie"},
             "pie5_majority": {"mode": "pie", "n_parties": 5, "quota": "majority"},
+            "auction": {"mode": "auction"},
+            "auction_first_price": {"mode": "auction", "format": "sealed_first"},
+            "auction_ascending": {"mode": "auction", "format": "ascending", "reserve_price": 10},
         },
     ),
     GameInfo(

@@ -37,6 +37,7 @@ FORMAT_TEXT = {
     "sealed_first": "a sealed-bid first-price",
     "ascending": "an ascending (clock)",
 }
+VALUE_CUES = ("worth to me", "value", "willing to pay", "max bid", "maximum bid", "budget")
 _BID_LIKE = re.compile(r"^\s*[\"']?(bid\s*:|no[ _]bid\b|stay\b|drop\b)", re.IGNORECASE)
 
 
@@ -326,10 +327,12 @@ class AuctionGame:
         return auction_norm(self.sc.values, self.rules.reserve_price, self.result["utilities"])
 
     def _auction_facts(self) -> list[PrivateFact]:
+        """v_i per seat. ``kind="private_value"`` with the §9.1 cues as aliases (the privacy
+        metrics use a number fact's aliases as its cues; no item anchor is needed)."""
         return [
             PrivateFact(
-                owner=s, kind="valuation", key="value", value=v, audience=(s,),
-                numeric=float(v), aliases=("value", "worth"),
+                owner=s, kind="private_value", key="value", value=v, audience=(s,),
+                numeric=float(v), aliases=VALUE_CUES,
             )
             for s, v in enumerate(self.sc.values)
         ]  # fmt: skip

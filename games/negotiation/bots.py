@@ -353,7 +353,7 @@ class DiscloserBot(ConcessionBot):
             if decision.kind != "talk":
                 return action
             v = int(tx.own_number(obs.private, seat, "value"))
-            return Action(text=f"The item is worth {v} to me.")
+            return Action(text=f"My value for the item is {v}.")
         if "counts" in st:
             values = tx.split_values(obs.private, seat, st["items"])
             k = max(range(len(values)), key=lambda i: values[i])

@@ -182,7 +182,7 @@ def _split_values(obs: Observation, r: Any, nm: list[str]) -> dict[str, Any]:
             "made on the last turn cannot be accepted. When the turns run out there is no deal."
         )
         actions = (
-            f"Legal ids: propose:a-b-c (you keep a/b/c of {order} and {o_name} gets the rest), "
+            f"Actions: propose:a-b-c (you keep a/b/c of {order} and {o_name} gets the rest), "
             f"accept ({o_name}'s standing offer), reject, pass{walk}."
         )
     return {

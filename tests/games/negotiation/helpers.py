@@ -20,6 +20,10 @@ def pie_engine(seed: int = 0, **rules: Any) -> BargainingEngine:
     return BargainingEngine({"mode": "pie", **rules}, seed=seed)
 
 
+def auction_engine(seed: int = 0, **rules: Any) -> BargainingEngine:
+    return BargainingEngine({"mode": "auction", **rules}, seed=seed)
+
+
 def mover(engine: Any) -> int:
     return engine.pending()[0]
 

@@ -12,7 +12,7 @@ from arena.runner import run_match
 from games.negotiation.bots import BOTS_BARGAINING, BOTS_DEALORNODEAL
 from games.negotiation.measures import aggregate, bootstrap_ci, match_measures, per_agent
 from games.negotiation.play import play
-from tests.games.negotiation.helpers import pie_engine, price_engine, split_engine
+from tests.games.negotiation.helpers import auction_engine, pie_engine, price_engine, split_engine
 
 NAMES = ["random", "greedy", "boulware", "conceder", "linear", "discloser", "offer_at_reservation"]
 
@@ -28,10 +28,18 @@ NAMES = ["random", "greedy", "boulware", "conceder", "linear", "discloser", "off
             s, discount=0.9, outside_options="private", block_irrational_accept=True
         ),
         lambda s: pie_engine(s, n_parties=3 + s % 4, quota="majority", allow_private=True),
+        lambda s: auction_engine(
+            s,
+            n_bidders=2 + s % 5,
+            format=("sealed_second", "sealed_first", "ascending")[s % 3],
+            talk_each_tick=True,
+            reserve_price=s % 20,
+            allow_private=True,
+        ),
     ],
 )
 def test_bots_never_make_an_invalid_move(make) -> None:  # type: ignore[no-untyped-def]
-    pairs = list(itertools.product([*NAMES, "fair"], repeat=2))
+    pairs = list(itertools.product([*NAMES, "fair", "truthful", "shader"], repeat=2))
     for seed, (a, b) in enumerate(pairs * 2):
         e = make(seed)
         invalid = [0] * e.n_seats
@@ -80,7 +88,12 @@ def test_discloser_states_its_number_and_offer_at_reservation_does_not() -> None
 
 
 def test_bots_play_through_the_async_match_runner() -> None:
-    for game, rules in (("dealornodeal", {}), ("bargaining", {}), ("bargaining", {"mode": "pie"})):
+    for game, rules in (
+        ("dealornodeal", {}),
+        ("bargaining", {}),
+        ("bargaining", {"mode": "pie"}),
+        ("bargaining", {"mode": "auction"}),
+    ):
         n = 3 if rules else 2
         spec = MatchSpec(
             match_id=f"t-{game}",

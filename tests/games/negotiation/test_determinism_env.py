@@ -10,13 +10,18 @@ import arena  # noqa: F401  (registers the games)
 from arena import registry
 from games.negotiation.bots import BOTS_BARGAINING
 from games.negotiation.play import play
-from tests.games.negotiation.helpers import pie_engine, price_engine, split_engine
+from tests.games.negotiation.helpers import auction_engine, pie_engine, price_engine, split_engine
 
-MAKERS = [split_engine, price_engine, pie_engine]
+
+def _ascending(seed: int):  # type: ignore[no-untyped-def]
+    return auction_engine(seed, format="ascending", talk_each_tick=True, n_bidders=4)
+
+
+MAKERS = [split_engine, price_engine, pie_engine, auction_engine, _ascending]
 
 
 def _bots(n: int) -> list:  # type: ignore[type-arg]
-    names = ["random", "boulware", "conceder", "greedy", "random"]
+    names = ["random", "boulware", "conceder", "greedy", "random", "truthful", "shader"]
     return [BOTS_BARGAINING[names[s % len(names)]]() for s in range(n)]
 
 
@@ -74,3 +79,14 @@ def test_env_plays_a_game_to_the_end_with_text_actions() -> None:
     assert all(env.terminations.values())
     engine = env.unwrapped.engine if hasattr(env, "unwrapped") else env.engine
     assert env.rewards[seller] == 199 - engine.sc.r_s
+
+
+def test_auction_env_plays_to_the_end_with_text_actions() -> None:
+    env = pettingzoo.make("aec", "arena/Bargaining-v0", mode="auction", pre_bid_talk_rounds=0)
+    env.reset(seed=4)
+    for answer in ("bid:80", '{"choice": "bid:60"}', "no_bid"):
+        env.step(answer)
+    assert all(env.terminations.values())
+    engine = env.unwrapped.engine if hasattr(env, "unwrapped") else env.engine
+    assert env.rewards["player_0"] == engine.sc.values[0] - 60
+    assert env.rewards["player_1"] == env.rewards["player_2"] == 0

@@ -14,15 +14,24 @@ from typing import Any
 
 import pytest
 
-from games.negotiation import dealornodeal, pie, price
+from games.negotiation import auction, dealornodeal, pie, price
 from games.negotiation.bots import BOTS_BARGAINING
 from games.negotiation.play import observation, run_sync
 from games.negotiation.split_rules import value_vectors
-from tests.games.negotiation.helpers import pie_engine, price_engine, split_engine
+from tests.games.negotiation.helpers import (
+    auction_engine,
+    pie_engine,
+    price_engine,
+    split_engine,
+)
 
-PRIVATE_TYPES = {"private_info", "payoff"}
-SECRET_KEYS = ("values", "reservation", "disagreement", "outside", "batna", "utilities")
-BOT_NAMES = ["random", "greedy", "boulware", "conceder", "linear", "fair"]
+PRIVATE_TYPES = {"private_info", "payoff", "bid"}
+SECRET_KEYS = (
+    "values", "reservation", "disagreement", "outside", "batna", "utilities", "auction_values",
+    "bids",
+)  # fmt: skip
+BOT_NAMES = ["random", "greedy", "boulware", "conceder", "linear", "fair", "truthful", "shader"]
+AUCTION_FORMATS = ("sealed_second", "sealed_first", "ascending")
 
 
 def _view(e: Any, seat: int) -> str:
@@ -40,6 +49,8 @@ def _private_lines(e: Any, seat: int) -> list[str]:
         return [e.values_text(seat)]
     if e.rules.mode == "price":
         return [e._price_private_text(seat)]
+    if e.rules.mode == "auction":
+        return [e._auction_private_text(seat)]
     return [f"Your outside option (payoff if no proposal passes) is {e.sc.outside[seat]}."]
 
 
@@ -85,6 +96,17 @@ def _fuzz_game(e: Any, seed: int) -> None:
         (lambda s: split_engine(s, protocol="selection"), 200),
         (lambda s: price_engine(s, outside_options="private"), 800),
         (lambda s: pie_engine(s, n_parties=3 + s % 3, allow_private=True), 700),
+        (
+            lambda s: auction_engine(
+                s,
+                n_bidders=2 + s % 7,
+                format=AUCTION_FORMATS[s % 3],
+                allow_private=True,
+                talk_each_tick=s % 2 == 0,
+                reserve_price=s % 30,
+            ),
+            600,
+        ),
     ],
 )
 def test_fuzz_no_seat_sees_another_seats_private_numbers(make: Any, n_games: int) -> None:
@@ -108,6 +130,11 @@ def _alter_price(sc: Any, keep: int) -> Any:
     return dataclasses.replace(sc, r_s=sc.r_s - 5, outside=(sc.outside[0] + 2, sc.outside[1]))
 
 
+def _alter_auction(sc: Any, keep: int) -> Any:
+    values = tuple(v if s == keep else (v + 37) % 101 for s, v in enumerate(sc.values))
+    return dataclasses.replace(sc, values=values)
+
+
 def _alter_pie(sc: Any, keep: int) -> Any:
     return dataclasses.replace(
         sc, outside=tuple(o if s == keep else o + 3 for s, o in enumerate(sc.outside))
@@ -121,6 +148,9 @@ def _alter_pie(sc: Any, keep: int) -> Any:
          lambda s: split_engine(s, no_deal_payoff="private_batna")),
         (price, "sample_price", _alter_price, lambda s: price_engine(s, outside_options="private")),
         (pie, "sample_pie", _alter_pie, lambda s: pie_engine(s, n_parties=4)),
+        (auction, "sample_auction", _alter_auction,
+         lambda s: auction_engine(s, n_bidders=3 + s % 3, format=AUCTION_FORMATS[s % 3],
+                                  talk_each_tick=True)),
     ],
 )  # fmt: skip
 def test_views_do_not_depend_on_other_seats_secrets(
