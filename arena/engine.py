@@ -162,13 +162,16 @@ class RulesEngine(ABC, Generic[R]):
         *,
         actor: int | None = None,
         visibility: Visibility | None = None,
-        **payload: Any,
+        payload: dict[str, Any] | None = None,
+        **fields: Any,
     ) -> GameEvent:
+        """Append an event to the log. Payload keys come from ``payload`` (any key, e.g.
+        ``text``) and/or keyword ``fields``."""
         event = GameEvent(
             type=type,
             phase=self.phase,
             actor=actor,
-            payload=payload,
+            payload={**(payload or {}), **fields},
             visibility=visibility or Visibility.public(),
             text=text,
         )

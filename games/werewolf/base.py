@@ -57,16 +57,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         visibility: Visibility | None = None,
         actor: int | None = None,
     ) -> GameEvent:
-        event = GameEvent(
-            type=type,
-            phase=self.phase,
-            actor=actor,
-            payload=payload,
-            visibility=visibility or Visibility.public(),
-            text=line,
-        )
-        self.log.append(event)
-        return event
+        return self.emit(type, line, actor=actor, visibility=visibility, payload=payload)
 
     def wolf_channel(self) -> Visibility:
         """The wolves' team channel: the wolves alive when the event happens."""
