@@ -6,7 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.negotiation.split_rules import utility
-from tests.games.negotiation.helpers import god, pie_engine, price_engine, split_engine
+from tests.games.negotiation.helpers import (
+    auction_engine,
+    god,
+    pie_engine,
+    price_engine,
+    split_engine,
+)
 
 
 def _play(e, picks: list[int]) -> None:  # type: ignore[no-untyped-def]
@@ -89,3 +95,36 @@ def test_pie_shares_sum_to_the_pie(seed: int, picks: list[int], n: int) -> None:
         assert sum(out.rewards.values()) <= e.rules.pie
     else:
         assert out.rewards == {s: float(o) for s, o in enumerate(e.sc.outside)}
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    picks=picks,
+    fmt=st.sampled_from(["sealed_second", "sealed_first", "ascending"]),
+    n=st.integers(2, 8),
+    reserve=st.integers(0, 100),
+    increment=st.integers(1, 30),
+)
+def test_auction_price_and_payoffs_follow_the_format(
+    seed: int, picks: list[int], fmt: str, n: int, reserve: int, increment: int
+) -> None:
+    e = auction_engine(
+        seed, format=fmt, n_bidders=n, reserve_price=reserve, increment=increment,
+        talk_each_tick=seed % 2 == 0,
+    )  # fmt: skip
+    _play(e, picks)
+    out, res = e.outcome(), god(e, "result")
+    v, w, p = e.sc.values, res["winner"], res["price"]
+    if out.label == "no_sale":
+        assert w is None and out.rewards == {s: 0.0 for s in range(n)}
+        return
+    assert out.rewards == {s: (v[s] - p if s == w else 0.0) for s in range(n)}
+    assert reserve <= p <= 100 and sum(out.rewards.values()) <= max(v) - reserve
+    if fmt == "ascending":
+        assert (p - reserve) % increment == 0 and res["ticks"] >= 1
+        return
+    bids = {int(s): b for s, b in res["bids"].items()}
+    assert bids[w] == max(b for b in bids.values() if b is not None) and bids[w] >= reserve
+    others = [b for s, b in bids.items() if s != w and b is not None]
+    assert p == (bids[w] if fmt == "sealed_first" else max([reserve, *others]))
