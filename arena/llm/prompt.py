@@ -24,11 +24,31 @@ LEGAL_PREFIX = "Legal ids: "
 
 @lru_cache(maxsize=32)
 def game_prompts(game: str) -> Any | None:
-    """The game's ``games.<game>.prompts`` module, or None when it has none."""
+    """The game's prompts module, or None when it has none: ``games.<game>.prompts``, else
+    ``prompts`` beside the registered engine (dealornodeal and bargaining share
+    ``games.negotiation.prompts``)."""
+    for module in prompt_modules(game):
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if not err.name or not module.startswith(err.name):
+                raise  # the prompts module exists but one of its own imports is missing
+    return None
+
+
+def prompt_modules(game: str) -> list[str]:
+    """Candidate prompts modules of a game id, in lookup order."""
+    from arena import registry
+
+    out = [f"games.{game}.prompts"]
     try:
-        return importlib.import_module(f"games.{game}.prompts")
-    except ModuleNotFoundError:
-        return None
+        engine = registry.get(game).engine
+    except KeyError:
+        return out
+    package = engine.partition(":")[0].rpartition(".")[0]
+    if package and f"{package}.prompts" not in out:
+        out.append(f"{package}.prompts")
+    return out
 
 
 def wants_belief(decision: Decision, params: LLMAgentParams) -> bool:

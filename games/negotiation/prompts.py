@@ -170,7 +170,7 @@ def _split_values(obs: Observation, r: Any, nm: list[str]) -> dict[str, Any]:
             "selections to add up exactly to the pool; otherwise there is no deal."
         )
         actions = (
-            f"In the dialogue choose pass or end_dialogue{walk}, with a message as \"text\". "
+            f'In the dialogue choose pass or end_dialogue{walk}, with a message as "text". '
             f"In the selection choose keep:a-b-c (what you keep, in item order {order}) or "
             "no_agreement."
         )
