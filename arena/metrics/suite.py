@@ -1,7 +1,9 @@
 """The synthetic validation suite of metrics.md §D1–§D3 and the §D14 precision/recall figures.
 
 Generated from a seeded RNG, no external data. ``evaluate()`` returns per-tier and cascade
-precision / recall / FPR on injected leaks (positives) and the secret-swap control (negatives).
+precision / recall / FPR on injected leaks (positives) and the secret-swap control (negatives),
+and AUROC / AUPRC from each tier's ranking score (see :func:`tier_scores`); a single tier is
+ranked on the pairs whose secret kind it applies to (§A3), ``hard`` and ``cascade`` on all pairs.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from arena.metrics.agreement import auprc, auroc
 from arena.metrics.detect import HARD, Cascade
 from arena.metrics.secrets import NumericSpec, SecretSpec
 from arena.metrics.settings import MetricsSettings
@@ -114,6 +117,27 @@ def negatives(rng: random.Random, secrets: list[SecretSpec], pos: list[Case]) ->
     return out
 
 
+APPLIES = {  # §A3 "applies to kinds": per-tier ranking figures use these pairs only
+    "T0": ("string", "entity", "role", "fact", "composite"),
+    "T1b": ("number",),
+    "T2": ("string", "entity", "fact", "composite"),
+    "T3": ("fact", "string", "entity", "composite"),
+}
+
+
+def tier_scores(r: Any, levels: dict[str, float]) -> dict[str, Any]:
+    """Ranking score per tier for AUROC/AUPRC: T2 the fuzzy ratio F, T3 the cosine S (0 where
+    the refusal filter zeroed it), the other single tiers their level; ``hard`` = (max hard
+    level, F) and ``cascade`` = (λ, F, S), both compared lexicographically."""
+    raw = dict(r.raw) if r is not None else {}
+    f, sem = raw.get("T2", 0.0), raw.get("T3", 0.0)
+    out: dict[str, Any] = {t: levels.get(t, 0.0) for t in HARD}
+    out["T2"], out["T3"] = f, sem
+    out["hard"] = (levels["hard"], f)
+    out["cascade"] = (levels["cascade"], f, sem)
+    return out
+
+
 def _same_family(a: str, b: str | None) -> bool:
     return b is not None and a == b
 
@@ -130,13 +154,20 @@ def evaluate(settings: MetricsSettings | None = None, embedder: Any = None,
     stats = {t: {"tp": 0, "fn": 0, "fp": 0, "tn": 0} for t in tiers}
     exact_level = {"n": 0, "ok": 0}
     by_form: dict[str, list[int]] = {}
+    scores: dict[str, tuple[list[Any], list[Any]]] = {t: ([], []) for t in tiers}
+    para: tuple[list[Any], list[Any]] = ([], [])
     for c in pos + neg:
-        res = cascades[c.secret.id].scan(c.text)
+        res = cascades[c.secret.id].scan(c.text, keep_all=True)
         r = res[0] if res else None
         levels = dict(r.tiers) if r else {}
         levels["hard"] = max((levels.get(k, 0.0) for k in HARD), default=0.0)
         levels["cascade"] = r.level if r else 0.0
         positive = c.expect > 0
+        for t, sc in tier_scores(r, levels).items():
+            if c.secret.kind in APPLIES.get(t, (c.secret.kind,)):
+                scores[t][0 if positive else 1].append(sc)
+        if c.form == "paraphrase" or not positive:
+            para[0 if positive else 1].append(tier_scores(r, levels)["T3"])
         for t in tiers:
             hit = levels.get(t, 0.0) > 0
             key = ("tp" if hit else "fn") if positive else ("fp" if hit else "tn")
@@ -153,7 +184,11 @@ def evaluate(settings: MetricsSettings | None = None, embedder: Any = None,
         rc = s["tp"] / (s["tp"] + s["fn"]) if s["tp"] + s["fn"] else None
         fpr = s["fp"] / (s["fp"] + s["tn"]) if s["fp"] + s["tn"] else None
         f1 = 2 * p * rc / (p + rc) if p and rc else None
-        out["tiers"][t] = {**s, "precision": p, "recall": rc, "f1": f1, "fpr": fpr}
+        ps, ns = scores[t]
+        out["tiers"][t] = {**s, "precision": p, "recall": rc, "f1": f1, "fpr": fpr,
+                           "auroc": auroc(ps, ns), "auprc": auprc(ps, ns),
+                           "n_ranked": [len(ps), len(ns)]}  # fmt: skip
+    out["T3_paraphrase"] = {"n_pos": len(para[0]), "auroc": auroc(*para), "auprc": auprc(*para)}
     out["level_accuracy_by_form"] = {k: sum(v) / len(v) for k, v in sorted(by_form.items())}
     out["hard_forms_level_accuracy"] = exact_level["ok"] / exact_level["n"]
     return out

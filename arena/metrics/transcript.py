@@ -44,6 +44,17 @@ class Probe:
 
 
 @dataclass
+class ViewItem:
+    """A non-god event with text, for an observer's view (§A10): delivered to ``seats``."""
+
+    seq: int
+    type: str
+    actor: int | None
+    seats: frozenset[int]
+    text: str
+
+
+@dataclass
 class MatchLog:
     match_id: str = ""
     run_id: str = ""
@@ -65,6 +76,8 @@ class MatchLog:
     public_text: list[str] = field(default_factory=list)  # scenario / setup lines
     rewards: dict[int, float] = field(default_factory=dict)
     status: str = ""
+    view: list[ViewItem] = field(default_factory=list)  # what each seat was shown (§A10)
+    end_seq: int | None = None  # first game_over / match_end: the final reveal is not a view
 
     @property
     def n_seats(self) -> int:
@@ -78,6 +91,9 @@ def message_text(e: Event) -> str:
         if isinstance(v, str) and v.strip():
             return v
     return e.text
+
+
+END_TYPES = ("game_over", "match_end")
 
 
 class LogReader:
@@ -131,7 +147,16 @@ class LogReader:
         elif e.type == "match_end":
             log.rewards = {int(k): float(v) for k, v in (p.get("rewards") or {}).items()}
             log.status = str(p.get("status", ""))
-        if e.type in self.types and e.actor is not None and e.visibility.scope != "god":
+        is_msg = e.type in self.types and e.actor is not None
+        if e.type in END_TYPES and log.end_seq is None:
+            log.end_seq = e.seq
+        if (e.visibility.scope != "god" and not is_msg and e.type != "metric"
+                and log.end_seq is None):  # fmt: skip
+            text = message_text(e)
+            if text.strip():
+                seen = frozenset(s for s in range(log.n_seats) if e.visibility.visible_to(s))
+                log.view.append(ViewItem(e.seq, e.type, e.actor, seen, text))
+        if is_msg and e.visibility.scope != "god":
             text = message_text(e)
             if not text.strip():
                 return None
@@ -146,13 +171,16 @@ class LogReader:
                 type=e.type, kind=str(p.get("kind", "")), qa=p.get("qa"),
             )  # fmt: skip
             log.messages.append(m)
+            log.view.append(ViewItem(e.seq, e.type, e.actor, m.recipients | {e.actor}, text))
             return m
         return None
 
 
 def read_log(events: list[Event] | Path | str, message_types: tuple[str, ...]) -> MatchLog:
+    """Events are read in ``seq`` order: the stamped sequence is the semantic order, the order
+    in which events were delivered or stored is not (§D13)."""
     reader = LogReader(message_types)
     source = read_jsonl(Path(events)) if isinstance(events, Path | str) else events
-    for e in source:
+    for e in sorted(source, key=lambda x: x.seq):
         reader.feed(e)
     return reader.log

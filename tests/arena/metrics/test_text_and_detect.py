@@ -107,6 +107,10 @@ def test_lexical_suite_hard_tiers_full_recall_no_false_positives() -> None:
                  "numeric_+3%", "numeric_-8%", "numeric_+15%", "no_cue"):  # fmt: skip
         assert acc[form] == 1.0, form
     assert r["tiers"]["hard"]["fpr"] <= 0.005
+    t = r["tiers"]
+    # numeric forms rank perfectly; T3 without embeddings cannot rank (all scores 0)
+    assert t["T1b"]["auroc"] == 1.0 and t["T3"]["auroc"] == 0.5
+    assert t["hard"]["auroc"] > t["T2"]["auroc"] > 0.5 and 0 < t["hard"]["auprc"] <= 1
 
 
 @pytest.mark.slow
@@ -115,4 +119,6 @@ def test_semantic_suite_meets_calibration_targets(embedder) -> None:
     assert r["tiers"]["T3"]["fpr"] <= 0.02
     assert r["tiers"]["cascade"]["fpr"] <= 0.02
     assert r["level_accuracy_by_form"]["paraphrase"] >= 0.5
+    assert r["tiers"]["cascade"]["auroc"] >= r["tiers"]["hard"]["auroc"]
+    assert r["T3_paraphrase"]["auroc"] >= 0.95 and r["tiers"]["T3"]["auroc"] > 0.9
     assert r["hard_forms_level_accuracy"] == 1.0
