@@ -268,3 +268,16 @@ class Store:
     def counts(self) -> dict[str, int]:
         rows = self.db.execute("SELECT status, COUNT(*) FROM matches GROUP BY status")
         return {r[0]: r[1] for r in rows}
+
+
+def read_run(db: Path) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """(run info, match counts by status) of the run in ``db``; ``None`` when none is recorded."""
+    if not db.exists():
+        return None
+    store = Store(db)
+    try:
+        info = store.run_info()
+        counts = store.counts()
+    finally:
+        store.close()
+    return None if info is None else (info, counts)

@@ -187,20 +187,13 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 # -- runs ---------------------------------------------------------------------------------
 def run_status(run_dir: Path) -> dict[str, Any] | None:
-    from arena.store import DONE
+    from arena.store import DONE, read_run
     from tournaments.executor import is_locked
 
-    try:
-        store = _open(run_dir)
-    except FileNotFoundError:
+    found = read_run(Path(run_dir) / "arena.sqlite")
+    if found is None:
         return None
-    try:
-        info = store.run_info()
-        counts = store.counts()
-    finally:
-        store.close()
-    if info is None:
-        return None
+    info, counts = found
     planned = sum(counts.values())
     done = sum(counts.get(s, 0) for s in DONE)
     status = info["status"]

@@ -32,18 +32,12 @@ def leaderboard_doc(results: list[MatchResult]) -> dict[str, Any]:
 
 def status_doc(db: Path, running: int | None = None, **extra: Any) -> dict[str, Any] | None:
     """Progress of the run stored in ``db`` (``None`` when no run is recorded yet)."""
-    from arena.store import DONE, Store
+    from arena.store import DONE, read_run
 
-    if not db.exists():
+    found = read_run(db)
+    if found is None:
         return None
-    store = Store(db)
-    try:
-        info = store.run_info()
-        counts = store.counts()
-    finally:
-        store.close()
-    if info is None:
-        return None
+    info, counts = found
     total = sum(counts.values())
     done = sum(counts.get(s, 0) for s in DONE)
     doc = {
