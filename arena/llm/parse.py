@@ -64,7 +64,7 @@ def interpret(text: str, decision: Decision) -> dict[str, Any] | str:
         out["belief"] = belief
     # speech wins over a silent option given alongside it
     if "text" in out and decision.free_text and out.get("choice") == decision.silent_option:
-        out.pop("choice")
+        out.pop("choice", None)
     if not decision.free_text:
         out.pop("text", None)
     return out if out else text.strip()
