@@ -85,3 +85,11 @@ def test_lenient_parsing_of_speech_truncates_and_prefers_text_over_pass():
     assert set(out) == {"text"} and len(out["text"]) <= 50
     assert SPEAK.parse(interpret("just some words", SPEAK), 0).text == "just some words"
     assert interpret('{"belief": {"1": 0.7}}', SPEAK) == {"belief": {"1": 0.7}}
+
+
+def test_free_text_without_options_or_silent_option_is_interpreted() -> None:
+    question = Decision(kind="ask", free_text=True, max_chars=200)
+    assert interpret('{"text": "Where did you grow up?"}', question) == {
+        "text": "Where did you grow up?"
+    }
+    assert question.parse(interpret('{"text": "Hi"}', question), 0).text == "Hi"
