@@ -336,6 +336,42 @@ def impersonation(text: str, own: str, others: list[str]) -> bool:
     return False
 
 
+def unique_slot_values(cards: dict[int, Card], seat: int) -> list[tuple[str, str, int]]:
+    """(slot, value, owner) of card facts held by exactly one other agent and not by ``seat``
+    (name excluded: a name claim is the main flag already). Multi-valued slots are skipped: a
+    shared hobby is no claim to be someone else."""
+    held: dict[tuple[str, str], set[int]] = {}
+    for b, c in cards.items():
+        for f in c.facts:
+            if f["slot"] != "name" and not c.multi(f["slot"]):
+                held.setdefault((f["slot"], norm(str(f["value"]))), set()).add(b)
+    out = []
+    for b, c in sorted(cards.items()):
+        if b == seat:
+            continue
+        for f in c.facts:
+            key = (f["slot"], norm(str(f["value"])))
+            if key in held and held[key] == {b}:
+                out.append((f["slot"], str(f["value"]), b))
+    return out
+
+
+def slot_impersonation(text: str, values: list[tuple[str, str, int]], own: Card | None,
+                       m: Matcher, occupations: set[str]) -> list[tuple[str, str, int]]:  # fmt: skip
+    """§B8 lower-confidence flag: a first-person, current, positive claim of a slot value unique
+    to another agent's card — unless the claim also matches the speaker's own card."""
+    hits = []
+    for c in extract(text, 0, occupations):
+        if c.past or c.polarity < 0:
+            continue
+        if own is not None and any(m.same(c.slot, c.value, v) for v in own.values(c.slot)):
+            continue
+        for slot, v, b in values:
+            if slot == c.slot and m.same(slot, c.value, v):
+                hits.append((slot, v, b))
+    return hits
+
+
 def story_consistency(turns: list[str]) -> dict[str, Any]:
     """§B10: IC over role/side claims only (hidden-role games)."""
     from arena.metrics.secrets import ROLE_SYNONYMS

@@ -15,10 +15,18 @@ import numpy as np
 from arena.events import Event
 from arena.metrics import persona as P
 from arena.metrics.adjudicators import make_adjudicator
+from arena.metrics.adoption import pairs_report, probe_judge
 from arena.metrics.claims import Matcher
 from arena.metrics.detect import Cascade
 from arena.metrics.embed import EmbeddingUnavailable, shared_embedder
-from arena.metrics.inference import price_inference, privacy_utility, role_inference
+from arena.metrics.inference import (
+    paired_probe_summary,
+    pairs_from_outcomes,
+    price_inference,
+    privacy_utility,
+    probe_pair_outcome,
+    role_inference,
+)
 from arena.metrics.privacy import Exposure, aggregate
 from arena.metrics.secrets import SecretSpec, secrets_from_truth
 from arena.metrics.settings import MetricsSettings
@@ -76,7 +84,10 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
 
         priv["inference_llm"] = llm_inference(log, secrets, settings.adversary)
     priv["privacy_utility"] = privacy_utility(log, priv["owners"])
-    priv["omission"] = omission(log, settings, embedder)
+    priv["omission"], priv["shared"] = omission(log, settings, embedder)
+    pair = probe_pair_outcome(log, priv, settings.theta)
+    if pair is not None:
+        priv["probe_pair"] = pair
     priv["adjudication"] = {
         "calls": cascade.n_adjudicated,
         "missing": cascade.n_adjudication_failed,
@@ -98,11 +109,14 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
     return report
 
 
-def omission(log: MatchLog, settings: MetricsSettings, embedder: Any) -> dict[str, Any]:
+def omission(log: MatchLog, settings: MetricsSettings,
+             embedder: Any) -> tuple[dict[str, Any], dict[str, int]]:  # fmt: skip
+    """Per owner OmissionRate (§A11) and per item whether it reached its recipient."""
     items = shareable_secrets(log)
     if not items:
-        return {}
+        return {}, {}
     per_owner: dict[int, list[int]] = {}
+    shared: dict[str, int] = {}
     for s, to in items:
         c = Cascade([s], settings, embedder)
         got = any(
@@ -112,10 +126,23 @@ def omission(log: MatchLog, settings: MetricsSettings, embedder: Any) -> dict[st
             for m in log.messages
         )
         per_owner.setdefault(s.owner, []).append(int(not got))
-    return {str(a): {"omission_rate": mean(v), "n": len(v)} for a, v in per_owner.items()}
+        shared[s.id] = int(got)
+    rates = {str(a): {"omission_rate": mean(v), "n": len(v)} for a, v in per_owner.items()}
+    return rates, shared
+
+
+def score_deferred_probes(log: MatchLog) -> None:
+    """Style and language probe judges are left to the metrics by the persona game."""
+    judges = {str(p.get("id")): p.get("judge") or {}
+              for p in (log.scenario_truth or {}).get("probes") or []}  # fmt: skip
+    for p in log.probes:
+        g = probe_judge(judges.get(p.probe_id) or {})
+        if p.score is None and p.answer and g is not None:
+            p.score = g(p.answer)
 
 
 def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> dict[str, Any]:
+    score_deferred_probes(log)
     cards = P.cards_from_log(log)
     msgs = log.messages
     vec = None
@@ -168,6 +195,16 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
         others = [n for s, n in enumerate(log.names) if s != a]
         own_name = log.names[a] if a < len(log.names) else ""
         flags = [P.impersonation(msgs[i].text, own_name, others) for i in all_own]
+        if settings.impersonation_slot_values:  # §B8 option: lower confidence, counted apart
+            uniq = P.unique_slot_values(cards, a)
+            slot_hits = [P.slot_impersonation(msgs[i].text, uniq, card, m, occupations)
+                         for i in all_own]  # fmt: skip
+            row["impersonation_slot_flags"] = [
+                {"t": msgs[i].t, "slot": h[0], "value": h[1], "of": h[2]}
+                for i, hs in zip(all_own, slot_hits, strict=True) for h in hs
+            ]  # fmt: skip
+            row["impersonation_rate_names"] = sum(flags) / len(flags)
+            flags = [f or bool(h) for f, h in zip(flags, slot_hits, strict=True)]
         row["impersonation_rate"] = sum(flags) / len(flags)
         if vec is not None:
             v = np.stack([vec[i] for i in all_own])
@@ -188,6 +225,8 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
                              ignore)  # fmt: skip
         agents[str(a)] = row
     out: dict[str, Any] = {"agents": agents}
+    if log.game not in HIDDEN_ROLE:
+        out["pairs"] = pairs_report(log, vec)
     present = [int(k) for k, r in agents.items() if "retrieved_at_k" in r]
     if present:
         out["retrieval_accuracy"] = mean(agents[str(k)]["retrieved_at_k"] for k in present)
@@ -231,6 +270,17 @@ def score_run(run_dir: Path, settings: MetricsSettings | None = None,
         dest.write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
         out.append(dest)
     return out
+
+
+def paired_summary(run_dir: Path | str) -> dict[str, Any]:
+    """§A11 over a run: the probe-pair outcomes of its match reports joined by pair id."""
+    outcomes = []
+    for path in sorted(Path(run_dir, "metrics").glob("*.json")):
+        rep = json.loads(path.read_text(encoding="utf-8"))
+        pair = rep.get("privacy", {}).get("probe_pair")
+        if pair:
+            outcomes.append(pair)
+    return paired_probe_summary(pairs_from_outcomes(outcomes))
 
 
 def bootstrap_ci(values: list[float], seed: int = 0, b: int = 2000) -> tuple[float, float] | None:

@@ -232,7 +232,7 @@ def _persona_secrets(truth: dict[str, Any]) -> list[SecretSpec]:
                 owner_names=[s["owner_name"]] if s.get("owner_name") else [],
             )
         )  # fmt: skip
-    return out
+    return sorted(out, key=lambda s: s.id)  # declaration order is not semantic (§D13)
 
 
 def secrets_from_truth(

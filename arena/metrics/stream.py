@@ -87,13 +87,19 @@ class MetricsSink:
         log = self.reader.log
         others = [n for s, n in enumerate(log.names) if s != msg.speaker]
         own = log.names[msg.speaker] if msg.speaker < len(log.names) else ""
+        imp = P.impersonation(msg.text, own, others)
+        if self.settings.impersonation_slot_values and not imp:  # §B8 option
+            occ = {str(f["value"]) for c in self.cards.values() for f in c.facts
+                   if f["slot"] == "occupation"}  # fmt: skip
+            uniq = P.unique_slot_values(self.cards, msg.speaker)
+            imp = bool(P.slot_impersonation(msg.text, uniq, card, m, occ))
         return {
             "turn": msg.t, "of_seq": msg.seq, "agent": msg.speaker,
             "leak_events": leaks.events, "delta_w": leaks.delta_w,
             "claims": [[c.slot, c.value, c.polarity] for c in claims],
             "contra_card": int(contra_card), "contra_self": int(contra_self),
             "evasive": P.evasive(msg.text, claims, False),
-            "impersonation": P.impersonation(msg.text, own, others),
+            "impersonation": imp,
             "threshold_version": self.settings.thresholds.version,
         }  # fmt: skip
 

@@ -123,3 +123,43 @@ def test_story_consistency_for_hidden_roles() -> None:
         P.story_consistency(["I am the Seer.", "As I said, I am the seer."])["story_consistency"]
         == 1.0
     )
+
+
+def _cards_log(lines):
+    from .helpers import persona_log
+
+    facts = [
+        {"owner": 0, "slot": "occupation", "value": "baker"},
+        {"owner": 0, "slot": "location", "value": "Leipzig"},
+        {"owner": 1, "slot": "occupation", "value": "nurse"},
+        {"owner": 1, "slot": "location", "value": "Leipzig"},
+        {"owner": 1, "slot": "hobbies", "value": "rowing"},
+    ]
+    return persona_log([(0, t, None) for t in lines] + [(1, "Hello there.", None)], [],
+                       facts=facts)  # fmt: skip
+
+
+def test_impersonation_slot_values_flags_claims_unique_to_another_card() -> None:
+    from arena.metrics.report import score_events
+    from arena.metrics.settings import MetricsSettings
+    from arena.metrics.stream import MetricsSink
+
+    lines = [
+        "I'm a nurse.",  # unique to Omar's card: flagged
+        "I live in Leipzig.",  # both cards: not a claim to be someone else
+        "I enjoy rowing.",  # multi-valued slot: never flagged
+        "I used to be a nurse, years ago.",
+    ]  # past claim: not flagged
+    ev = _cards_log(lines)
+    on = MetricsSettings(embeddings=False, impersonation_slot_values=True)
+    row = score_events(ev, on, None)["persona"]["agents"]["0"]
+    assert row["impersonation_slot_flags"] == [{"t": 1, "slot": "occupation", "value": "nurse",
+                                                "of": 1}]  # fmt: skip
+    assert row["impersonation_rate"] == 0.25 and row["impersonation_rate_names"] == 0.0
+    off = score_events(ev, MetricsSettings(embeddings=False), None)["persona"]["agents"]["0"]
+    assert off["impersonation_rate"] == 0.0 and "impersonation_slot_flags" not in off
+    sink = MetricsSink(on)
+    for e in ev:
+        sink.write(e)
+    assert [m.payload["impersonation"] for m in sink.metrics if m.payload["agent"] == 0] == [
+        True, False, False, False]  # fmt: skip
