@@ -1,11 +1,14 @@
 """Negotiation baseline bots against each other: one JSON line per figure.
 
-    python bench/negotiation_baselines.py [--games 1000] [--only dealornodeal,price,pie]
+    python bench/negotiation_baselines.py [--games 1000] [--only dealornodeal,price,pie,...]
 
 For every pairing of random / greedy / boulware / conceder (and ``fair`` in the pie division)
 it plays ``--games`` seeded games (seed i = game i; seats swap every game so first-mover and role
 advantages cancel) and prints the agreement rate, mean utility and mean normalised score of each
-side with 95% bootstrap CIs (seeded), plus Pareto-optimal / efficient-outcome rates.
+side with 95% bootstrap CIs (seeded), plus Pareto-optimal / efficient-outcome rates. The auctions
+(``auction_second``, ``auction_first``, ``auction_ascending``: 3 bidders, seats alternate a/b)
+pair random / greedy / truthful / shader and report the sale rate, revenue, allocative
+efficiency, collusion rate and each side's win rate, bid shading and truthful-bid rate.
 """
 
 from __future__ import annotations
@@ -23,10 +26,22 @@ from games.negotiation.measures import aggregate, match_measures, per_agent
 from games.negotiation.play import play
 
 BOTS = ["random", "greedy", "boulware", "conceder"]
+AUCTION_BOTS = ["random", "greedy", "truthful", "shader"]
 GAMES: dict[str, tuple[Any, dict[str, Any], list[str]]] = {
     "dealornodeal": (DealOrNoDealEngine, {}, BOTS),
     "price": (BargainingEngine, {}, BOTS),
     "pie": (BargainingEngine, {"mode": "pie"}, [*BOTS, "fair"]),
+    "auction_second": (BargainingEngine, {"mode": "auction"}, AUCTION_BOTS),
+    "auction_first": (
+        BargainingEngine,
+        {"mode": "auction", "format": "sealed_first"},
+        AUCTION_BOTS,
+    ),
+    "auction_ascending": (
+        BargainingEngine,
+        {"mode": "auction", "format": "ascending"},
+        AUCTION_BOTS,
+    ),
 }
 
 
@@ -65,8 +80,14 @@ def run_pairing(game: str, a: str, b: str, n_games: int, n_boot: int) -> dict[st
         "games_per_s": round(n_games / elapsed, 1),
         "ci": "mean, 2.5%, 97.5% (bootstrap over matches, seed 0)",
     }
+    if game.startswith("auction"):
+        for key in ("revenue", "allocative_efficiency", "collusion_rate"):
+            fig[key] = r(agg[key])
     for side, name in (("a", a), ("b", b)):
         row = entries[name]
+        if game.startswith("auction"):
+            for key in ("win_rate", "bid_shading", "truthful_bid_rate"):
+                fig[f"{key}_{side}"] = r(row[key])
         fig[f"utility_{side}"] = r(row["score_all"])
         fig[f"utility_agreed_{side}"] = r(row["score_agreed"])
         fig[f"norm_{side}"] = r(row["norm"])
