@@ -130,8 +130,13 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         bootstrap=ratings_cfg.get("bootstrap", 2000),
         freeze=ratings_cfg.get("freeze", []),
     )
+    metric_cols: list[str] = []
+    if getattr(args, "metrics", False):  # privacy/persona columns beside the ratings (§C9)
+        from arena.metrics.report import leaderboard_metrics
+
+        metric_cols = leaderboard_metrics(doc, args.run_dir)
     if args.json:
-        print(json.dumps(doc, indent=2, sort_keys=True))
+        print(json.dumps(doc, indent=2, sort_keys=True, default=str))
         return 0
     if args.csv:
         out = io.StringIO()
@@ -144,6 +149,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         sys.stdout.write(out.getvalue())
         return 0
     console.print(render_table(doc))
+    if metric_cols:
+        from arena.metrics.report import render_metrics_table
+
+        console.print(render_metrics_table(doc, metric_cols))
     roles = render_roles(doc)
     if roles is not None:
         console.print(roles)
@@ -306,6 +315,11 @@ def add_commands(sub: Any) -> None:
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="the full report as JSON")
     fmt.add_argument("--csv", action="store_true", help="the rows as CSV")
+    p.add_argument(
+        "--metrics",
+        action="store_true",
+        help="add privacy and persona columns (scores RUN_DIR/metrics first if missing)",
+    )
     p.set_defaults(func=cmd_leaderboard)
 
     p = sub.add_parser("runs", help="list runs with their status")

@@ -306,13 +306,16 @@ COLUMNS = {
 }
 
 
-def metrics_columns(run_dir: Path | str, seed: int = 0) -> dict[str, dict[str, Any]]:
+def metrics_columns(run_dir: Path | str | list[Path], seed: int = 0) -> dict[str, dict[str, Any]]:
     """Leaderboard columns per agent entry: mean over matches, n, missing, bootstrap 95% CI.
 
-    Reads ``RUN_DIR/metrics/*.json`` (run ``arena score RUN_DIR`` first)."""
+    Reads ``RUN_DIR/metrics/*.json`` (run ``arena score RUN_DIR`` first); several run
+    directories are pooled match by match."""
+    dirs = run_dir if isinstance(run_dir, list) else [run_dir]
+    paths = [p for d in dirs for p in sorted(Path(d, "metrics").glob("*.json"))]
     vals: dict[str, dict[str, list[float]]] = {}
     missing: dict[str, dict[str, int]] = {}
-    for path in sorted(Path(run_dir, "metrics").glob("*.json")):
+    for path in paths:
         rep = json.loads(path.read_text(encoding="utf-8"))
         for seat, entry in rep.get("seats", {}).items():
             for col, (part, table, key) in COLUMNS.items():
@@ -341,3 +344,64 @@ def metrics_columns(run_dir: Path | str, seed: int = 0) -> dict[str, dict[str, A
             row[f"{col}_ci"] = bootstrap_ci(xs, seed)
         out[entry] = row
     return out
+
+
+# -- `arena leaderboard --metrics` ------------------------------------------------------------
+def ensure_scored(run_dir: Path | str, settings: MetricsSettings | None = None) -> int:
+    """Score the matches of RUN_DIR that have no report yet (all of them, through score_run,
+    when any is missing); returns the number of matches scored."""
+    run = Path(run_dir)
+    matches = [
+        p for p in (run / "matches").glob("*.jsonl") if not p.name.endswith(".metrics.jsonl")
+    ]
+    have = {p.stem for p in (run / "metrics").glob("*.json")}
+    if not matches or {p.stem for p in matches} <= have:
+        return 0
+    return len(score_run(run, settings))
+
+
+def leaderboard_metrics(doc: dict[str, Any], run_dirs: list[str],
+                        settings: MetricsSettings | None = None) -> list[str]:  # fmt: skip
+    """Add the privacy and persona columns (§C9; never folded into the rating) to the rows of a
+    leaderboard report, flat (``col``, ``col_n``, ``col_missing``, ``col_lo``, ``col_hi``) so
+    that table, JSON and CSV carry them; every row gets every column (None when absent).
+    Also stores ``doc["metrics_columns"]`` keyed by agent entry. Returns the column names."""
+    per_run = []
+    for d in run_dirs:
+        ensure_scored(d, settings)
+        per_run.append(Path(d))
+    cols = metrics_columns(per_run)
+    names = [c for c in COLUMNS if any(c in row for row in cols.values())]
+    doc["metrics_columns"] = cols
+    for row in doc.get("rows", []):
+        got = cols.get(str(row.get("agent")), {})
+        for c in names:
+            ci = got.get(f"{c}_ci")
+            row[c] = got.get(c)
+            row[f"{c}_n"] = got.get(f"{c}_n", 0)
+            row[f"{c}_missing"] = got.get(f"{c}_missing", 0)
+            row[f"{c}_lo"], row[f"{c}_hi"] = ci if ci else (None, None)
+    return names
+
+
+def render_metrics_table(doc: dict[str, Any], names: list[str]) -> Any:
+    """A rich Table of the metric columns per agent entry (mean [95% CI] n)."""
+    from rich.table import Table
+
+    cols = doc.get("metrics_columns", {})
+    table = Table(title="Privacy and persona (per match means, bootstrap 95% CI; not in the "
+                  "rating)", title_justify="left")  # fmt: skip
+    table.add_column("agent")
+    for c in names:
+        table.add_column(c, justify="right")
+    for entry in sorted(cols):
+        cells = []
+        for c in names:
+            v, ci = cols[entry].get(c), cols[entry].get(f"{c}_ci")
+            if v is None:
+                cells.append("-")
+                continue
+            cells.append(f"{v:.3f}" + (f" [{ci[0]:.2f},{ci[1]:.2f}]" if ci else "")
+                         + f" n={cols[entry].get(f'{c}_n', 0)}")  # fmt: skip
+        table.add_row(entry, *cells)
+    return table
