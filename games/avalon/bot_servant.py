@@ -113,13 +113,32 @@ def max_clean(bel: SideBelief, size: int) -> float:
     return max(bel.p_clean(t) for t in combinations(range(bel.n), size))
 
 
+def best_with(bel: SideBelief, seat: int, size: int) -> float:
+    """Highest P_clean over teams of ``size`` that contain ``seat``."""
+    others = [j for j in range(bel.n) if j != seat]
+    return max(bel.p_clean((seat, *rest)) for rest in combinations(others, size - 1))
+
+
+def hammer_leader(st: dict[str, Any]) -> int:
+    """Seat that leads the fifth proposal of the current quest (leader moves every proposal)."""
+    return (st["leader"] + 5 - st["attempt"]) % st["n_players"]
+
+
 class ServantStrategy:
-    """Loyal Servant / Percival: propose and approve the most likely clean team."""
+    """Loyal Servant / Percival: propose and approve the most likely clean team.
+
+    ``hammer_aware``: on the fourth proposal (the last free vote: the fifth team is approved by
+    good under ``hammer`` and automatically under ``auto_approve``) the reference is not the best
+    team overall but the best team the fifth leader could propose, so a team at least about as
+    likely clean as that forced team is approved instead of handing the choice to a suspect.
+    """
 
     def __init__(self, rng: Any, delta: float = 0.05, evidence: str = "hard",
-                 p_fail: float = 0.7, gamma: float = 1.0) -> None:  # fmt: skip
+                 p_fail: float = 0.7, gamma: float = 1.0,
+                 hammer_aware: bool = False) -> None:  # fmt: skip
         self.rng, self.delta = rng, delta
         self.evidence, self.p_fail, self.gamma = evidence, p_fail, gamma
+        self.hammer_aware = hammer_aware
 
     def belief(self, st: dict[str, Any]) -> SideBelief:
         return SideBelief(st, self.evidence, self.p_fail, self.gamma)
@@ -133,7 +152,11 @@ class ServantStrategy:
         if st["attempt"] == 5 and st["rules"]["fifth_proposal_rule"] == "hammer":
             return "approve"
         bel = self.belief(st)
-        ok = bel.p_clean(st["team"]) >= max_clean(bel, len(st["team"])) - self.delta
+        size = len(st["team"])
+        ref = max_clean(bel, size)
+        if self.hammer_aware and st["attempt"] == 4:
+            ref = min(ref, best_with(bel, hammer_leader(st), size))
+        ok = bel.p_clean(st["team"]) >= ref - self.delta
         return "approve" if ok else "reject"
 
     def quest(self, st: dict[str, Any]) -> str:

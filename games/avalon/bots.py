@@ -71,39 +71,67 @@ def prior_report(obs: Observation) -> dict[str, float]:
     return {str(j): round(good_others / (n - 1), 6) for j in range(n) if j != me}
 
 
+SPEC_DEFAULTS: dict[str, Any] = {
+    "p_hint": 0.5, "p_conceal": 0.0,
+    "delta": 0.05, "evidence": "hard", "p_fail": 0.7, "gamma": 1.0, "hammer_aware": False,
+    "p_cover": 0.0, "p_bide": 0.0,
+}  # fmt: skip
+"""The literal §8 defaults (the uncalibrated bots; ``calibration="spec"``)."""
+
+CALIBRATED: dict[str, Any] = {
+    **SPEC_DEFAULTS,
+    "p_conceal": 0.75,  # §8.3 concealment: Merlin approves a one-evil team on quest 1
+    "delta": 0.15,  # §8.4 approval margin below the best team's P_clean
+    "gamma": 3.0,  # §8.4 vote evidence: approvers of a failed team weigh 3x as evil
+}
+"""Calibrated defaults of ``avalon.rule`` (5 players, rule vs rule; docs/games/avalon.md)."""
+
+CALIBRATIONS = {"calibrated": CALIBRATED, "spec": SPEC_DEFAULTS}
+
+
 class RuleBot(AvalonBot):
     """`rule_bots` (§8.5): Merlin → merlin, Servant/Percival → belief_servant, evil → evil_aware.
 
-    Parameters (all optional): ``p_hint``, ``p_conceal`` (Merlin); ``delta``, ``evidence``
-    (``hard``/``soft``), ``p_fail``, ``gamma`` (servant); ``p_cover``, ``p_bide`` (evil).
+    Parameters (all optional): ``calibration`` (``calibrated`` default, or ``spec`` for the
+    literal §8 defaults) picks the base values; any of ``p_hint``, ``p_conceal`` (Merlin);
+    ``delta``, ``evidence`` (``hard``/``soft``), ``p_fail``, ``gamma``, ``hammer_aware``
+    (servant); ``p_cover``, ``p_bide`` (evil) overrides one of them.
     """
 
     kind = "avalon.rule"
+
+    def __init__(self, name: str | None = None, **params: Any) -> None:
+        super().__init__(name, **params)
+        self.settings()  # refuse an unknown calibration or parameter before the match
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
         self.strategy: Any = None
 
+    def settings(self) -> dict[str, Any]:
+        """Effective parameters: the chosen calibration overridden by explicit params."""
+        params = dict(self.params)
+        name = params.pop("calibration", "calibrated")
+        if name not in CALIBRATIONS:
+            raise ValueError(f"calibration must be one of {sorted(CALIBRATIONS)}, not {name!r}")
+        unknown = set(params) - set(SPEC_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown avalon.rule parameters: {sorted(unknown)}")
+        return {**CALIBRATIONS[name], **params}
+
     def _strategy(self, obs: Observation) -> Any:
         if self.strategy is None:
             role = own_role(obs) or "servant"
-            p = self.params
+            p = self.settings()
             if role == "merlin":
-                self.strategy = MerlinStrategy(
-                    self.rng, p.get("p_hint", 0.5), p.get("p_conceal", 0.0)
-                )
+                self.strategy = MerlinStrategy(self.rng, p["p_hint"], p["p_conceal"])
             elif side_of(role) == "good":
                 self.strategy = ServantStrategy(
-                    self.rng,
-                    p.get("delta", 0.05),
-                    p.get("evidence", "hard"),
-                    p.get("p_fail", 0.7),
-                    p.get("gamma", 1.0),
-                )
+                    self.rng, p["delta"], p["evidence"], p["p_fail"], p["gamma"],
+                    p["hammer_aware"],
+                )  # fmt: skip
             else:
-                self.strategy = EvilStrategy(
-                    self.rng, role == "oberon", p.get("p_cover", 0.0), p.get("p_bide", 0.0)
-                )
+                self.strategy = EvilStrategy(self.rng, role == "oberon", p["p_cover"], p["p_bide"])
         return self.strategy
 
     def decide(self, obs: Observation, d: Decision) -> Action:
