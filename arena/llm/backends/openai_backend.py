@@ -49,10 +49,19 @@ class OpenAIBackend(Backend):
         if request.stop:
             kwargs["stop"] = request.stop[:4]
         if request.schema is not None:
+            # Sent through extra_body: the same JSON on the wire, but the client library does
+            # not walk the (deep) schema with its type-driven transform on every call, which
+            # cost ~15% of a tournament's CPU at high concurrency.
             if self.config.structured == "json_schema":
-                kwargs["response_format"] = {
-                    "type": "json_schema",
-                    "json_schema": {"name": "decision", "schema": request.schema, "strict": False},
+                kwargs["extra_body"] = {
+                    "response_format": {
+                        "type": "json_schema",
+                        "json_schema": {
+                            "name": "decision",
+                            "schema": request.schema,
+                            "strict": False,
+                        },
+                    }
                 }
             elif self.config.structured == "json_object":
                 kwargs["response_format"] = {"type": "json_object"}
