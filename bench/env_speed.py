@@ -161,7 +161,8 @@ def main() -> None:
     extra: dict[str, list[tuple[str, dict[str, Any]]]] = {
         "avalon": [("arena/Avalon-v0", {"n_players": 5}), ("arena/Avalon-v0", {"n_players": 10})],
         "dealornodeal": [("arena/DealOrNoDeal-v0", {})],
-        "bargaining": [("arena/Bargaining-v0", {})],
+        "bargaining": [("arena/Bargaining-v0", {}), ("arena/Bargaining-v0", {"mode": "auction"})],
+        "persona_dialogue": [("arena/PersonaDialogue-v0", {})],
     }
     known = registry.games()
     for game, variants in extra.items():
