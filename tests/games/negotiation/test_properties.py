@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,8 +78,10 @@ def test_price_deals_lie_on_the_grid_and_payoffs_are_bounded(
         p = res["price"]
         assert 0 <= p <= 200
         f = delta ** (res["round"] - 1)
-        assert out.rewards[0] == (p - e.sc.r_s) * f and out.rewards[1] == (e.sc.r_b - p) * f
-        assert out.rewards[0] + out.rewards[1] == e.sc.zopa * f
+        assert out.rewards[0] == pytest.approx((p - e.sc.r_s) * f)
+        assert out.rewards[1] == pytest.approx((e.sc.r_b - p) * f)
+        # floats: (p - r_s)·f + (r_b - p)·f equals zopa·f only up to rounding
+        assert out.rewards[0] + out.rewards[1] == pytest.approx(e.sc.zopa * f)
     else:
         assert out.rewards == {0: 0.0, 1: 0.0}
 
