@@ -35,8 +35,16 @@ GAMES: list[GameInfo] = [
             "full10": {
                 "n_players": 10,
                 "roles": [
-                    "merlin", "percival", "servant", "servant", "servant", "servant",
-                    "assassin", "morgana", "mordred", "oberon",
+                    "merlin",
+                    "percival",
+                    "servant",
+                    "servant",
+                    "servant",
+                    "servant",
+                    "assassin",
+                    "morgana",
+                    "mordred",
+                    "oberon",
                 ],
                 "lady_of_the_lake": True,
             },
