@@ -9,9 +9,23 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+if TYPE_CHECKING:
+    import ssl
+
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+
+
+class ClientKwargs(TypedDict, total=False):
+    """The keyword arguments :meth:`BrokerURL.client_kwargs` passes to ``aiomqtt.Client``."""
+
+    hostname: str
+    port: int
+    username: str
+    password: str | None
+    tls_context: ssl.SSLContext
 
 
 class BrokerURLError(ValueError):
@@ -43,6 +57,7 @@ class BrokerURL:
         if not parts.hostname:
             raise BrokerURLError(f"broker URL {redact(text)!r} names no host")
         query = parse_qs(parts.query)
+        ca = query.get("ca")
         password = unquote(parts.password) if parts.password else None
         username = unquote(parts.username) if parts.username else None
         if username and password is None:
@@ -53,7 +68,7 @@ class BrokerURL:
             tls=scheme == "mqtts",
             username=username,
             password=password,
-            ca=(query.get("ca") or [None])[0],
+            ca=ca[0] if ca else None,
             insecure=(query.get("insecure") or ["0"])[0] in ("1", "true", "yes"),
         )
 
@@ -70,9 +85,9 @@ class BrokerURL:
     def __repr__(self) -> str:
         return f"BrokerURL({self.public()!r})"
 
-    def client_kwargs(self) -> dict[str, object]:
+    def client_kwargs(self) -> ClientKwargs:
         """Keyword arguments for ``aiomqtt.Client``."""
-        kwargs: dict[str, object] = {"hostname": self.host, "port": self.port}
+        kwargs: ClientKwargs = {"hostname": self.host, "port": self.port}
         if self.username:
             kwargs["username"] = self.username
             kwargs["password"] = self.password

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.events import Visibility
 from arena.types import Outcome
 from games.avalon.config import ROLE_TITLES, fails_needed
+
+if TYPE_CHECKING:
+    from arena.engine import RulesEngine
+    from games.avalon.config import AvalonRules
+
+    _EngineBase = RulesEngine[AvalonRules]
+else:
+    _EngineBase = object  # a plain mixin at runtime; the engine supplies RulesEngine
 
 EVIL_LABELS = {
     "evil_win_quests": "three quests failed",
@@ -15,7 +23,7 @@ EVIL_LABELS = {
 }
 
 
-class AvalonEndgame:
+class AvalonEndgame(_EngineBase):
     """Mixed into AvalonEngine: everything from the quest cards to the outcome."""
 
     # attributes set by AvalonEngine._setup
@@ -25,6 +33,25 @@ class AvalonEndgame:
     quests: list[dict[str, Any]]
     buffer: dict[int, str]
     team: list[int]
+    quest: int
+    attempt: int
+    side_known: list[set[int]]
+    role_known: list[set[int]]
+    speakers: list[int]
+    result: str | None
+    after_belief: str
+    checkpoint: str
+    lady_holder: int | None
+    lady_held: list[int]
+    lady_results: list[dict[str, Any]]
+    target: int | None
+    revealed: bool
+
+    if TYPE_CHECKING:
+        # provided by AvalonEngine
+        @property
+        def assassin(self) -> int: ...
+        def _start_round(self) -> None: ...
 
     def _enter_quest(self) -> None:
         self.phase, self.buffer = "quest", {}

@@ -67,14 +67,14 @@ def match_measures(events: Any) -> dict[str, Any]:
     told: dict[int, set[int]] = defaultdict(set)  # seat -> players whose side it was told
     examined: dict[int, set[int]] = defaultdict(set)  # target -> Lady holders who examined it
     for e in ev:
-        seats = e["visibility"].get("seats") or []
+        vis_seats = e["visibility"].get("seats") or []
         if e["type"] == "sees_evil":
-            told[seats[0]].update(e["payload"]["evil"])
+            told[vis_seats[0]].update(e["payload"]["evil"])
         elif e["type"] == "sees_merlin_candidates" and len(e["payload"]["merlin_candidates"]) == 1:
-            told[seats[0]].update(e["payload"]["merlin_candidates"])
+            told[vis_seats[0]].update(e["payload"]["merlin_candidates"])
         elif e["type"] == "lady_result":
-            told[seats[0]].add(e["payload"]["target"])
-            examined[e["payload"]["target"]].add(seats[0])
+            told[vis_seats[0]].add(e["payload"]["target"])
+            examined[e["payload"]["target"]].add(vis_seats[0])
     # proposals, ballots and quests
     votes: list[tuple[list[int], dict[int, str], bool]] = []  # (team, ballots, approved)
     led: dict[int, list[bool]] = defaultdict(list)

@@ -76,6 +76,6 @@ def play(
             answers.append((s, _answer(agents[s], obs, d)))
             if not d.simultaneous:
                 break
-        for s, a in answers:
-            eng.apply(s, a)
+        for s, act in answers:
+            eng.apply(s, act)
     return eng, agents

@@ -8,11 +8,11 @@ order. Continuations between sub-flows are string tags dispatched by :meth:`_con
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.engine import RulesEngine
 from arena.events import GameEvent, Visibility
-from arena.types import Action, Option
+from arena.types import Action, Option, Outcome
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
 
 
@@ -21,6 +21,39 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
 
     game = "werewolf"
     Rules = WerewolfRules
+
+    # State set by WerewolfEngine._setup and the phase mixins (declared here for the type checker).
+    _names: list[str]
+    role: list[str]
+    wolves: list[int]
+    alive: list[bool]
+    cause: dict[int, str]
+    revealed: dict[int, str]
+    cutoff: dict[int, int]
+    frozen: dict[int, dict[str, Any]]
+    day: int
+    night: int
+    stage: str
+    actor: int | None
+    sim_seats: list[int]
+    answers: dict[int, Action]
+    result: Outcome | None
+    night_victims: list[int]
+    last_protect: dict[int, int]
+    inspected: dict[int, set[int]]
+    seer_results: dict[int, dict[int, str]]
+    heal_left: dict[int, bool]
+    poison_left: dict[int, bool]
+    rr_start: int | None
+    day_first: int | None
+    belief_asked: tuple[int, int] | None
+    exiled: int | None
+
+    if TYPE_CHECKING:
+        # Provided by the phase mixins (day.py, votes.py).
+        def run_last_words(self, seats: list[int], then: str) -> None: ...
+        def run_hunters(self, hunters: list[int], then: str, reveal_mode: str) -> None: ...
+        def check_win(self) -> bool: ...
 
     # -- seats -----------------------------------------------------------------------
     @property
@@ -66,9 +99,9 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
     # -- stages ----------------------------------------------------------------------
     def seq(self, stage: str, actor: int) -> None:
         self.stage = stage
-        self.actor: int | None = actor
-        self.sim_seats: list[int] = []
-        self.answers: dict[int, Action] = {}
+        self.actor = actor
+        self.sim_seats = []
+        self.answers = {}
 
     def sim(self, stage: str, seats: list[int]) -> None:
         self.stage = stage

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from games.werewolf.suspicion import field, is_wolf_result, team_of
 
@@ -272,10 +272,10 @@ def match_measures(
         if exile_day is not None and "day" in f and f["day"] <= exile_day <= f["day"] + 1:
             used = float(death_idx.get(f["seer"], len(evs)) > exiles[exile_day][1])
         c.add("seer_info_use", used)
-    for night, target in wolf_target.items():
-        if target is not None:
-            saved = target not in killed_at_night[night] and (
-                target in protected[night] or healed[night]
+    for night, attacked in wolf_target.items():
+        if attacked is not None:
+            saved = attacked not in killed_at_night[night] and (
+                attacked in protected[night] or healed[night]
             )
             c.add("save_rate", float(saved))
 
@@ -307,7 +307,7 @@ def match_measures(
         truth_nt = {j: y for j, y in truth.items() if j not in rep["known"]}
         full, nt = deduction(raw, truth), deduction(raw, truth_nt)
         record = {"seat": i, "agent": agents.get(i, str(i)), "role": roles.get(i), "day": rep["day"],
-                  "missing": len(truth) - full["n"], **full,
+                  "missing": len(truth) - cast(float, full["n"]), **full,
                   **{f"{k}_nt": v for k, v in nt.items()}}  # fmt: skip
         reports.append(record)
         for metric in ("da", "bce", "auc", "da_nt", "bce_nt", "auc_nt"):

@@ -85,6 +85,7 @@ def aggregate(
             figures[key] = {"value": value, "ci": [None, None], "n": n, "method": None}
             continue
         is_wr = key.startswith(("wr|", "wr_role|", "village_win", "wolves_win"))
+        ci: list[float | None]
         if is_wr and not any_draw[key]:
             ci, method = list(wilson(pool.num[key].sum(), pool.den[key].sum())), "wilson"
         else:

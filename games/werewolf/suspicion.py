@@ -177,9 +177,9 @@ class View:
             if p.get("target") is not None:
                 self.alive.discard(int(p["target"]))
         elif kind == "ballot":  # public only in sequential mode
-            target = p.get("target")
-            if isinstance(target, int) or (isinstance(target, str) and target.isdigit()):
-                self.today_ballots[int(p["voter"])] = int(target)
+            choice = p.get("target")
+            if isinstance(choice, int) or (isinstance(choice, str) and choice.isdigit()):
+                self.today_ballots[int(p["voter"])] = int(choice)
         elif kind == "vote_result":
             ballots = p.get("ballots") or {}
             for voter, target in ballots.items():

@@ -30,7 +30,9 @@ class VillagerBot(WerewolfBot):
 
     def speech(self) -> str:
         others = self.alive_others()
-        return SUSPECT.format(name=self.view.names[self.vote_target(others)]) if others else ""
+        view = self.view
+        assert view is not None
+        return SUSPECT.format(name=view.names[self.vote_target(others)]) if others else ""
 
     def on_speak(self, decision: Decision) -> Action:
         text = self.speech()
@@ -167,7 +169,9 @@ class SeerBot(VillagerBot):
         return False
 
     def has_news(self) -> bool:
-        return self.claiming() and self.view.spoke_on_day != self.view.day
+        view = self.view
+        assert view is not None
+        return self.claiming() and view.spoke_on_day != view.day
 
     def vote_target(self, candidates: list[int]) -> int:
         view = self.view
