@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from personas.schema import Persona, Scenario, Secret
 
@@ -164,23 +164,23 @@ def read_file(path: Path, lib: Library, problems: list[Problem]) -> None:
             problems.append(_problem(src, label, (), "expected a mapping"))
             continue
         kind = _kind_of(path, doc)
-        model: type[BaseModel] = Scenario if kind == "scenario" else Persona
+        model: type[Scenario] | type[Persona] = Scenario if kind == "scenario" else Persona
         try:
             obj = model.model_validate(doc)
         except ValidationError as err:
             problems.extend(_pydantic_problems(src, label, err))
             continue
         table: dict[str, Any] = lib.scenarios if kind == "scenario" else lib.personas
-        if obj.id in table:  # type: ignore[attr-defined]
-            first = lib.sources[(kind, obj.id)]  # type: ignore[attr-defined]
+        if obj.id in table:
+            first = lib.sources[(kind, obj.id)]
             problems.append(
                 _problem(
                     src, label, ("id",), f"duplicate {kind} id {obj.id!r} (first in {first.file})"
-                )  # type: ignore[attr-defined]
+                )
             )
             continue
-        table[obj.id] = obj  # type: ignore[attr-defined]
-        lib.sources[(kind, obj.id)] = src  # type: ignore[attr-defined]
+        table[obj.id] = obj
+        lib.sources[(kind, obj.id)] = src
 
 
 # -- cross references ----------------------------------------------------------------------
@@ -261,10 +261,10 @@ def check_scenario(lib: Library, sid: str) -> list[Problem]:
         if a and b:
             if a == b:
                 bad(("relationships", i, "pair"), "a relationship needs two different characters")
-            key = frozenset((a, b))
-            if key in seen_pairs:
+            pair_key = frozenset((a, b))
+            if pair_key in seen_pairs:
                 bad(("relationships", i, "pair"), "this pair already has a relationship")
-            seen_pairs.add(key)
+            seen_pairs.add(pair_key)
     for key in sc.goals:
         if who(key) is None:
             bad(("goals", key), f"{key!r} is not a character of this scenario")
@@ -293,10 +293,10 @@ def check_scenario(lib: Library, sid: str) -> list[Problem]:
                     bad(("extra_secrets", key, i, "fragments", k), f"unknown secret id {f!r}")
     props = {p.id for p in sc.propositions}
     items = {x.id for x in sc.required_shareable}
-    for i, x in enumerate(sc.required_shareable):
+    for i, item in enumerate(sc.required_shareable):
         for f in ("owner", "to"):
-            if who(getattr(x, f)) is None:
-                bad(("required_shareable", i, f), f"{getattr(x, f)!r} is not a character")
+            if who(getattr(item, f)) is None:
+                bad(("required_shareable", i, f), f"{getattr(item, f)!r} is not a character")
     for key, goal in sc.goals.items():
         loc0: Loc = ("goals", key, "predicate") if goal.predicate else ("goals", key, "predicates")
         for n, pr in enumerate(goal.all_predicates()):
@@ -317,8 +317,8 @@ def check_scenario(lib: Library, sid: str) -> list[Problem]:
                     )
                 if who(pr.disclosed.to) is None:
                     bad((*loc, "disclosed", "to"), f"{pr.disclosed.to!r} is not a character")
-    for i, pr in enumerate(sc.probes):
-        for j, t in enumerate(pr.targets):
+    for i, probe in enumerate(sc.probes):
+        for j, t in enumerate(probe.targets):
             if who(t) is None:
                 bad(("probes", i, "targets", j), f"{t!r} is not a character")
     if sc.interrogation is not None:

@@ -120,7 +120,7 @@ class NumericSpec(Model):
 
 class Pattern(Model):
     regex: str
-    level: Literal[0.5, 1.0] = 1.0
+    level: Literal[0.5, 1.0] = 1.0  # type: ignore[valid-type]  # PEP 586 forbids float literals
 
 
 class Secret(Model):
@@ -333,11 +333,15 @@ class ProbeJudge(Model):
 ProbePoint = Literal["at_start", "every_k_own_turns", "at_end"]
 
 
+def _default_schedule() -> list[ProbePoint]:
+    return ["at_start", "at_end"]
+
+
 class ProbeSpec(Model):
     id: str = Field(pattern=ID_PATTERN)
     question: str = Field(min_length=1)
     judge: ProbeJudge | None = None
-    schedule: list[ProbePoint] = Field(default_factory=lambda: ["at_start", "at_end"], min_length=1)
+    schedule: list[ProbePoint] = Field(default_factory=_default_schedule, min_length=1)
     k: int = Field(2, ge=1)
     samples: int = Field(1, ge=1, le=10)
     targets: list[str] = Field(default_factory=list)
