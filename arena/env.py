@@ -52,7 +52,8 @@ def _text_prototype(max_length: int, min_length: int) -> spaces.Text:
 def text_space(max_length: int, min_length: int = 0) -> spaces.Text:
     """A Unicode ``Text`` space; copies a cached prototype (building the charset is slow)."""
     space = copy.copy(_text_prototype(max_length, min_length))
-    space._np_random = None  # its own RNG, seeded on first use or by .seed()
+    # its own RNG, seeded on first use or by .seed() (gymnasium types it non-Optional)
+    space._np_random = None  # type: ignore[assignment]
     return space
 
 

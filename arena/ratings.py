@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import trueskill
@@ -283,13 +283,13 @@ def report(
     seed: int = 0,
     bootstrap: int = 2000,
     freeze: Iterable[str] = (),
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """The full leaderboard document: rows, cross-table, repeats, excluded matches."""
     freeze = list(freeze)
     rows = leaderboard(results, by, detail=True, seed=seed, bootstrap=bootstrap, freeze=freeze)
     pop = st.population(head_to_head_cells(results), np.random.default_rng([seed, 1]), bootstrap)
     for row in rows:
-        sc = pop["scores"].get(row.agent)  # type: ignore[union-attr]
+        sc = pop["scores"].get(row.agent)
         if sc:
             row.pr, row.wpe, row.exploiter, row.aggregate = (
                 sc["pr"],

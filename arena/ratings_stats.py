@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -86,15 +87,15 @@ def kendall_tau(a: Sequence[str], b: Sequence[str]) -> float | None:
 
 def mean_pairwise_tau(rankings: Sequence[Sequence[str]]) -> float | None:
     taus = [kendall_tau(x, y) for x, y in combinations(rankings, 2)]
-    taus = [t for t in taus if t is not None]
-    return float(np.mean(taus)) if taus else None
+    present = [t for t in taus if t is not None]
+    return float(np.mean(present)) if present else None
 
 
 def population(
     cells: dict[tuple[str, str], list[tuple[float, float]]],
     rng: np.random.Generator,
     b: int,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Cross-table R(x, y), population return, within-population exploitability (§C8).
 
     ``cells[(x, y)]`` holds, per head-to-head match of x and y (x < y), the pair (return of x,

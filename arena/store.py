@@ -223,7 +223,8 @@ class Store:
 
     def specs(self, pending: bool = False, repeat: int | None = None) -> list[MatchSpec]:
         """Planned specs in plan order; ``pending``: only those without a result."""
-        where, args = [], []
+        where: list[str] = []
+        args: list[Any] = []
         if pending:
             where.append(f"status NOT IN ({','.join('?' * len(DONE))})")
             args.extend(DONE)

@@ -153,9 +153,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         from arena.metrics.report import render_metrics_table
 
         console.print(render_metrics_table(doc, metric_cols))
-    roles = render_roles(doc)
-    if roles is not None:
-        console.print(roles)
+    roles_table = render_roles(doc)
+    if roles_table is not None:
+        console.print(roles_table)
     pop = doc["population"]
     if pop.get("table"):
         cross = Table(

@@ -30,7 +30,7 @@ def plot_run(
 def plot_history(results: list[MatchResult], path: Path, by: str = "agent") -> Path:
     points = history(results, by)  # type: ignore[arg-type]
     series: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
-    order = {}
+    order: dict[str, int] = {}
     for p in points:
         order.setdefault(p.match_id, len(order))
         series[p.player].append((order[p.match_id], p.mu, p.sigma))

@@ -319,10 +319,10 @@ def metrics_columns(run_dir: Path | str | list[Path], seed: int = 0) -> dict[str
         rep = json.loads(path.read_text(encoding="utf-8"))
         for seat, entry in rep.get("seats", {}).items():
             for col, (part, table, key) in COLUMNS.items():
-                row = rep.get(part, {}).get(table, {}).get(seat)
-                if row is None:
+                cell = rep.get(part, {}).get(table, {}).get(seat)
+                if cell is None:
                     continue
-                v = row.get(key)
+                v = cell.get(key)
                 if col == "story_consistency":
                     v = (v or {}).get("story_consistency")
                 if v is None:

@@ -128,11 +128,11 @@ class MetricsSink:
 
 
 def metrics_sink_factory(run_dir: Path | None = None, settings: MetricsSettings | None = None,
-                         embedder: Any = None) -> Callable[[Any], list[EventSink]]:  # fmt: skip
+                         embedder: Any = None) -> Callable[[Any], list[MetricsSink]]:  # fmt: skip
     """A ``Tournament(extra_sinks=...)`` factory: one MetricsSink per match spec, writing
     ``RUN_DIR/metrics/<match_id>.live.jsonl`` when ``run_dir`` is given."""
 
-    def make(spec: Any) -> list[EventSink]:
+    def make(spec: Any) -> list[MetricsSink]:
         path = (
             None if run_dir is None else Path(run_dir) / "metrics" / f"{spec.match_id}.live.jsonl"
         )
