@@ -47,8 +47,12 @@ class Agent(ABC):
         self.context = context
 
     @abstractmethod
-    async def act(self, observation: Observation, decision: Decision) -> Action | str:
-        """Answer the decision; an invalid answer is re-asked with ``observation.error`` set."""
+    async def act(
+        self, observation: Observation, decision: Decision
+    ) -> Action | str | dict[str, Any]:
+        """Answer the decision; an invalid answer is re-asked with ``observation.error`` set.
+
+        Any answer ``Decision.parse`` accepts: an Action, a text answer or a JSON-like dict."""
 
     async def close(self) -> None:
         """Release resources after the match (HTTP clients, etc.)."""

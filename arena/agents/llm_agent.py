@@ -89,7 +89,9 @@ class LLMAgent(Agent):
         return request
 
     # -- acting ------------------------------------------------------------------------
-    async def act(self, observation: Observation, decision: Decision) -> Action | str | dict:
+    async def act(
+        self, observation: Observation, decision: Decision
+    ) -> Action | str | dict[str, Any]:
         ident = (observation.phase, decision.kind)
         self._attempt = self._attempt + 1 if observation.error and ident == self._last_kind else 0
         self._last_kind = ident

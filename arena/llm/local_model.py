@@ -309,7 +309,8 @@ def _convert(gguf: Path, target: Path) -> None:
 
     tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-    model.hf_quantizer = None  # the weights are plain floats now; allow saving them
+    # the weights are plain floats now; allow saving them
+    model.hf_quantizer = None  # type: ignore[assignment]  # transformers types it non-Optional
     if hasattr(model.config, "quantization_config"):
         delattr(model.config, "quantization_config")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from statistics import mean
 from typing import Any
 
@@ -75,9 +76,9 @@ def language_score(code: str, text: str) -> float | None:
 def probe_judge(judge: dict[str, Any]) -> Callable[[str], float | None] | None:
     """The metrics' side of a probe judge (``style`` or ``language``); None for others."""
     if judge.get("style"):
-        return lambda t, r=str(judge["style"]): style_score(r, t)
+        return partial(style_score, str(judge["style"]))
     if judge.get("language"):
-        return lambda t, c=str(judge["language"]): language_score(c, t)
+        return partial(language_score, str(judge["language"]))
     return None
 
 

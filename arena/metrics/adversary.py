@@ -264,7 +264,13 @@ def llm_inference(log: MatchLog, secrets: list[SecretSpec], cfg: AdversarySettin
                 la0 = None if g0 is None else score_guess(s, g0)
             la = None if g is None else score_guess(s, g)
             missing += (la is None) + (la0 is None)
-            row = {"observer": o, "guess": g, "LA": la, "baseline_guess": g0, "LA0": la0}
+            row: dict[str, Any] = {
+                "observer": o,
+                "guess": g,
+                "LA": la,
+                "baseline_guess": g0,
+                "LA0": la0,
+            }
             if s.kind == "number" and g is not None and g0 is not None and s.value:
                 v = float(s.value)  # type: ignore[arg-type]
                 row["err_reduction"] = (abs(float(g0) - v) - abs(float(g) - v)) / abs(v)

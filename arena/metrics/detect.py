@@ -214,6 +214,7 @@ class Cascade:
             if len(ns) < 0.9 * len(a):
                 continue
             al = fuzz.partial_ratio_alignment(a, ns)
+            assert al is not None  # None only when a score_cutoff is given
             f = al.score / 100.0
             if f > best_f:
                 best_f, span = f, ns[al.dest_start : al.dest_end]

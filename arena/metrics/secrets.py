@@ -187,6 +187,7 @@ def _numeric_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
         owner = f["owner"]
         nm = [names[owner]] if owner < len(names) else []
         anchors: list[str] = []
+        cues: list[str] | None
         if f["kind"] == "valuation":
             cues = VALUATION_CUES
             anchors = [re.escape(a) for a in f.get("aliases", [])]

@@ -87,7 +87,7 @@ class MetricsSettings(BaseModel):
     audit_rate: float = Field(0.05, ge=0, le=1)
     adjudicator: Literal["nli", "judge"] = "judge"
     # privacy
-    theta: Literal[0.5, 1.0] = 1.0  # headline θ
+    theta: Literal[0.5, 1.0] = 1.0  # type: ignore[valid-type]  # headline θ (PEP 586: no floats)
     message_types: tuple[str, ...] = MESSAGE_TYPES
     extra_refusals: list[str] = Field(default_factory=list)
     coalitions: bool = False  # A9 coalition variant

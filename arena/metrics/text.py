@@ -147,13 +147,13 @@ def parse_numbers(sentence: str) -> list[Number]:
             continue
         if any(n.start <= m.start() < n.end for n in found):
             continue
-        v = _words_value(text)
-        if v is None:
+        wv = _words_value(text)
+        if wv is None:
             continue
         # "52 thousand" is handled by the digit pattern; a bare scale word is not a number.
         if text.casefold() in _SCALES or text.casefold() == "hundred":
             continue
-        found.append(Number(v, v, m.start(), m.start() + len(text)))
+        found.append(Number(wv, wv, m.start(), m.start() + len(text)))
     found.sort(key=lambda n: n.start)
     return _intervals(s, found)
 

@@ -156,7 +156,7 @@ class LogReader:
             if text.strip():
                 seen = frozenset(s for s in range(log.n_seats) if e.visibility.visible_to(s))
                 log.view.append(ViewItem(e.seq, e.type, e.actor, seen, text))
-        if is_msg and e.visibility.scope != "god":
+        if is_msg and e.actor is not None and e.visibility.scope != "god":
             text = message_text(e)
             if not text.strip():
                 return None

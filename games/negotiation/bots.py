@@ -113,7 +113,7 @@ class RandomLegalBot(NegotiationBot):
 
     def _types(self, d: Decision, offer_prefix: str) -> list[str]:
         ids = d.option_ids
-        types = [t for t in ("accept", "reject") if t in ids]
+        types: list[str] = [t for t in ("accept", "reject") if t in ids]
         if any(i.startswith(offer_prefix) for i in ids):
             types.append("offer")
         if d.free_text and self.rules.get("allow_talk", True):

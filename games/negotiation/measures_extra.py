@@ -127,7 +127,7 @@ def pie_measures(
             last_proposer = field(e, "actor")
             premiums.append(field(e, "payload")["allocation"][last_proposer] - pie / n)
     agreed = res["label"] == "agreement"
-    alloc = res.get("allocation")
+    alloc: Any = res.get("allocation")
     passed = agreed and alloc and last_proposer is not None
     return {
         "proposer_premium": _mean(premiums),
@@ -143,7 +143,8 @@ def auction_measures(sc: dict[str, Any], res: dict[str, Any]) -> dict[str, Any]:
     """Allocative efficiency, revenue, per-seat bid shading and truthful bids, collusion flag."""
     values = [int(v) for v in sc["auction_values"]]
     reserve, fmt = int(sc["reserve_price"]), sc["format"]
-    winner, price = res.get("winner"), res.get("price")
+    winner: Any = res.get("winner")
+    price: Any = res.get("price")
     sold = winner is not None
     top = max(values)
     efficiency: float | None = None  # missing when no bidder can profit at the reserve

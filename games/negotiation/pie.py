@@ -232,9 +232,9 @@ class PieGame:
             if label != "agreement"
             else ("Agreement in round " + str(self.round) + ".")
         )
-        self.emit(
+        self.emit(  # type: ignore[attr-defined]
             "game_end", text, label=label, reason=reason, allocation=self.result["allocation"]
-        )  # type: ignore[attr-defined]
+        )
         for s in range(self.rules.n_parties):
             self.emit(  # type: ignore[attr-defined]
                 "payoff", f"(private to {self._names[s]}) Your payoff: {utils[s]:g}.",

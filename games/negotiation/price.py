@@ -149,10 +149,10 @@ class PriceGame:
                 turn=self.turn,
             )
         elif choice == "accept":
-            price = self.standing[other]
-            assert price is not None
-            self.emit("accept", f"{name} accepts {price}.", actor=seat, turn=self.turn)  # type: ignore[attr-defined]
-            self._price_end("agreement", "accepted", price)
+            accepted = self.standing[other]
+            assert accepted is not None
+            self.emit("accept", f"{name} accepts {accepted}.", actor=seat, turn=self.turn)  # type: ignore[attr-defined]
+            self._price_end("agreement", "accepted", accepted)
             return
         elif choice == "reject":
             self.standing[other] = None

@@ -33,7 +33,8 @@ class OpenAIBackend(Backend):
             base_url=config.base_url,
             api_key=api_key or "not-needed",
             max_retries=0,
-            timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),
+            # openai's stubs name httpx2.Timeout; at runtime it takes an httpx.Timeout
+            timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),  # type: ignore[arg-type]
         )
 
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
