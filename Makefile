@@ -39,6 +39,7 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check arena games personas tournaments tui tests bench
 	$(VENV)/bin/ruff format --check arena games personas tournaments tui tests bench
+	$(VENV)/bin/mypy arena tournaments games personas tui
 
 format: install
 	$(VENV)/bin/ruff check --fix arena games personas tournaments tui tests bench
