@@ -7,6 +7,7 @@ back to their private ``role`` event for their role. Each owns ``random.Random(c
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from typing import Any
 
 from arena.agents.base import Agent, MatchContext
@@ -45,8 +46,9 @@ class AvalonBot(Agent):
     async def act(self, observation: Observation, decision: Decision) -> Action | str:
         return self.decide(observation, decision)
 
+    @abstractmethod
     def decide(self, obs: Observation, d: Decision) -> Action:
-        raise NotImplementedError
+        """This bot's answer to one decision."""
 
 
 class RandomBot(AvalonBot):

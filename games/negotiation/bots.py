@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from abc import abstractmethod
 from typing import Any
 
 from arena.agents.base import Agent, MatchContext
@@ -61,14 +62,17 @@ class NegotiationBot(Agent):
         return self.context.rules if self.context else {}
 
     # -- hooks -------------------------------------------------------------------------
+    @abstractmethod
     def split(self, obs: Observation, d: Decision) -> Action:
-        raise NotImplementedError
+        """An answer in the item-split game."""
 
+    @abstractmethod
     def price(self, obs: Observation, d: Decision) -> Action:
-        raise NotImplementedError
+        """An answer in price bargaining."""
 
+    @abstractmethod
     def pie(self, obs: Observation, d: Decision) -> Action:
-        raise NotImplementedError
+        """An answer in pie division."""
 
     def auction_limit(self, value: float, state: dict[str, Any]) -> float:
         """The bid (sealed) or drop-out price (clock); truthful by default."""
