@@ -63,3 +63,22 @@ def test_game_runs_to_termination_with_rewards() -> None:
         e.step(0)  # option index 0: always legal
     assert not e.agents
     assert sorted(set(total.values())) in ([-1.0], [-1.0, 1.0])
+
+
+def test_sanitize_maps_exactly_the_characters_outside_the_charset() -> None:
+    import random
+
+    from arena.env import sanitize, unicode_charset
+
+    charset = set(unicode_charset())
+    rng = random.Random(0)
+    for _ in range(500):
+        codes = [
+            rng.choice(
+                [rng.randint(0, 0x7F), rng.randint(0x80, 0xFFFF), rng.randint(0x10000, 0x10FFFF)]
+            )
+            for _ in range(30)
+        ]
+        text = "".join(chr(c) for c in codes if not 0xD800 <= c <= 0xDFFF)
+        assert sanitize(text, 10**6) == "".join(c if c in charset else "\ufffd" for c in text)
+    assert sanitize("abcdef", 4) == "…def"
