@@ -281,6 +281,23 @@ class PrivateFact(BaseModel):
         return self.public or seat in self.audience
 
 
+class NumericSpec(BaseModel):
+    """How a numeric secret is matched in text (metrics.md §A1): relative/absolute tolerances for
+    a full or partial disclosure and the cue words that make a number a disclosure rather than
+    an ordinary offer. One definition, shared by persona cards and the privacy metrics."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tol_full: float = Field(0.005, ge=0)
+    tol_partial: float = Field(0.10, ge=0)
+    abs_tol_full: float = Field(0.0, ge=0)
+    abs_tol_partial: float = Field(0.0, ge=0)
+    cues: list[str] | None = None
+    anchors: list[str] = Field(default_factory=list)
+    window: int = Field(8, ge=1)
+    first_person: bool = True
+
+
 class Outcome(BaseModel):
     """How a match ended."""
 

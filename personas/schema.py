@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from arena.types import NumericSpec
+
 RelType = Literal[
     "stranger",
     "know_by_name",
@@ -103,19 +105,6 @@ class Fact(Model):
         if isinstance(self.value, int | float) and not isinstance(self.value, bool):
             return float(self.value)
         return None
-
-
-class NumericSpec(Model):
-    """Tolerances and cue words for ``number`` secrets (metrics.md §A1)."""
-
-    tol_full: float = Field(0.005, ge=0)
-    tol_partial: float = Field(0.10, ge=0)
-    abs_tol_full: float = Field(0.0, ge=0)
-    abs_tol_partial: float = Field(0.0, ge=0)
-    cues: list[str] | None = None
-    anchors: list[str] = Field(default_factory=list)
-    window: int = Field(8, ge=1)
-    first_person: bool = True
 
 
 class Pattern(Model):

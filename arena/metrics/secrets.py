@@ -12,20 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arena.types import NumericSpec
+
 Kind = Literal["string", "number", "entity", "fact", "role", "composite"]
-
-
-class NumericSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    tol_full: float = Field(0.005, ge=0)
-    tol_partial: float = Field(0.10, ge=0)
-    abs_tol_full: float = Field(0.0, ge=0)
-    abs_tol_partial: float = Field(0.0, ge=0)
-    cues: list[str] | None = None
-    anchors: list[str] = Field(default_factory=list)
-    window: int = Field(8, ge=1)
-    first_person: bool = True
 
 
 class SecretSpec(BaseModel):
