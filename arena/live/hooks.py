@@ -123,12 +123,14 @@ class LiveSession:
             return
         if self.url is not None:
             doc["broker"] = self.url.public()
-        self.publisher.retain(topics.status(self.run_id), doc)
+        # The leaderboard goes out before the status that counts its matches: a subscriber
+        # that sees ``done == N`` in the status already has the leaderboard of those N.
         if doc["done"] != self._rated:
             self._rated = doc["done"]
             self.publisher.retain(
                 topics.leaderboard(self.run_id), leaderboard_doc(read_results(db))
             )
+        self.publisher.retain(topics.status(self.run_id), doc)
 
     async def _status_loop(self) -> None:
         while True:

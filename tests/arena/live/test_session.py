@@ -30,6 +30,9 @@ async def _run_and_collect(t, url: str):  # type: ignore[no-untyped-def]
             lambda: sum(len(col.events(topics.god(t.run_id, m))) for m in records) >= n
         )
         await col.wait_for(lambda: (col.last(topics.status(t.run_id)) or {}).get("done") == 4)
+        await col.wait_for(
+            lambda: (col.last(topics.leaderboard(t.run_id)) or {}).get("n_results") == 4
+        )
     return results, records, col, live
 
 
