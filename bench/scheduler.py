@@ -9,7 +9,7 @@ For each concurrency C it prints one JSON line per figure:
   sequential     one match at a time through the same pipeline
 and the ratios against the targets (>= 0.9 x bare client, >= 25 x sequential). Usage:
 
-    .venv/bin/python bench/scheduler.py [--concurrency 32 64] [--latency 0.2] [--waves 2]
+    .venv/bin/python bench/scheduler.py [--concurrency 32 64] [--latency 0.2] [--waves 4]
 """
 
 from __future__ import annotations
@@ -85,7 +85,9 @@ async def bare_client(base_url: str, concurrency: int, seconds: float) -> float:
     return done / elapsed
 
 
-def tournament_rate(base_url: str, concurrency: int, matches: int) -> tuple[float, int, float]:
+def tournament_rate(
+    base_url: str, concurrency: int, matches: int, match_concurrency: int | None = None
+) -> tuple[float, int, float]:
     from tournaments import config as tconfig
     from tournaments.executor import Progress, Tournament
 
@@ -100,7 +102,7 @@ def tournament_rate(base_url: str, concurrency: int, matches: int) -> tuple[floa
                 {"name": "llm-b", "kind": "llm", "params": {"backend": backend}},
             ],
             "matches": matches,
-            "concurrency": concurrency,
+            "concurrency": match_concurrency or concurrency,
             "master_seed": 3,
         }
     )
@@ -117,7 +119,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--concurrency", type=int, nargs="+", default=[32, 64])
     ap.add_argument("--latency", type=float, default=0.2)
-    ap.add_argument("--waves", type=int, default=2, help="matches = waves x C")
+    ap.add_argument(
+        "--waves", type=int, default=4, help="matches = waves x C (the ramp-down tail weighs less)"
+    )
     ap.add_argument("--bare-seconds", type=float, default=10.0)
     args = ap.parse_args()
     try:
