@@ -65,8 +65,17 @@ class RulesEngine(ABC, Generic[R]):
         self.log: list[GameEvent] = []
         self.phase = "setup"
         self._aborted: Outcome | None = None
+        self._views: dict[int, Any] = {}  # per-seat incremental views (visible_log, render)
+        self._texts: dict[int, tuple[int, str]] = {}
+        self._clear_cache()
         self._setup()
+        self._clear_cache()
         return list(self.log)
+
+    def _clear_cache(self) -> None:
+        """Forget the pending seats and decisions computed for the previous state."""
+        self._pending_cache: list[int] | None = None
+        self._decision_cache: dict[int, Decision] = {}
 
     @abstractmethod
     def _setup(self) -> None:
@@ -93,6 +102,23 @@ class RulesEngine(ABC, Generic[R]):
     def _outcome(self) -> Outcome | None:
         """The rules' outcome once the game is over, else ``None``."""
 
+    def current_pending(self) -> list[int]:
+        """``pending()`` computed once per state: callers outside the engine (env, runner)
+        ask many times between two actions, and state only changes in ``apply``,
+        ``forfeit``, ``reset`` and ``restore``, which clear the cache."""
+        if self._pending_cache is None:
+            self._pending_cache = self.pending()
+        return list(self._pending_cache)
+
+    def current_decision(self, seat: int) -> Decision:
+        """``decision(seat)`` computed once per state (see :meth:`current_pending`).
+
+        The same object is returned until the state changes: treat it as read-only."""
+        found = self._decision_cache.get(seat)
+        if found is None:
+            found = self._decision_cache[seat] = self.decision(seat)
+        return found
+
     def is_over(self) -> bool:
         return self._aborted is not None or self._is_over()
 
@@ -107,6 +133,7 @@ class RulesEngine(ABC, Generic[R]):
         if seat is not None:
             rewards[seat] = -1.0
         self._aborted = Outcome(label="aborted", rewards=rewards, reason=reason, status=status)  # type: ignore[arg-type]
+        self._clear_cache()
         self.phase = "end"
         self.emit(
             "match_aborted",
@@ -186,11 +213,14 @@ class RulesEngine(ABC, Generic[R]):
         """
         if self.is_over():
             raise InvalidAction("the game is over")
-        if seat not in self.pending():
+        if seat not in self.current_pending():
             raise InvalidAction(f"seat {seat} has no pending decision")
-        action = self.decision(seat).parse(raw, seat)
+        action = self.current_decision(seat).parse(raw, seat)
         start = len(self.log)
-        self._apply(seat, action)
+        try:
+            self._apply(seat, action)
+        finally:
+            self._clear_cache()
         return self.log[start:]
 
     def fallback(self, seat: int, policy: str = "random_legal") -> Action:
@@ -200,7 +230,7 @@ class RulesEngine(ABC, Generic[R]):
         ``abstain`` takes the decision's silent/abstain option when it has one, else a
         random legal option. (``forfeit`` is handled by the caller: it ends the match.)
         """
-        decision = self.decision(seat)
+        decision = self.current_decision(seat)
         ids = decision.option_ids
         if decision.free_text and decision.silent_option:
             return Action(seat=seat, choices=(decision.silent_option,), fallback="silent")
@@ -216,8 +246,20 @@ class RulesEngine(ABC, Generic[R]):
 
     # -- views -----------------------------------------------------------------------
     def visible_log(self, seat: int | None) -> list[GameEvent]:
-        """Events ``seat`` may see (``None``: all). Games may narrow this (e.g. the dead)."""
-        return [e for e in self.log if e.visibility.visible_to(seat)]
+        """Events ``seat`` may see (``None``: all), in log order.
+
+        Games may narrow this (e.g. the dead) but a seat's view must only ever grow at its
+        end: :meth:`render` extends its cached transcript with the new tail. The default is
+        incremental too, since an event's visibility never changes once emitted.
+        """
+        if seat is None:
+            return list(self.log)
+        done, seen = self._views.get(seat, (0, []))
+        if done > len(self.log):  # the log was replaced: start over
+            done, seen = 0, []
+        seen.extend(e for e in self.log[done:] if e.visibility.visible_to(seat))
+        self._views[seat] = (len(self.log), seen)
+        return list(seen)
 
     def known_facts(self, seat: int) -> list[PrivateFact]:
         return [f for f in self.private_facts() if f.known_by(seat)]
@@ -225,18 +267,41 @@ class RulesEngine(ABC, Generic[R]):
     def render(self, seat: int, *, error: str | None = None) -> str:
         """The text a seat reads: briefing, transcript of visible events, pending decision."""
         parts = [self.briefing(seat), "", "Transcript:"]
-        parts.extend(e.text for e in self.visible_log(seat) if e.text)
-        if seat in self.pending():
-            parts += ["", "Your decision:", self.decision(seat).describe()]
+        transcript = self.transcript(seat)
+        if transcript:
+            parts.append(transcript)
+        if seat in self.current_pending():
+            parts += ["", "Your decision:", self.current_decision(seat).describe()]
         if error:
             parts += ["", f"Your previous answer was refused: {error}"]
         return "\n".join(parts)
 
+    def transcript(self, seat: int) -> str:
+        """The text lines of the events ``seat`` may see, one per line.
+
+        Cached per seat and extended with the new tail of :meth:`visible_log`, so a render
+        costs the new events, not the whole game."""
+        view = self.visible_log(seat)
+        count, text = self._texts.get(seat, (0, ""))
+        if count > len(view):
+            count, text = 0, ""
+        if count < len(view):
+            new = "\n".join(e.text for e in view[count:] if e.text)
+            if new:
+                text = f"{text}\n{new}" if text else new
+            self._texts[seat] = (len(view), text)
+        return text
+
     # -- snapshots -------------------------------------------------------------------
     def snapshot(self) -> bytes:
         """An exact copy of the whole state, RNG streams included."""
-        return pickle.dumps(self.__dict__, protocol=pickle.HIGHEST_PROTOCOL)
+        caches = ("_pending_cache", "_decision_cache", "_views", "_texts")
+        state = {k: v for k, v in self.__dict__.items() if k not in caches}
+        return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
     def restore(self, blob: bytes) -> None:
         self.__dict__.clear()
         self.__dict__.update(pickle.loads(blob))
+        self._views = {}
+        self._texts = {}
+        self._clear_cache()

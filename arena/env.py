@@ -98,7 +98,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         n = self.engine.n_seats
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        k = self.engine.max_options()
+        k = self._n_options = self.engine.max_options()
         obs_space = spaces.Dict(
             {
                 "text": text_space(self.MAX_TEXT),
@@ -139,16 +139,21 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         if self.engine.is_over():
             self._finish()
             return
-        pending = self.engine.pending()
+        pending = self.engine.current_pending()
         self.agent_selection = self.possible_agents[pending[0]]
+        phase = self.engine.phase
         for a in self.agents:
-            self.infos[a] = self._info(a)
+            seat = self._seat[a]
+            self.infos[a] = {"seat": seat, "phase": phase, "pending": seat in pending}
+        self.infos[self.agent_selection] = self._info(self.agent_selection)
 
     def _info(self, agent: str) -> dict[str, Any]:
+        """The selected agent's info: its decision (kind, legal ids, choice bounds)."""
         seat = self._seat[agent]
         info: dict[str, Any] = {"seat": seat, "phase": self.engine.phase}
-        if not self.engine.is_over() and seat in self.engine.pending():
-            d = self.engine.decision(seat)
+        if not self.engine.is_over() and seat in self.engine.current_pending():
+            d = self.engine.current_decision(seat)
+            info["pending"] = True
             info["decision"] = d.kind
             info["legal"] = d.option_ids
             info["free_text"] = d.free_text
@@ -177,10 +182,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
     # -- observe / step --------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        mask = np.zeros(self.engine.max_options(), dtype=np.int8)
-        if not self.engine.is_over() and seat in self.engine.pending():
-            n = len(self.engine.decision(seat).options)
-            mask[: min(n, mask.shape[0])] = 1
+        mask = np.zeros(self._n_options, dtype=np.int8)
+        if not self.engine.is_over() and seat in self.engine.current_pending():
+            mask[: len(self.engine.current_decision(seat).options)] = 1
         text = self.engine.render(seat, error=self._errors.get(agent))
         return {"text": sanitize(text, self.MAX_TEXT), "legal": mask}
 

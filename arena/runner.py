@@ -134,7 +134,7 @@ class MatchRunner:
         self, seat: int, error: str | None = None, attempt: int = 0
     ) -> tuple[Action | None, int, str | None]:
         """Ask until a parse-valid answer or the retries run out: (action, attempts, last error)."""
-        decision = self.engine.decision(seat)
+        decision = self.engine.current_decision(seat)
         while attempt <= self.policy.retries:
             obs = self.observation(seat, error)
             started = time.perf_counter()
@@ -197,7 +197,7 @@ class MatchRunner:
         return True
 
     def _apply(self, seat: int, action: Action) -> None:
-        kind = self.engine.decision(seat).kind
+        kind = self.engine.current_decision(seat).kind
         phase = self.engine.phase
         self._note_llm_calls(seat)
         self.engine.apply(seat, action)
@@ -229,7 +229,7 @@ class MatchRunner:
                     "invalid_action",
                     self.engine.phase,
                     actor=seat,
-                    decision=self.engine.decision(seat).kind,
+                    decision=self.engine.current_decision(seat).kind,
                     attempt=attempts,
                     error=error,
                 )
@@ -285,12 +285,12 @@ class MatchRunner:
                         None, f"decision limit {MAX_DECISIONS} exceeded", status="errored"
                     )
                     break
-                pending = engine.pending()
+                pending = engine.current_pending()
                 if not pending:
                     raise RuntimeError("engine is not over but no seat owes a decision")
                 answers = await asyncio.gather(*(self._ask(s) for s in pending))
                 for seat, (action, attempts, error) in zip(pending, answers, strict=True):
-                    if engine.is_over() or seat not in engine.pending():
+                    if engine.is_over() or seat not in engine.current_pending():
                         continue
                     ok = await self._settle(seat, action, attempts, error)
                     self._sync_log()
