@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from typing import Any
 
 from arena.live.topics import VERSION
@@ -48,7 +48,9 @@ class Publisher:
         self.client_id = client_id or f"arena-pub-{secrets.token_hex(4)}"
         self._buffer: deque[tuple[str, str]] = deque()
         self._retained: dict[str, str] = {}
-        self._dirty: set[str] = set()
+        # retained topics to (re)publish, oldest change first: a subscriber never sees a message
+        # before one retained earlier (the leaderboard before the status that counts its matches)
+        self._dirty: OrderedDict[str, None] = OrderedDict()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._wake_pending = False
@@ -77,7 +79,8 @@ class Publisher:
     def retain(self, topic: str, payload: dict[str, Any] | str) -> None:
         text = payload if isinstance(payload, str) else json.dumps(payload, separators=(",", ":"))
         self._retained[topic] = text
-        self._dirty.add(topic)
+        self._dirty[topic] = None
+        self._dirty.move_to_end(topic)
         self._poke()
 
     def _poke(self) -> None:
@@ -173,7 +176,8 @@ class Publisher:
                         log.info("reconnected to %s", self.url.public())
                     first = False
                     delay = self.backoff[0]
-                    self._dirty |= set(self._retained)
+                    for topic in list(self._retained):
+                        self._dirty.setdefault(topic, None)
                     while True:
                         if await self._flush(client):
                             return
@@ -212,7 +216,7 @@ class Publisher:
                     self.published += len(chunk)
                     n -= len(chunk)
             while self._dirty:
-                topic = self._dirty.pop()
+                topic, _ = self._dirty.popitem(last=False)
                 await client.publish(topic, self._retained[topic], qos=1, retain=True)
         except BaseException:
             self.dropped += n  # in flight when the connection broke

@@ -57,7 +57,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_port(port: int, timeout: float = 10.0) -> None:
+def wait_port(port: int, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
@@ -131,7 +131,7 @@ class Collector:
 
     async def __aenter__(self) -> Collector:
         self._task = asyncio.create_task(self._run())
-        await asyncio.wait_for(self._ready.wait(), 10)
+        await asyncio.wait_for(self._ready.wait(), 60)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -160,7 +160,8 @@ class Collector:
         docs = [json.loads(p) for t, p, _ in self.messages if t == topic]
         return docs[-1] if docs else None
 
-    async def wait_for(self, predicate: Any, timeout: float = 10.0) -> None:
+    async def wait_for(self, predicate: Any, timeout: float = 60.0) -> None:
+        # generous: the deadline only matters when the condition never comes
         deadline = time.monotonic() + timeout
         while not predicate():
             if time.monotonic() > deadline:

@@ -33,6 +33,12 @@ async def _run_and_collect(t, url: str):  # type: ignore[no-untyped-def]
         await col.wait_for(
             lambda: (col.last(topics.leaderboard(t.run_id)) or {}).get("n_results") == 4
         )
+        await col.wait_for(  # every retained summary's final version, whatever the order
+            lambda: all(
+                (col.last(topics.summary(t.run_id, m)) or {}).get("status") == "finished"
+                for m in records
+            )
+        )
     return results, records, col, live
 
 
