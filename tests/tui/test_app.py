@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from textual.widgets import DataTable, Input, RichLog, Sparkline, Static
@@ -20,12 +21,27 @@ def transcript(screen) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(line.text for line in screen.query_one("#transcript", RichLog).lines)
 
 
-async def _loaded(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(100):
+async def _until(pilot, predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    """Poll the app until ``predicate()`` holds; the deadline only matters when it never does."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s")
         await pilot.pause(0.05)
-        if app.model.done == 4 and app.model.leaderboard:
-            break
-    await pilot.pause(0.3)
+
+
+def _dashboard_drawn(app: ArenaApp) -> bool:
+    screen = app.screen
+    if not isinstance(screen, DashboardScreen) or not getattr(screen, "ready", False):
+        return False
+    stats = str(screen.query_one("#run-stats", Static).content)
+    return "4/4 done" in stats and screen.query_one("#board", DataTable).row_count > 0
+
+
+async def _loaded(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
+    # the source folds the run into the model, then the next refresh tick draws it
+    await _until(pilot, lambda: app.model.done == 4 and bool(app.model.leaderboard))
+    await _until(pilot, lambda: _dashboard_drawn(app))
 
 
 async def test_dashboard_shows_progress_matches_and_leaderboard(run_dir: Path) -> None:
@@ -74,7 +90,14 @@ async def test_match_screen_views_follow_pause_search_and_next(run_dir: Path) ->
         await _loaded(pilot, app)
         first = sorted(app.model.matches)[0]
         app.open_match(first)
-        await pilot.pause(0.3)
+        await _until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, MatchScreen)
+                and getattr(app.screen, "ready", False)
+                and "── round_1" in transcript(app.screen)
+            ),
+        )
         screen = app.screen
         assert isinstance(screen, MatchScreen)
         text = transcript(screen)
@@ -148,9 +171,13 @@ async def test_replay_plays_steps_seeks_and_changes_speed(record: Path) -> None:
         assert screen.rate == 64
         await pilot.press("minus")
         assert screen.rate == 32
+        # play slowly (2 ev/s: the whole record takes ~20 s), so that a loaded machine cannot
+        # reach the end (where the replay pauses by itself) between two key presses
+        await pilot.press("minus", "minus", "minus", "minus")
+        assert screen.rate == 2
         await pilot.press("space")
         assert screen.playing
-        await pilot.pause(0.5)
+        await _until(pilot, lambda: screen.cursor >= 3)
         await pilot.press("space")
         assert not screen.playing and 3 <= screen.cursor <= len(events)
         at = screen.cursor

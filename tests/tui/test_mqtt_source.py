@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from pathlib import Path
 
 from arena.live import hooks
@@ -15,7 +16,9 @@ from tui.model import RunModel
 from tui.sources import MqttSource
 
 
-async def _until(predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+async def _until(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    # generous: the deadline only matters when the condition never comes (a loaded CI machine
+    # may be several times slower than a laptop)
     async with asyncio.timeout(timeout):
         while not predicate():
             await asyncio.sleep(0.05)
@@ -26,9 +29,11 @@ async def test_mqtt_source_folds_a_whole_run_like_the_record(tmp_path: Path) -> 
     model = RunModel()
     with EmbeddedBroker() as broker:
         source = MqttSource(broker.url, run_id=t.run_id)
-        task = asyncio.create_task(source.run(model, lambda: None))
-        await _until(lambda: model.connection == "connected")
-        await asyncio.sleep(0.2)
+        subscribed = asyncio.Event()  # notified once the run's topics are subscribed
+        task = asyncio.create_task(source.run(model, subscribed.set))
+        # events are not retained: the run may start only once the subscriptions are in place
+        await asyncio.wait_for(subscribed.wait(), 60)
+        assert model.connection == "connected"
         async with hooks.session(t, run_args(broker=broker.url.public())):
             await t.run()
         n = sum(len(list(read_jsonl(p))) for p in t.dir.matches.glob("*.jsonl"))
@@ -75,10 +80,13 @@ async def test_dashboard_over_mqtt_shows_the_broker_state(tmp_path: Path) -> Non
             await t.run()
         app = ArenaApp(source=MqttSource(broker.url, wait_s=0.5))
         async with app.run_test(size=(140, 40)) as pilot:
-            for _ in range(80):
+            deadline = time.monotonic() + 60
+            while not (app.model.done == 2 and app.model.leaderboard):
+                assert time.monotonic() < deadline, "the run's retained state never arrived"
                 await pilot.pause(0.05)
-                if app.model.done == 2 and app.model.leaderboard:
-                    break
-            await pilot.pause(0.3)
-            title = str(app.screen.query_one("#run-title").content)
+            title = ""
+            while "run1" not in title:  # the dashboard redraws from the model on a timer
+                assert time.monotonic() < deadline, f"the dashboard never showed the run: {title}"
+                await pilot.pause(0.05)
+                title = str(app.screen.query_one("#run-title").content)
             assert "run1" in title and "[connected]" in title and "broker mqtt://127.0.0.1" in title
