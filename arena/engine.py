@@ -254,34 +254,41 @@ class RulesEngine(ABC, Generic[R]):
         """
         if seat is None:
             return list(self.log)
+        return list(self.view(seat))
+
+    def view(self, seat: int) -> list[GameEvent]:
+        """The engine's own (cached, growing) list behind :meth:`visible_log`: read-only.
+
+        Games that narrow what a seat sees override this, keeping it incremental."""
         done, seen = self._views.get(seat, (0, []))
         if done > len(self.log):  # the log was replaced: start over
             done, seen = 0, []
-        seen.extend(e for e in self.log[done:] if e.visibility.visible_to(seat))
-        self._views[seat] = (len(self.log), seen)
-        return list(seen)
+        if done < len(self.log):
+            seen.extend(e for e in self.log[done:] if e.visibility.visible_to(seat))
+            self._views[seat] = (len(self.log), seen)
+        return seen
 
     def known_facts(self, seat: int) -> list[PrivateFact]:
         return [f for f in self.private_facts() if f.known_by(seat)]
 
     def render(self, seat: int, *, error: str | None = None) -> str:
         """The text a seat reads: briefing, transcript of visible events, pending decision."""
-        parts = [self.briefing(seat), "", "Transcript:"]
-        transcript = self.transcript(seat)
-        if transcript:
-            parts.append(transcript)
+        return compose_view(
+            self.briefing(seat), self.transcript(seat), self.decision_text(seat), error
+        )
+
+    def decision_text(self, seat: int) -> str | None:
+        """The pending decision as the seat reads it (``None`` when it owes none)."""
         if seat in self.current_pending():
-            parts += ["", "Your decision:", self.current_decision(seat).describe()]
-        if error:
-            parts += ["", f"Your previous answer was refused: {error}"]
-        return "\n".join(parts)
+            return self.current_decision(seat).describe()
+        return None
 
     def transcript(self, seat: int) -> str:
         """The text lines of the events ``seat`` may see, one per line.
 
-        Cached per seat and extended with the new tail of :meth:`visible_log`, so a render
-        costs the new events, not the whole game."""
-        view = self.visible_log(seat)
+        Cached per seat and extended with the new tail of :meth:`view`, so a render costs
+        the new events, not the whole game."""
+        view = self.view(seat)
         count, text = self._texts.get(seat, (0, ""))
         if count > len(view):
             count, text = 0, ""
@@ -305,3 +312,17 @@ class RulesEngine(ABC, Generic[R]):
         self._views = {}
         self._texts = {}
         self._clear_cache()
+
+
+def compose_view(
+    briefing: str, transcript: str, decision: str | None, error: str | None = None
+) -> str:
+    """The layout of the text a seat reads (see :meth:`RulesEngine.render`)."""
+    parts = [briefing, "", "Transcript:"]
+    if transcript:
+        parts.append(transcript)
+    if decision is not None:
+        parts += ["", "Your decision:", decision]
+    if error:
+        parts += ["", f"Your previous answer was refused: {error}"]
+    return "\n".join(parts)

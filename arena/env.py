@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from arena.engine import FALLBACKS, RulesEngine
+from arena.engine import FALLBACKS, RulesEngine, compose_view
 from arena.types import InvalidAction
 
 
@@ -58,13 +58,53 @@ def text_space(max_length: int, min_length: int = 0) -> spaces.Text:
 _OUTSIDE_CHARSET = re.compile("[^\n\t\x20-\x7e\xa0-\ud7ff\ue000-\ufffd]")
 
 
+def clean(text: str) -> str:
+    """Map characters outside the charset to U+FFFD."""
+    if _OUTSIDE_CHARSET.search(text):
+        return _OUTSIDE_CHARSET.sub("\ufffd", text)
+    return text
+
+
+def cap(text: str, limit: int) -> str:
+    """Cap the length, keeping the end (the newest lines and the pending decision)."""
+    return "…" + text[-(limit - 1) :] if len(text) > limit else text
+
+
 def sanitize(text: str, limit: int) -> str:
     """Map characters outside the charset to U+FFFD and cap the length (keeping the end)."""
-    if _OUTSIDE_CHARSET.search(text):
-        text = _OUTSIDE_CHARSET.sub("\ufffd", text)
-    if len(text) > limit:
-        text = "…" + text[-(limit - 1) :]
-    return text
+    return cap(clean(text), limit)
+
+
+class _CleanView:
+    """One seat's observation text kept clean incrementally.
+
+    Scanning the whole text for characters outside the charset on every step cost more than
+    the rest of the step late in a game; the transcript only grows, so only its new tail is
+    scanned (the briefing is scanned again only when the engine returns a different one).
+    """
+
+    __slots__ = ("briefing", "briefing_clean", "transcript", "transcript_clean")
+
+    def __init__(self) -> None:
+        self.briefing = self.briefing_clean = ""
+        self.transcript = self.transcript_clean = ""
+
+    def text(self, briefing: str, transcript: str, decision: str | None, error: str | None) -> str:
+        if briefing is not self.briefing:
+            self.briefing, self.briefing_clean = briefing, clean(briefing)
+        if transcript is not self.transcript:
+            if transcript.startswith(self.transcript):
+                tail = clean(transcript[len(self.transcript) :])
+                self.transcript_clean += tail
+            else:
+                self.transcript_clean = clean(transcript)
+            self.transcript = transcript
+        return compose_view(
+            self.briefing_clean,
+            self.transcript_clean,
+            None if decision is None else clean(decision),
+            None if error is None else clean(error),
+        )
 
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]
@@ -110,6 +150,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self._n_reset = 0
         self._next_seed = 0
+        # Engines that keep the base layout get incrementally cleaned views (see _CleanView).
+        self._composed = type(self.engine).render is RulesEngine.render
+        self._views: dict[int, _CleanView] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_spaces[agent]
@@ -123,6 +166,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             seed = self._next_seed
         self._next_seed = int(seed) + 1  # a later reset() without seed plays a new, known game
         self.engine.reset(int(seed))
+        self._views = {}
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -185,7 +229,15 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self._n_options, dtype=np.int8)
         if not self.engine.is_over() and seat in self.engine.current_pending():
             mask[: len(self.engine.current_decision(seat).options)] = 1
-        text = self.engine.render(seat, error=self._errors.get(agent))
+        error = self._errors.get(agent)
+        if self._composed:
+            engine = self.engine
+            view = self._views.get(seat) or self._views.setdefault(seat, _CleanView())
+            text = view.text(
+                engine.briefing(seat), engine.transcript(seat), engine.decision_text(seat), error
+            )
+            return {"text": cap(text, self.MAX_TEXT), "legal": mask}
+        text = self.engine.render(seat, error=error)
         return {"text": sanitize(text, self.MAX_TEXT), "legal": mask}
 
     def step(self, action: Any) -> None:

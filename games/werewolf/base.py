@@ -24,6 +24,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
 
     # State set by WerewolfEngine._setup and the phase mixins (declared here for the type checker).
     _names: list[str]
+    _seat_opts: list[Option]
     role: list[str]
     wolves: list[int]
     alive: list[bool]
@@ -76,7 +77,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         return [s for s in self.alive_seats() if self.role[s] == role]
 
     def seat_options(self, seats: list[int]) -> list[Option]:
-        return [Option(id=str(s), label=self._names[s]) for s in seats]
+        return [self._seat_opts[s] for s in seats]  # Option is frozen: shared safely
 
     def meta(self, **extra: Any) -> dict[str, Any]:
         return {"day": self.day, "night": self.night, **extra}

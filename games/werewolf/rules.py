@@ -12,7 +12,7 @@ from typing import Any
 
 from arena.engine import NAME_POOL
 from arena.events import GameEvent, Visibility
-from arena.types import Outcome, PrivateFact
+from arena.types import Option, Outcome, PrivateFact
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
 from games.werewolf.day import DayMixin
 from games.werewolf.night import NightMixin
@@ -50,7 +50,10 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         self.revealed: dict[int, str] = {}
         self.cutoff: dict[int, int] = {}
         self.frozen: dict[int, dict[str, Any]] = {}
-        self._views: dict[int, list[Any]] = {}
+        self._views = {}
+        # Fixed for the whole game, built once: seat options and briefings.
+        self._seat_opts = [Option(id=str(s), label=nm) for s, nm in enumerate(self._names)]
+        self._briefings: dict[int, str] = {}
         self.day = 0
         self.night = 0
         self.stage = "setup"
@@ -142,18 +145,18 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         return facts
 
     # -- views -----------------------------------------------------------------------
-    def visible_log(self, seat: int | None) -> list[GameEvent]:
+    def view(self, seat: int) -> list[GameEvent]:
         """Events ``seat`` may see; without ``dead_observe`` a dead seat stops at its death.
 
         After its death a seat still sees its own actions (last words, a Hunter shot),
         events private to it (e.g. a Seer result due that night) and the game's end.
         """
-        if seat is None:
-            return list(self.log)
         # Incremental: the log only grows and a cutoff only affects events emitted after it
         # was set, so each seat's view extends its previous view (cached per seat).
         cache = self._views.setdefault(seat, [0, []])
         done, seen = cache
+        if done == len(self.log):
+            return seen  # type: ignore[no-any-return]
         if done > len(self.log):  # the log was replaced (reset): start over
             done, seen = 0, []
         cut = None if self.rules.dead_observe else self.cutoff.get(seat)
@@ -171,7 +174,7 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
                 continue
             seen.append(e)
         self._views[seat] = [len(self.log), seen]
-        return list(seen)
+        return seen  # type: ignore[no-any-return]
 
     def state(self, seat: int | None) -> dict[str, Any]:
         observed = self.rules.dead_observe or seat is None or seat not in self.frozen
@@ -203,6 +206,13 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         return {"heal": self.heal_left.get(w, False), "poison": self.poison_left.get(w, False)}
 
     def briefing(self, seat: int) -> str:
+        """Who the seat is and the rules; it depends on nothing that changes in a game."""
+        found = self._briefings.get(seat)
+        if found is None:
+            found = self._briefings[seat] = self._briefing(seat)
+        return found
+
+    def _briefing(self, seat: int) -> str:
         r = self.rules
         role = self.role[seat]
         lines = [

@@ -14,9 +14,9 @@ connection on each request.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-import itertools
 from typing import Any
 
 from arena.llm.backends.base import Backend
