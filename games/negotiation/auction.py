@@ -28,7 +28,8 @@ from typing import Any
 
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
-from games.negotiation.bargaining_rules import AuctionScenario, BargainingRules, sample_auction
+from games.negotiation.bargaining_base import BargainingBase
+from games.negotiation.bargaining_rules import sample_auction
 from games.negotiation.common import option_list
 from games.negotiation.measures_extra import auction_norm
 
@@ -46,17 +47,12 @@ def bid_ids(top: int) -> tuple[str, ...]:
     return (*(f"bid:{b}" for b in range(top + 1)), "no_bid")
 
 
-class AuctionGame:
+class AuctionGame(BargainingBase):
     """Mixin: state and hooks of the auction."""
-
-    rules: BargainingRules
-    sc: Any
-    _names: list[str]
-    result: dict[str, Any] | None
 
     def _auction_setup(self) -> None:
         r = self.rules
-        self.sc: AuctionScenario = sample_auction(self.rng, r)  # type: ignore[attr-defined]
+        self.sc = sample_auction(self.rng, r)
         self.bids: dict[int, int | None] = {}
         self.price = r.reserve_price
         self.tick = 1
@@ -65,11 +61,11 @@ class AuctionGame:
         self.ticks: list[dict[str, Any]] = []
         self.drop_price: dict[int, int] = {}
         self.talk_round = 0
-        self.queue: list[int] = []
+        self.queue = []
         n = self._names
         fmt = FORMAT_TEXT[r.format]
         inc = f" The price rises by {r.increment} per tick." if r.format == "ascending" else ""
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "game_start",
             f"{', '.join(n)} bid in {fmt} auction for one item. Reserve price: "
             f"{r.reserve_price}. Values lie in {r.value_range[0]}..{r.value_range[1]}.{inc} "
@@ -82,13 +78,13 @@ class AuctionGame:
             names=list(n),
         )
         for s in range(r.n_bidders):
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "private_info",
                 f"(private to {n[s]}) {self._auction_private_text(s)}",
                 visibility=Visibility.private(s),
                 seat=s,
             )
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "scenario",
             visibility=Visibility.god(),
             auction_values=list(self.sc.values),
@@ -113,12 +109,12 @@ class AuctionGame:
     def _open_bidding(self) -> None:
         r = self.rules
         if r.format == "ascending":
-            self.emit("bidding_open", f"The clock starts at {self.price}.", price=self.price)  # type: ignore[attr-defined]
+            self.emit("bidding_open", f"The clock starts at {self.price}.", price=self.price)
             self._start_tick()
             return
         self.step = "bid"
         self.phase = "bidding"
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "bidding_open",
             "Bidding is open: every bidder now submits a sealed bid (or no bid).",
             format=r.format,
@@ -199,11 +195,11 @@ class AuctionGame:
         if choice and choice.startswith("to:"):
             if not text:
                 raise InvalidAction("a private message needs text")
-            self.post_message(seat, text, recipients=(int(choice[3:]),))  # type: ignore[attr-defined]
+            self.post_message(seat, text, recipients=(int(choice[3:]),))
         elif choice is None:
-            self.post_message(seat, text)  # type: ignore[attr-defined]
+            self.post_message(seat, text)
         elif action.fallback:
-            self.emit("fallback_pass", f"{self._names[seat]} says nothing.", actor=seat)  # type: ignore[attr-defined]
+            self.emit("fallback_pass", f"{self._names[seat]} says nothing.", actor=seat)
         self.queue.pop(0)
         if self.queue:
             if self.step == "talk":
@@ -219,7 +215,7 @@ class AuctionGame:
         choice = action.choice or "no_bid"
         bid = None if choice == "no_bid" else int(choice.split(":", 1)[1])
         self.bids[seat] = bid
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "bid",
             f"(private to {self._names[seat]}) "
             + ("You submit no bid." if bid is None else f"You bid {bid}."),
@@ -240,7 +236,7 @@ class AuctionGame:
             return
         high = max(valid.values())
         top = [s for s, b in valid.items() if b == high]
-        winner = top[0] if len(top) == 1 else self.rng.choice(top)  # type: ignore[attr-defined]
+        winner = top[0] if len(top) == 1 else self.rng.choice(top)
         if r.format == "sealed_first":
             price = high
         else:
@@ -268,7 +264,7 @@ class AuctionGame:
             parts.append(
                 ", ".join(names[s] for s in drop) + (" drops" if len(drop) == 1 else " drop")
             )
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "tick", f"At a price of {self.price}: " + "; ".join(parts) + ".",
             tick=self.tick, price=self.price, stay=stay, drop=drop,
         )  # fmt: skip
@@ -278,10 +274,10 @@ class AuctionGame:
             if self.tick == 1:
                 self._auction_end(None, None, "all_dropped")
             else:
-                winner = drop[0] if len(drop) == 1 else self.rng.choice(drop)  # type: ignore[attr-defined]
+                winner = drop[0] if len(drop) == 1 else self.rng.choice(drop)
                 self._auction_end(winner, self.price - r.increment, "all_dropped")
         elif self.price + r.increment > r.value_range[1]:
-            self._auction_end(self.rng.choice(stay), self.price, "price_cap")  # type: ignore[attr-defined]
+            self._auction_end(self.rng.choice(stay), self.price, "price_cap")
         else:
             self.active = stay
             self.price += r.increment
@@ -311,14 +307,14 @@ class AuctionGame:
         }
         self.phase = "end"
         self.step = "end"
-        self.emit("game_end", text, label=self.result["label"], reason=reason, winner=winner,  # type: ignore[attr-defined]
+        self.emit("game_end", text, label=self.result["label"], reason=reason, winner=winner,
                   price=price)  # fmt: skip
         for s in range(n):
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "payoff", f"(private to {self._names[s]}) Your payoff: {utils[s]:g}.",
                 visibility=Visibility.private(s), seat=s, utility=utils[s],
             )  # fmt: skip
-        self.emit("result", visibility=Visibility.god(), **self.result)  # type: ignore[attr-defined]
+        self.emit("result", visibility=Visibility.god(), **self.result)
 
     # -- scores, facts, views ------------------------------------------------------------
     def _auction_scores(self) -> list[float]:

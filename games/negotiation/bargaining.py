@@ -8,18 +8,17 @@ from typing import Any
 from arena.types import Action, Decision, Outcome, PrivateFact
 from games.negotiation.auction import AuctionGame
 from games.negotiation.bargaining_rules import BargainingRules
-from games.negotiation.common import NegotiationEngine, seat_names
+from games.negotiation.common import seat_names
 from games.negotiation.pie import PieGame
 from games.negotiation.price import ROLE, PriceGame
 
 
-class BargainingEngine(PriceGame, PieGame, AuctionGame, NegotiationEngine):
+class BargainingEngine(PriceGame, PieGame, AuctionGame):
     """Buyer–seller price bargaining; ``mode="pie"``: n-party pie division; ``mode="auction"``:
     a single-item auction with private values."""
 
     game = "bargaining"
     Rules = BargainingRules
-    rules: BargainingRules
 
     @property
     def n_seats(self) -> int:
@@ -39,7 +38,7 @@ class BargainingEngine(PriceGame, PieGame, AuctionGame, NegotiationEngine):
 
     def _setup(self) -> None:
         self._names = seat_names(self.rng, self.n_seats)
-        self.result: dict[str, Any] | None = None
+        self.result = None
         self.phase = "negotiation"
         self._hook("setup")()
 

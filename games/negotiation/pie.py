@@ -14,7 +14,8 @@ from typing import Any
 
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
-from games.negotiation.bargaining_rules import BargainingRules, PieScenario, sample_pie
+from games.negotiation.bargaining_base import BargainingBase
+from games.negotiation.bargaining_rules import sample_pie
 from games.negotiation.common import option_list, refuse_action_like_text
 
 _ALLOC = re.compile(
@@ -45,25 +46,20 @@ def parse_allocation(text: str, n: int, pie: int) -> tuple[tuple[int, ...], str 
     return alloc, msg or None
 
 
-class PieGame:
+class PieGame(BargainingBase):
     """Mixin: state and hooks of the pie division."""
-
-    rules: BargainingRules
-    sc: Any
-    _names: list[str]
-    result: dict[str, Any] | None
 
     def _pie_setup(self) -> None:
         r = self.rules
-        self.sc: PieScenario = sample_pie(self.rng, r)  # type: ignore[attr-defined]
+        self.sc = sample_pie(self.rng, r)
         self.round = 1
         self.step = "propose"
         self.allocation: tuple[int, ...] | None = None
-        self.queue: list[int] = []
+        self.queue = []
         self.votes: dict[int, bool] = {}
         self.history: list[dict[str, Any]] = []
         n = self._names
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "game_start",
             f"{', '.join(n)} divide a pie of {r.pie}. {r.rounds} rounds at most; a proposal "
             f"passes with {r.quota_count} of {r.n_parties} accepts (the proposer counts). "
@@ -78,14 +74,14 @@ class PieGame:
             names=list(n),
         )
         for s in range(r.n_parties):
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "private_info",
                 f"(private to {n[s]}) Your outside option (payoff if no proposal passes) "
                 f"is {self.sc.outside[s]}.",
                 visibility=Visibility.private(s),
                 seat=s,
             )
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "scenario",
             visibility=Visibility.god(),
             disagreement=list(self.sc.outside),
@@ -152,19 +148,19 @@ class PieGame:
         if self.step == "propose":
             if action.choice == "pass":
                 kind = "fallback_pass" if action.fallback else "pass"
-                self.emit(kind, f"{name} makes no proposal.", actor=seat, round=self.round)  # type: ignore[attr-defined]
+                self.emit(kind, f"{name} makes no proposal.", actor=seat, round=self.round)
                 self._pie_next_round()
                 return
             alloc, msg = parse_allocation(action.text or "", r.n_parties, r.pie)
             self.allocation = alloc
             self.history.append({"round": self.round, "proposer": seat, "allocation": list(alloc)})
             shares = ", ".join(f"{self._names[s]} {a}" for s, a in enumerate(alloc))
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "proposal", f"{name} proposes: {shares}.", actor=seat,
                 allocation=list(alloc), round=self.round,
             )  # fmt: skip
             if msg:
-                self.post_message(seat, msg)  # type: ignore[attr-defined]
+                self.post_message(seat, msg)
             others = [(seat + k) % r.n_parties for k in range(1, r.n_parties)]
             self.queue = others * r.discussion_passes
             self.step = "discuss" if self.queue else "vote"
@@ -176,11 +172,11 @@ class PieGame:
             if choice and choice.startswith("to:"):
                 if not text:
                     raise InvalidAction("a private message needs text")
-                self.post_message(seat, text, recipients=(int(choice[3:]),))  # type: ignore[attr-defined]
+                self.post_message(seat, text, recipients=(int(choice[3:]),))
             elif choice is None:
                 if not r.allow_talk:
                     raise InvalidAction("talk is disabled in this game: pass")
-                self.post_message(seat, text)  # type: ignore[attr-defined]
+                self.post_message(seat, text)
             self.queue.pop(0)
             if not self.queue:
                 self.step = "vote"
@@ -190,7 +186,7 @@ class PieGame:
             return
         accepts = 1 + sum(self.votes.values())
         passed = accepts >= r.quota_count
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "votes",
             "Votes: " + ", ".join(
                 f"{self._names[s]} {'accepts' if v else 'rejects'}" for s, v in sorted(self.votes.items())
@@ -232,15 +228,15 @@ class PieGame:
             if label != "agreement"
             else ("Agreement in round " + str(self.round) + ".")
         )
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "game_end", text, label=label, reason=reason, allocation=self.result["allocation"]
         )
         for s in range(self.rules.n_parties):
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "payoff", f"(private to {self._names[s]}) Your payoff: {utils[s]:g}.",
                 visibility=Visibility.private(s), seat=s, utility=utils[s],
             )  # fmt: skip
-        self.emit("result", visibility=Visibility.god(), **self.result)  # type: ignore[attr-defined]
+        self.emit("result", visibility=Visibility.god(), **self.result)
 
     def _pie_scores(self) -> list[float]:
         assert self.result is not None

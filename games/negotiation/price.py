@@ -8,10 +8,10 @@ from typing import Any
 
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
+from games.negotiation.bargaining_base import BargainingBase
 from games.negotiation.bargaining_rules import (
     BUYER,
     SELLER,
-    BargainingRules,
     PriceScenario,
     price_utility,
     sample_price,
@@ -26,17 +26,12 @@ def _offer_ids(lo: int, hi: int, step: int) -> tuple[str, ...]:
     return tuple(f"offer:{p}" for p in range(lo, hi + 1, step))
 
 
-class PriceGame:
+class PriceGame(BargainingBase):
     """Mixin: state and hooks of the two-player price bargain."""
-
-    rules: BargainingRules
-    sc: Any
-    _names: list[str]
-    result: dict[str, Any] | None
 
     def _price_setup(self) -> None:
         r = self.rules
-        sc: PriceScenario = sample_price(self.rng, r)  # type: ignore[attr-defined]
+        sc: PriceScenario = sample_price(self.rng, r)
         self.sc = sc
         self.turn = 1
         self.standing: list[int | None] = [None, None]
@@ -45,7 +40,7 @@ class PriceGame:
         lo, hi = r.price_range
         lp = f" List price: {r.list_price}." if r.list_price is not None else ""
         disc = f" Payoffs are discounted by {r.discount:g} per round." if r.discount < 1 else ""
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "game_start",
             f"{n[SELLER]} (seller) and {n[BUYER]} (buyer) bargain over the price of one item. "
             f"Prices {lo}..{hi} in steps of {r.price_step}.{lp}{disc} "
@@ -60,13 +55,13 @@ class PriceGame:
             names=list(n),
         )
         for s in (SELLER, BUYER):
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "private_info",
                 f"(private to {n[s]}) {self._price_private_text(s)}",
                 visibility=Visibility.private(s),
                 seat=s,
             )
-        self.emit(  # type: ignore[attr-defined]
+        self.emit(
             "scenario",
             visibility=Visibility.god(),
             reservation={str(SELLER): sc.r_s, str(BUYER): sc.r_b},
@@ -134,14 +129,14 @@ class PriceGame:
         msg = message_of(action)
         name, other = self._names[seat], 1 - seat
         if msg:
-            self.post_message(seat, msg)  # type: ignore[attr-defined]
+            self.post_message(seat, msg)
         if choice is None:
             pass
         elif choice.startswith("offer:"):
             price = int(choice.split(":", 1)[1])
             self.standing[seat], self.standing[other] = price, None
             self.offers.append({"seat": seat, "price": price, "turn": self.turn})
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "offer",
                 f"{name} offers a price of {price}.",
                 actor=seat,
@@ -151,19 +146,19 @@ class PriceGame:
         elif choice == "accept":
             accepted = self.standing[other]
             assert accepted is not None
-            self.emit("accept", f"{name} accepts {accepted}.", actor=seat, turn=self.turn)  # type: ignore[attr-defined]
+            self.emit("accept", f"{name} accepts {accepted}.", actor=seat, turn=self.turn)
             self._price_end("agreement", "accepted", accepted)
             return
         elif choice == "reject":
             self.standing[other] = None
-            self.emit("reject", f"{name} rejects the offer.", actor=seat, turn=self.turn)  # type: ignore[attr-defined]
+            self.emit("reject", f"{name} rejects the offer.", actor=seat, turn=self.turn)
         elif choice == "walk_away":
-            self.emit("walk_away", f"{name} walks away.", actor=seat, turn=self.turn)  # type: ignore[attr-defined]
+            self.emit("walk_away", f"{name} walks away.", actor=seat, turn=self.turn)
             self._price_end("walk_away", "walk_away", None, walker=seat)
             return
         else:
             kind = "fallback_pass" if action.fallback else "pass"
-            self.emit(kind, f"{name} passes.", actor=seat, turn=self.turn)  # type: ignore[attr-defined]
+            self.emit(kind, f"{name} passes.", actor=seat, turn=self.turn)
         self.turn += 1
         if self.turn > self.rules.max_turns:
             self._price_end("no_deal", "turn_cap", None)
@@ -189,16 +184,16 @@ class PriceGame:
             "walker": walker,
         }
         self.phase = "end"
-        self.emit("game_end", text, label=label, reason=reason, price=price, turn=self.turn)  # type: ignore[attr-defined]
+        self.emit("game_end", text, label=label, reason=reason, price=price, turn=self.turn)
         for s in (0, 1):
-            self.emit(  # type: ignore[attr-defined]
+            self.emit(
                 "payoff",
                 f"(private to {self._names[s]}) Your payoff: {utils[s]:g}.",
                 visibility=Visibility.private(s),
                 seat=s,
                 utility=utils[s],
             )
-        self.emit("result", visibility=Visibility.god(), **self.result)  # type: ignore[attr-defined]
+        self.emit("result", visibility=Visibility.god(), **self.result)
 
     def _price_scores(self) -> list[float]:
         """Rating score of §8.11: the clipped surplus share, 0 without a deal."""
