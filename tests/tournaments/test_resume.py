@@ -78,6 +78,17 @@ def db_counts(run_dir: Path) -> tuple[int, int, int]:
     return planned, done, seats
 
 
+def wait_for_run_lock(run_dir: Path, proc: subprocess.Popen[str], timeout: float = 120.0) -> None:
+    """Until ``proc`` holds the run lock (its pid is in ``run.lock``) or has exited."""
+    deadline = time.monotonic() + timeout
+    lock = run_dir / "run.lock"
+    while proc.poll() is None:
+        if lock.exists() and lock.read_text().strip() == str(proc.pid):
+            return
+        assert time.monotonic() < deadline, "the arena run never took its run lock"
+        time.sleep(0.01)
+
+
 @pytest.mark.slow
 def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_result(
     tmp_path: Path,
@@ -93,8 +104,11 @@ def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_result(
     kills = 0
     proc = cli("run", str(cfg_path), "--run-id", "killed")
     for _ in range(6):
-        # after the interpreter started, at a random point within 5-25% of a full run
-        time.sleep(0.4 + rng.uniform(0.05, 0.25) * t_ref)
+        # once the child runs the tournament (it holds the run lock: the interpreter's start-up,
+        # a second or more on a loaded machine and longer than these delays, is over), at a
+        # random point within 5-25% of a full run
+        wait_for_run_lock(run_dir, proc)
+        time.sleep(rng.uniform(0.05, 0.25) * t_ref)
         if proc.poll() is not None:
             break
         proc.send_signal(signal.SIGKILL)
@@ -126,10 +140,9 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     cfg_path = write_config(tmp_path, matches=30)
     run_dir = tmp_path / "runs" / "int"
     proc = cli("run", str(cfg_path), "--run-id", "int")
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if (run_dir / "arena.sqlite").exists() and db_counts(run_dir)[1] >= 2:
-            break
+    deadline = time.monotonic() + 120
+    while not ((run_dir / "arena.sqlite").exists() and db_counts(run_dir)[1] >= 2):
+        assert proc.poll() is None and time.monotonic() < deadline, "no two results in time"
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
