@@ -33,7 +33,8 @@ class Scripted:
         base: dict[str, object] = {
             "base_url": self.url,
             "model": "scripted",
-            "timeout_s": 2.0,
+            # generous: only the hang test relies on a timeout firing, and it sets its own
+            "timeout_s": 30.0,
             "backoff_base_s": 0.01,
             "backoff_max_s": 0.05,
         }

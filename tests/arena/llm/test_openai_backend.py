@@ -26,7 +26,9 @@ def request(text: str = "pick one", max_tokens: int = 16) -> ChatRequest:
 @pytest.mark.parametrize("fault", ["500", "429", "malformed", "empty", "hang"])
 async def test_each_fault_is_retried_then_answered_legally(scripted, fault):
     scripted.faults(fault, retry_after=0.05)
-    backend = OpenAIBackend(scripted.config(timeout_s=0.5))
+    # the client must give up on a hang (the server holds it for 5 s), while the retried request
+    # has ample time to be answered on a loaded machine; other faults need no short timeout
+    backend = OpenAIBackend(scripted.config(**({"timeout_s": 2.5} if fault == "hang" else {})))
     result = await backend.complete(request())
     assert result.text in ('{"choice": "a"}', '{"choice": "b"}', '{"choice": "c"}')
     assert result.retries == 1
@@ -140,7 +142,7 @@ async def test_api_key_comes_from_env_and_is_never_shown(monkeypatch):
     from arena.llm.scripted import ScriptedEngine
 
     with ServerThread(ScriptedEngine(), api_key="right-key") as server:
-        cfg = BackendConfig(base_url=server.url, api_key_env="ARENA_TEST_KEY", timeout_s=2)
+        cfg = BackendConfig(base_url=server.url, api_key_env="ARENA_TEST_KEY", timeout_s=30)
         monkeypatch.delenv("ARENA_TEST_KEY", raising=False)
         with pytest.raises(PreflightError, match="ARENA_TEST_KEY is not set"):
             await OpenAIBackend(cfg).preflight()

@@ -40,7 +40,7 @@ def werewolf():
 
 
 def cfg(srv: ServerThread, path, **kw) -> AdversarySettings:
-    backend = {"base_url": srv.url, "model": "scripted", "timeout_s": 2.0,
+    backend = {"base_url": srv.url, "model": "scripted", "timeout_s": 30.0,
                "backoff_base_s": 0.01, "backoff_max_s": 0.02, **kw.pop("backend", {})}  # fmt: skip
     return AdversarySettings(backend=backend, cache_path=str(path), **kw)
 
