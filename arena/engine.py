@@ -76,6 +76,7 @@ class RulesEngine(ABC, Generic[R]):
         """Forget the pending seats and decisions computed for the previous state."""
         self._pending_cache: list[int] | None = None
         self._decision_cache: dict[int, Decision] = {}
+        self._facts_cache: list[PrivateFact] | None = None
 
     @abstractmethod
     def _setup(self) -> None:
@@ -118,6 +119,12 @@ class RulesEngine(ABC, Generic[R]):
         if found is None:
             found = self._decision_cache[seat] = self.decision(seat)
         return found
+
+    def current_facts(self) -> list[PrivateFact]:
+        """``private_facts()`` computed once per state (see :meth:`current_pending`)."""
+        if self._facts_cache is None:
+            self._facts_cache = self.private_facts()
+        return list(self._facts_cache)
 
     def is_over(self) -> bool:
         return self._aborted is not None or self._is_over()
@@ -174,7 +181,7 @@ class RulesEngine(ABC, Generic[R]):
 
     def briefing(self, seat: int) -> str:
         """The fixed text a seat reads before the transcript: who it is, what it knows."""
-        facts = [f for f in self.private_facts() if f.known_by(seat)]
+        facts = [f for f in self.current_facts() if f.known_by(seat)]
         lines = [f"You are {self.names[seat]} (seat {seat}) in a game of {self.game}."]
         for f in facts:
             who = "You" if f.owner == seat else self.names[f.owner]
@@ -269,7 +276,7 @@ class RulesEngine(ABC, Generic[R]):
         return seen
 
     def known_facts(self, seat: int) -> list[PrivateFact]:
-        return [f for f in self.private_facts() if f.known_by(seat)]
+        return [f for f in self.current_facts() if f.known_by(seat)]
 
     def render(self, seat: int, *, error: str | None = None) -> str:
         """The text a seat reads: briefing, transcript of visible events, pending decision."""
@@ -302,7 +309,7 @@ class RulesEngine(ABC, Generic[R]):
     # -- snapshots -------------------------------------------------------------------
     def snapshot(self) -> bytes:
         """An exact copy of the whole state, RNG streams included."""
-        caches = ("_pending_cache", "_decision_cache", "_views", "_texts")
+        caches = ("_pending_cache", "_decision_cache", "_facts_cache", "_views", "_texts")
         state = {k: v for k, v in self.__dict__.items() if k not in caches}
         return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 

@@ -263,10 +263,11 @@ class PrivateFact(BaseModel):
     """A piece of private information with its owner and audience: ground truth for metrics.
 
     ``audience`` lists the seats allowed to know it (the owner included); ``public``
-    facts have become known to everyone (e.g. a role revealed on death).
+    facts have become known to everyone (e.g. a role revealed on death). Immutable: an engine
+    hands the same facts to every reader until its state changes.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     owner: int
     kind: str  # "role", "team", "valuation", "reservation_price", "secret", "night_result", ...
