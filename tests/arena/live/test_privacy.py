@@ -86,7 +86,7 @@ async def test_seat_streams_over_a_real_broker_hold_no_foreign_private_data(
 async def _check_over_broker(url: BrokerURL) -> None:
     pub = Publisher(url)
     pub.start()
-    assert await pub.wait_connected(5)
+    assert await pub.wait_connected(60)
     async with Collector(url, topics.match_root("r", "m1") + "/seats/+") as col:
         events = await _run([MqttSink(pub, "r", "m1", 4)])
         want = {s: _seat_view(events, s) for s in range(4)}
