@@ -57,11 +57,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_port(port: int, timeout: float = 60.0) -> None:
+def wait_port(
+    port: int, timeout: float = 60.0, proc: subprocess.Popen[bytes] | None = None
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
             return
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server meant for 127.0.0.1:{port} exited ({proc.returncode})")
         time.sleep(0.05)
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port}")
 
@@ -95,7 +99,7 @@ class Mosquitto:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_port(self.port)
+        wait_port(self.port, proc=self.proc)
         return self
 
     def kill(self) -> None:
@@ -131,7 +135,13 @@ class Collector:
 
     async def __aenter__(self) -> Collector:
         self._task = asyncio.create_task(self._run())
-        await asyncio.wait_for(self._ready.wait(), 60)
+        ready = asyncio.create_task(self._ready.wait())
+        await asyncio.wait({self._task, ready}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+        ready.cancel()
+        if self._task.done():
+            self._task.result()  # the subscriber failed: its error, not a timeout
+        if not self._ready.is_set():
+            raise TimeoutError(f"could not subscribe to {self.filt} at {self.url.public()}")
         return self
 
     async def __aexit__(self, *exc: object) -> None:
