@@ -78,9 +78,11 @@ class Publisher:
 
     def retain(self, topic: str, payload: dict[str, Any] | str) -> None:
         text = payload if isinstance(payload, str) else json.dumps(payload, separators=(",", ":"))
+        # (the publisher thread pops ``_dirty`` concurrently: out of it while the value changes,
+        # then back in at the end, so the new value never goes out ahead of older changes)
+        self._dirty.pop(topic, None)
         self._retained[topic] = text
         self._dirty[topic] = None
-        self._dirty.move_to_end(topic)
         self._poke()
 
     def _poke(self) -> None:
@@ -216,7 +218,10 @@ class Publisher:
                     self.published += len(chunk)
                     n -= len(chunk)
             while self._dirty:
-                topic, _ = self._dirty.popitem(last=False)
+                try:
+                    topic, _ = self._dirty.popitem(last=False)
+                except KeyError:  # emptied by retain() meanwhile; it is put back at once
+                    break
                 await client.publish(topic, self._retained[topic], qos=1, retain=True)
         except BaseException:
             self.dropped += n  # in flight when the connection broke
