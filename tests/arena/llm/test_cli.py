@@ -86,7 +86,7 @@ def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
         assert report["latency_s"] >= 0.05 and report["calls"][0]["tokens_in"] > 0
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
 
 
 def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
@@ -110,7 +110,7 @@ def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
         assert "INVALID" in out.stdout and "not served here" in out.stdout
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
 
 
 def test_serve_stops_by_itself_after_max_seconds():
