@@ -59,7 +59,7 @@ async def measure(url: str, n: int) -> dict[str, float]:
     )
     obs = observation()
     request = agent.build_request(obs, DECISION)
-    kwargs = agent._backend()._kwargs(request)  # the exact same wire request
+    kwargs = agent._backend()._body(request)  # the exact same wire request
     prompt_bytes = sum(len(m["content"].encode()) for m in request.messages)
     client = AsyncOpenAI(base_url=url, api_key="none", max_retries=0)
 

@@ -1,0 +1,71 @@
+"""Every benchmark script runs end to end on tiny settings and prints its figures as JSON.
+
+These are smoke tests, not timings: they catch a benchmark broken by a code change (the
+figures themselves are measured by running the scripts, see docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CASES = {
+    "env_speed": ["--seconds", "0.2", "--games", "3"],
+    "llm_overhead": ["--calls", "10"],
+    "scheduler": [
+        "--concurrency",
+        "2",
+        "--latency",
+        "0.01",
+        "--waves",
+        "1",
+        "--bare-seconds",
+        "0.3",
+    ],
+    "scale": ["--matches", "6", "--concurrency", "3"],
+    "live": ["--game", "toy", "--matches", "3", "--concurrency", "3", "--broker", "embedded"],
+    "local_batching": ["--agents", "2", "--max-tokens", "3"],
+    "metrics_cost": [],
+    "werewolf_baselines": ["--games", "4", "--boot", "20"],
+    "avalon_baselines": ["--games", "4"],
+    "negotiation_baselines": ["--games", "4", "--boot", "20"],
+}
+EXPECTED = {
+    "env_speed": "ratio werewolf pettingzoo_aec",
+    "llm_overhead": "agent_overhead_ratio",
+    "scheduler": "vs_bare_client",
+    "scale": "matches_per_s",
+    "live": "events_per_s_delivered",
+    "local_batching": "batching_speedup",
+    "metrics_cost": "score_all_offline_tiers_cpu_s",
+    "werewolf_baselines": "village_win",
+    "avalon_baselines": "rule_good_vs_rule_evil",
+    "negotiation_baselines": "random vs greedy",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_benchmark_runs_and_prints_its_figures(name: str) -> None:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / f"{name}.py"), *CASES[name]],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert lines, proc.stdout[-2000:]
+    assert not any(line.get("skipped") for line in lines), lines
+    figures = " ".join(str(line.get("figure", "")) for line in lines)
+    assert EXPECTED[name] in figures, figures
