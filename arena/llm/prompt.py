@@ -11,11 +11,23 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import re
 from functools import lru_cache
 from typing import Any
 
 from arena.llm.config import LLMAgentParams
 from arena.types import Decision, Observation
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def fill(template: str, values: dict[str, Any]) -> str:
+    """``template`` with its ``{name}`` placeholders filled; other braces are kept as written
+    (briefing templates show JSON answer formats, which ``str.format`` would choke on)."""
+    return _PLACEHOLDER.sub(
+        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
+    )
+
 
 TRANSCRIPT_OPEN = "<transcript>"
 TRANSCRIPT_CLOSE = "</transcript>"

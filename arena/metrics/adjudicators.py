@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import re
 from typing import Any
 
+from arena.llm.parse import extract_json
 from arena.metrics.secrets import SecretSpec
 from arena.metrics.settings import JUDGE_RUBRIC_VERSION, JudgeSettings, Thresholds
 from arena.metrics.text import sentences
@@ -78,12 +78,8 @@ class LLMJudge:
 
 
 def parse_level(text: str) -> float | None:
-    m = re.search(r"\{.*\}", text or "", re.S)
-    if not m:
-        return None
-    try:
-        data = json.loads(m.group())
-    except json.JSONDecodeError:
+    data = extract_json(text or "")
+    if data is None:
         return None
     return LEVELS.get(str(data.get("level", "")).strip().lower())
 

@@ -23,11 +23,11 @@ import asyncio
 import concurrent.futures
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from statistics import mean
 from typing import Any
 
+from arena.llm.parse import extract_json
 from arena.metrics.secrets import SecretSpec
 from arena.metrics.settings import ADVERSARY_PROMPT_VERSION, AdversarySettings
 from arena.metrics.text import band, norm, parse_numbers
@@ -128,14 +128,8 @@ def build_queries(log: MatchLog, secrets: list[SecretSpec],
 
 
 def parse_guess(text: str, q: Query) -> str | float | None:
-    m = re.search(r"\{.*\}", text or "", re.S)
-    if not m:
-        return None
-    try:
-        data = json.loads(m.group())
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(data, dict):
+    data = extract_json(text or "")
+    if data is None:
         return None
     if q.options is not None:
         c = data.get("choice", data.get("guess"))

@@ -11,10 +11,11 @@ the role line for one role, e.g. ``role:merlin``).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from arena.llm.prompt import fill
 from arena.types import Observation
+from games.avalon.config import ROLE_TITLES
 
 TEMPLATES: dict[str, str] = {
     "intro": "You are {name} (seat {seat}) playing The Resistance: Avalon with {n} players "
@@ -35,16 +36,6 @@ TEMPLATES: dict[str, str] = {
     "without being obvious, because the Assassin is looking for Merlin.",
 }
 
-ROLE_TITLES = {
-    "merlin": "Merlin",
-    "percival": "Percival",
-    "servant": "Loyal Servant of Arthur",
-    "assassin": "Assassin",
-    "morgana": "Morgana",
-    "mordred": "Mordred",
-    "oberon": "Oberon",
-    "minion": "Minion of Mordred",
-}
 
 ROLE_HELP: dict[str, str] = {
     "merlin": "You know who is evil{mordred_hidden}. If good completes three quests, the "
@@ -59,16 +50,6 @@ ROLE_HELP: dict[str, str] = {
     "oberon": "{oberon_view}",
     "minion": "You know your fellow evil players{oberon_hidden}.",
 }
-
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def fill(template: str, values: dict[str, Any]) -> str:
-    """``template`` with its ``{name}`` placeholders filled; other braces are kept as written."""
-    return _PLACEHOLDER.sub(
-        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
-    )
 
 
 def _rules(obs: Observation, rules: dict[str, Any] | None) -> Any:

@@ -16,9 +16,9 @@ Placeholders are ``{name}``; any other braces are kept as written.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from arena.llm.prompt import fill
 from arena.types import Observation
 
 _FORMAT = (
@@ -78,15 +78,6 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "slightly more than their outside options.",
     },
 }
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def fill(template: str, values: dict[str, Any]) -> str:
-    """``template`` with its ``{name}`` placeholders filled; other braces are kept as written."""
-    return _PLACEHOLDER.sub(
-        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
-    )
 
 
 def mode_of(obs: Observation, rules: dict[str, Any] | None) -> str:

@@ -17,9 +17,9 @@ replaces the role line for ``character``, ``subject`` or ``interrogator``). Plac
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from arena.llm.prompt import fill
 from arena.types import Observation
 
 TEMPLATES: dict[str, str] = {
@@ -54,15 +54,6 @@ TURN_MODES = {
     "free_for_all": "Every present character acts at once each tick; the tick's actions are "
     "delivered together.",
 }
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def fill(template: str, values: dict[str, Any]) -> str:
-    """``template`` with its ``{name}`` placeholders filled; other braces are kept as written."""
-    return _PLACEHOLDER.sub(
-        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
-    )
 
 
 def _event(obs: Observation, etype: str, own: bool = False) -> dict[str, Any]:
