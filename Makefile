@@ -37,13 +37,13 @@ test: install
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q -p no:cacheprovider
 
 lint: install
-	$(VENV)/bin/ruff check arena games personas tournaments tui tests bench
-	$(VENV)/bin/ruff format --check arena games personas tournaments tui tests bench
-	$(VENV)/bin/mypy arena tournaments games personas tui
+	$(VENV)/bin/ruff check app arena games personas tournaments tui tests bench
+	$(VENV)/bin/ruff format --check app arena games personas tournaments tui tests bench
+	$(VENV)/bin/mypy app arena tournaments games personas tui
 
 format: install
-	$(VENV)/bin/ruff check --fix arena games personas tournaments tui tests bench
-	$(VENV)/bin/ruff format arena games personas tournaments tui tests bench
+	$(VENV)/bin/ruff check --fix app arena games personas tournaments tui tests bench
+	$(VENV)/bin/ruff format app arena games personas tournaments tui tests bench
 
 bench: install
 	$(PIP) install "textarena>=0.7"

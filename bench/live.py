@@ -105,7 +105,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def measure(kind: str, args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
-    from arena.live import hooks
+    from app import live as hooks
     from arena.live.broker import EmbeddedBroker
 
     proc = None

@@ -107,7 +107,7 @@ def main() -> int:
         [
             sys.executable,
             "-m",
-            "arena.cli",
+            "app.cli",
             "serve",
             "--engine",
             "scripted",

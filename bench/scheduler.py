@@ -43,7 +43,7 @@ def free_port() -> int:
 
 
 def start_server(port: int, latency: float) -> subprocess.Popen[bytes] | None:
-    cmd = [sys.executable, "-m", "arena.cli", "serve", "--engine", "scripted", "--port", str(port),
+    cmd = [sys.executable, "-m", "app.cli", "serve", "--engine", "scripted", "--port", str(port),
            "--latency", f"const:{latency}"]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     import httpx

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["arena", "games", "personas", "tournaments", "tui"]
+PACKAGES = ["app", "arena", "games", "personas", "tournaments", "tui"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

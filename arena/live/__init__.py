@@ -2,7 +2,8 @@
 
 Modules: :mod:`.topics` (the versioned topic layout), :mod:`.url` (broker URLs, redaction),
 :mod:`.bus` (a non-blocking publisher with a bounded queue and reconnection), :mod:`.sink`
-(the per-match event sink), :mod:`.broker` (the embedded broker), :mod:`.hooks` (what
-``arena run`` calls) and :mod:`.cli` (``arena watch``, ``arena replay``, ``arena broker``).
-Heavy dependencies (aiomqtt, amqtt, textual) are imported lazily.
+(the per-match event sink), :mod:`.broker` (the embedded broker) and :mod:`.status` (the
+retained status and leaderboard documents). This is transport only: what ``arena run`` wires
+around a run lives in :mod:`app.live`, the commands in :mod:`app.commands.watch`.
+Heavy dependencies (aiomqtt, amqtt) are imported lazily.
 """

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from arena.cli import main as arena_main
+from app.cli import main as arena_main
 from personas.loader import LibraryError, load_library, load_paths
 from personas.schema import Persona, Scenario, dump
 

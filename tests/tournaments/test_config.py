@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from app.cli import main
 from arena.errors import ConfigError
 from tournaments import config as tconfig
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from arena.cli import main
+from app.cli import main
 from arena.ratings import leaderboard
 from arena.sinks import read_jsonl
 from arena.store import Store

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from arena.cli import main
+from app.cli import main
 from arena.ratings import report
 from arena.sinks import read_jsonl
 from arena.store import Store
@@ -46,7 +46,7 @@ def write_config(tmp_path: Path, **over: object) -> Path:
 
 def cli(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", *args, "--quiet", "--no-broker"],
+        [sys.executable, "-m", "app.cli", *args, "--quiet", "--no-broker"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -7,7 +7,7 @@ import contextlib
 import time
 from pathlib import Path
 
-from arena.live import hooks
+from app import live as hooks
 from arena.live.broker import EmbeddedBroker
 from arena.sinks import read_jsonl
 from tests.arena.live.helpers import Mosquitto, run_args, toy_tournament

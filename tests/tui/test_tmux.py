@@ -31,7 +31,9 @@ concurrency: 4
 master_seed: 3
 """
 # The toy game is registered by tests/conftest.py; the child process imports it first.
-ARENA = f"{sys.executable} -c 'import tests.conftest, sys; from arena.cli import main; sys.exit(main())'"
+ARENA = (
+    f"{sys.executable} -c 'import tests.conftest, sys; from app.cli import main; sys.exit(main())'"
+)
 # a private tmux server (no clash with another test run) that ignores the user's ~/.tmux.conf
 SOCKET = f"arena-smoke-{os.getpid()}"
 

@@ -61,7 +61,7 @@ async def test_publisher_connects_late_and_republishes_retained_state(tmp_path: 
 async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
     tmp_path: Path,
 ) -> None:
-    from arena.live import hooks
+    from app import live as hooks
     from arena.sinks import read_jsonl
     from tests.arena.toygame import SlowAgent  # noqa: F401  (the toy game is registered)
 

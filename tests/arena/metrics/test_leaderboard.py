@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from app.cli import main
 from tournaments import config as tconfig
 from tournaments.executor import Tournament
 

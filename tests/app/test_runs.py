@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from app.cli import main
 from arena.store import Store
 from tests.tournaments.test_executor import make_config
 from tournaments.executor import Tournament

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.cli import main
+from app.cli import main
 from arena.metrics.report import metrics_columns
 from arena.sinks import JsonlSink
-
-from .test_games import play
+from tests.arena.metrics.test_games import play
 
 
 def make_run(tmp: Path) -> Path:

@@ -22,11 +22,11 @@ from arena.errors import ConfigError
 # Optional command groups; each module exposes add_commands(subparsers) and imports its heavy
 # dependencies lazily, so `arena --help` stays fast and works without the extras installed.
 EXTENSIONS = (
-    "tournaments.cli",
-    "arena.llm.cli",
-    "arena.live.cli",
-    "arena.metrics.cli",
-    "personas.cli",
+    "app.commands.runs",
+    "app.commands.serve",
+    "app.commands.watch",
+    "app.commands.score",
+    "app.commands.personas",
 )
 
 console = Console()
@@ -149,7 +149,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         f"concurrency {config.concurrency})",
         highlight=False,
     )
-    from arena.progress import progress_display
+    from app.progress import progress_display
 
     live = _live_hooks(args)
     try:
@@ -189,7 +189,7 @@ def _live_hooks(args: argparse.Namespace) -> Any:
     if args.no_broker and not args.tui:
         return None
     try:
-        from arena.live import hooks
+        from app import live as hooks
     except ImportError as err:
         if args.broker or args.require_broker or args.tui:
             raise SystemExit(

@@ -20,7 +20,7 @@ def start_server(*extra: str) -> tuple[subprocess.Popen[bytes], str]:
         [
             sys.executable,
             "-m",
-            "arena.cli",
+            "app.cli",
             "serve",
             "--port",
             str(port),
@@ -69,7 +69,7 @@ def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "arena.cli",
+                "app.cli",
                 "agents",
                 "test",
                 str(write_config(tmp_path, url)),
@@ -96,7 +96,7 @@ def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
             [
                 sys.executable,
                 "-m",
-                "arena.cli",
+                "app.cli",
                 "agents",
                 "test",
                 str(write_config(tmp_path, url, model="nope")),
@@ -116,7 +116,7 @@ def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
 def test_serve_stops_by_itself_after_max_seconds():
     port = free_port()
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "serve", "--port", str(port), "--max-seconds", "1"],
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--max-seconds", "1"],
         capture_output=True,
         timeout=120,
     )

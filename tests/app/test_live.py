@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.live import hooks, topics
+from app import live as hooks
+from arena.live import topics
 from arena.live.broker import EmbeddedBroker
 from arena.sinks import read_jsonl
 from tests.arena.live.helpers import Collector, mosquitto, run_args, toy_tournament

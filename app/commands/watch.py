@@ -1,4 +1,4 @@
-"""``arena watch``, ``arena replay`` and ``arena broker`` (loaded by arena/cli.py when present)."""
+"""``arena watch``, ``arena replay`` and ``arena broker`` (loaded by app/cli.py)."""
 
 from __future__ import annotations
 

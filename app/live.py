@@ -174,8 +174,8 @@ async def session(tournament: Any, args: argparse.Namespace) -> AsyncIterator[Li
 
 def run_with_tui(tournament: Any, args: argparse.Namespace) -> int:
     """Run the tournament inside the Textual app; headless fallback without a terminal."""
-    from arena.cli import print_leaderboard
-    from arena.progress import progress_display
+    from app.cli import print_leaderboard
+    from app.progress import progress_display
 
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         _say("no terminal attached: running without the TUI")

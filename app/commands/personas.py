@@ -1,4 +1,4 @@
-"""``arena personas list | show NAME | validate [PATHS]`` (loaded by ``arena.cli``)."""
+"""``arena personas list | show NAME | validate [PATHS]`` (loaded by ``app.cli``)."""
 
 from __future__ import annotations
 

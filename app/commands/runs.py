@@ -1,6 +1,6 @@
 """Tournament commands: ``arena leaderboard``, ``arena runs``, ``arena show``, ``arena plot``.
 
-Loaded by ``arena.cli`` (``add_commands``); heavy imports happen inside the commands.
+Loaded by ``app.cli`` (``add_commands``); heavy imports happen inside the commands.
 """
 
 from __future__ import annotations
