@@ -1,0 +1,385 @@
+"""The insight bank: an append-only SQLite log of operations with a hash chain.
+
+* **Append-only.** One row per operation (add, edit, retire, merge, restore, support, effect,
+  reject); triggers refuse UPDATE and DELETE, and nothing is ever hard-deleted — retiring
+  takes a reason and ``restore`` brings an insight back.
+* **Tamper-evident.** Each row stores ``hash = sha256(prev_hash ‖ canonical(row))``;
+  :meth:`Bank.verify` recomputes the chain and replays the log. (Truncating the newest rows
+  is only detectable against a head hash kept elsewhere — match events record it.)
+* **State is derived.** The bank at any version is the replay of the log up to it
+  (:meth:`Bank.at`), byte for byte the same whenever it is materialised.
+* **Concurrency.** WAL journal; a writer appends a whole update in one ``BEGIN IMMEDIATE``
+  transaction; a reader materialises one committed version, so it never sees half an update.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from arena.memory.model import (
+    GENESIS,
+    MAX_TEXT,
+    Namespace,
+    Op,
+    OpKind,
+    canonical,
+    chain_hash,
+    insight_id,
+    normalise_text,
+    text_hash,
+)
+from arena.memory.state import BankError, BankSnapshot, apply_op, replay
+
+SCHEMA = 1
+EXPORT_FORMAT = "llm-arena-memory-bank"
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS ops (
+    version INTEGER PRIMARY KEY,
+    op TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    ts REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TRIGGER IF NOT EXISTS ops_append_only_update BEFORE UPDATE ON ops
+BEGIN SELECT RAISE(ABORT, 'the insight log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS ops_append_only_delete BEFORE DELETE ON ops
+BEGIN SELECT RAISE(ABORT, 'the insight log is append-only'); END;
+"""
+
+
+@dataclass(frozen=True)
+class Draft:
+    """An operation before the bank gives it a version and a hash."""
+
+    op: OpKind
+    namespace: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    n_ops: int
+    head_hash: str
+    bad_version: int | None = None
+    reason: str = ""
+
+
+def check_text(text: str) -> str:
+    """The stored form of an insight's text; raises BankError when it is empty or too long."""
+    clean = normalise_text(text)
+    if not clean:
+        raise BankError("insight text is empty")
+    if len(clean) > MAX_TEXT:
+        raise BankError(f"insight text is {len(clean)} characters (at most {MAX_TEXT})")
+    return clean
+
+
+class Bank:
+    """One bank file. Safe to share between threads; any number of processes may open it."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).expanduser()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._cache: BankSnapshot | None = None  # the newest snapshot materialised here
+        with self._connect() as conn:
+            conn.executescript(_DDL)
+            conn.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA),)
+            )
+
+    # -- connections -------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=60000")
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    # -- reading -----------------------------------------------------------------------
+    @staticmethod
+    def _row(row: tuple[Any, ...]) -> Op:
+        return Op(
+            version=row[0],
+            op=row[1],
+            namespace=row[2],
+            payload=json.loads(row[3]),
+            prev_hash=row[4],
+            hash=row[5],
+            ts=row[6],
+        )
+
+    def _ops(self, conn: sqlite3.Connection, after: int, upto: int | None) -> list[Op]:
+        sql = (
+            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops WHERE version > ?"
+        )
+        args: list[Any] = [after]
+        if upto is not None:
+            sql += " AND version <= ?"
+            args.append(upto)
+        return [self._row(r) for r in conn.execute(sql + " ORDER BY version", args)]
+
+    def head(self) -> tuple[int, str]:
+        """(version, hash) of the newest committed operation; (0, GENESIS) when empty."""
+        row = (
+            self._connect()
+            .execute("SELECT version, hash FROM ops ORDER BY version DESC LIMIT 1")
+            .fetchone()
+        )
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def ops(self, after: int = 0, upto: int | None = None) -> list[Op]:
+        return self._ops(self._connect(), after, upto)
+
+    def at(self, version: int | None = None) -> BankSnapshot:
+        """The bank as of ``version`` (None: the newest committed version), replayed from the
+        log. Reads happen in one read transaction, so the result is one committed state."""
+        conn = self._connect()
+        conn.execute("BEGIN")
+        try:
+            head = conn.execute("SELECT MAX(version) FROM ops").fetchone()[0] or 0
+            target = head if version is None else version
+            if not 0 <= target <= head:
+                raise BankError(f"version {version} does not exist (newest is {head})")
+            with self._lock:
+                cached = self._cache
+            if cached is not None and cached.version == target:
+                return cached
+            if cached is not None and cached.version < target:
+                snap = self._extend(cached, self._ops(conn, cached.version, target))
+            else:
+                snap = replay(self._ops(conn, 0, target))
+        finally:
+            conn.execute("COMMIT")
+        with self._lock:
+            if self._cache is None or snap.version >= self._cache.version:
+                self._cache = snap
+        return snap
+
+    @staticmethod
+    def _extend(base: BankSnapshot, ops: list[Op]) -> BankSnapshot:
+        state = {i.id: i for i in base.all()}
+        version, head, rejected = base.version, base.head_hash, base.rejected
+        for op in ops:
+            apply_op(state, op)
+            version, head = op.version, op.hash
+            rejected += op.op == "reject"
+        return BankSnapshot(version, head, state, rejected)
+
+    def history(self, insight_id: str) -> list[Op]:
+        """Every operation that names ``insight_id`` (as its subject, a merge source or target)."""
+        out = []
+        for op in self.ops():
+            p = op.payload
+            named = {p.get("id"), p.get("into"), p.get("new_id"), *(p.get("ids") or [])}
+            if insight_id in named:
+                out.append(op)
+        return out
+
+    # -- verification ------------------------------------------------------------------
+    def verify(self, expect_head: str | None = None) -> Verification:
+        """Recompute the hash chain and replay the log; the first inconsistency is reported."""
+        prev, n = GENESIS, 0
+        state: dict[str, Any] = {}
+        rows = self._connect().execute(
+            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops ORDER BY version"
+        )
+        for row in rows:
+            n += 1
+            version = row[0]
+            if version != n:
+                return Verification(False, n, prev, version, f"version {n} is missing")
+            try:
+                op = self._row(row)
+            except (ValueError, TypeError) as err:
+                return Verification(False, n, prev, version, f"malformed row: {err}")
+            if op.prev_hash != prev:
+                return Verification(False, n, prev, version, "prev_hash does not match the chain")
+            if chain_hash(prev, op.body()) != op.hash:
+                return Verification(False, n, prev, version, "hash does not match the row")
+            try:
+                apply_op(state, op)
+            except (BankError, KeyError, ValueError) as err:
+                return Verification(False, n, prev, version, f"replay fails: {err}")
+            prev = op.hash
+        if expect_head is not None and expect_head != prev:
+            return Verification(False, n, prev, None, "head hash differs from the expected one")
+        return Verification(True, n, prev)
+
+    # -- writing -----------------------------------------------------------------------
+    def write(self, drafts: Iterable[Draft], expect_version: int | None = None) -> list[Op]:
+        """Append ``drafts`` as one transaction; each is checked against the state it lands on
+        (an inapplicable one aborts the whole update with BankError). ``expect_version`` makes
+        the write conditional on the head (optimistic concurrency)."""
+        drafts = list(drafts)
+        conn = self._connect()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute(
+                "SELECT version, hash FROM ops ORDER BY version DESC LIMIT 1"
+            ).fetchone()
+            version, prev = (row[0], row[1]) if row else (0, GENESIS)
+            if expect_version is not None and version != expect_version:
+                raise BankError(f"bank moved: head is {version}, expected {expect_version}")
+            base = self._snapshot_in(conn, version)
+            state = {i.id: i for i in base.all()}
+            written: list[Op] = []
+            now = time.time()
+            for d in drafts:
+                version += 1
+                payload = self._complete(d, prev)
+                body = {
+                    "version": version,
+                    "op": d.op,
+                    "namespace": d.namespace,
+                    "payload": payload,
+                }
+                op = Op(**body, prev_hash=prev, hash=chain_hash(prev, body), ts=now)
+                apply_op(state, op)
+                conn.execute(
+                    "INSERT INTO ops (version, op, namespace, payload, prev_hash, hash, ts)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        op.version,
+                        op.op,
+                        op.namespace,
+                        canonical(op.payload),
+                        op.prev_hash,
+                        op.hash,
+                        op.ts,
+                    ),
+                )
+                written.append(op)
+                prev = op.hash
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return written
+
+    def _snapshot_in(self, conn: sqlite3.Connection, version: int) -> BankSnapshot:
+        with self._lock:
+            cached = self._cache
+        if cached is not None and cached.version == version:
+            return cached
+        if cached is not None and cached.version < version:
+            return self._extend(cached, self._ops(conn, cached.version, version))
+        return replay(self._ops(conn, 0, version))
+
+    @staticmethod
+    def _complete(d: Draft, prev: str) -> dict[str, Any]:
+        """Fill in what the log derives: normalised text, its hash, and new ids."""
+        Namespace.parse(d.namespace)
+        p = dict(d.payload)
+        if "text" in p and p["text"] is not None:
+            p["text"] = check_text(p["text"])
+            p["text_hash"] = text_hash(p["text"])
+        if d.op == "add" and "id" not in p:
+            p["id"] = insight_id(prev, d.namespace, p["text"])
+        if d.op == "merge" and p.get("text") and "new_id" not in p:
+            p["new_id"] = insight_id(prev, d.namespace, p["text"])
+        return json.loads(canonical(p))  # what the row will hold, exactly
+
+    # -- conveniences ------------------------------------------------------------------
+    def add(self, namespace: str | Namespace, text: str, **payload: Any) -> str:
+        ns = Namespace.parse(namespace).key()
+        (op,) = self.write([Draft("add", ns, {"text": text, **payload})])
+        return str(op.payload["id"])
+
+    def change(self, op: OpKind, insight_id: str, **payload: Any) -> Op:
+        """edit / retire / restore / support / effect of one insight."""
+        ns = self.at().get(insight_id).namespace
+        (written,) = self.write([Draft(op, ns, {"id": insight_id, **payload})])
+        return written
+
+    # -- export / import ---------------------------------------------------------------
+    def export(self, out: IO[str]) -> int:
+        version, head = self.head()
+        header = {"format": EXPORT_FORMAT, "schema": SCHEMA, "version": version, "head_hash": head}
+        out.write(canonical(header) + "\n")
+        n = 0
+        for op in self.ops():
+            out.write(canonical(op.model_dump(mode="json")) + "\n")
+            n += 1
+        return n
+
+    def import_log(self, lines: Iterable[str]) -> int:
+        """Append an exported log. The bank must be empty or hold a prefix of it (a
+        fast-forward); the imported chain is verified row by row. Returns rows appended."""
+        it: Iterator[str] = (ln for ln in lines if ln.strip())
+        header = json.loads(next(it, "{}"))
+        if header.get("format") != EXPORT_FORMAT:
+            raise BankError("not an exported insight bank (missing header line)")
+        incoming = [Op.model_validate(json.loads(ln)) for ln in it]
+        if header.get("version") != len(incoming):
+            raise BankError("export header does not match its rows (truncated file?)")
+        prev = GENESIS
+        state: dict[str, Any] = {}
+        for i, op in enumerate(incoming, 1):
+            if op.version != i or op.prev_hash != prev or chain_hash(prev, op.body()) != op.hash:
+                raise BankError(f"imported log breaks its hash chain at version {i}")
+            apply_op(state, op)
+            prev = op.hash
+        if header.get("head_hash") != prev:
+            raise BankError("imported log's head hash differs from its header")
+        conn = self._connect()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            mine = self._ops(conn, 0, None)
+            if [o.hash for o in mine] != [o.hash for o in incoming[: len(mine)]]:
+                raise BankError("this bank's log is not a prefix of the imported one")
+            for op in incoming[len(mine) :]:
+                conn.execute(
+                    "INSERT INTO ops (version, op, namespace, payload, prev_hash, hash, ts)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        op.version,
+                        op.op,
+                        op.namespace,
+                        canonical(op.payload),
+                        op.prev_hash,
+                        op.hash,
+                        op.ts,
+                    ),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return len(incoming) - len(mine)
+
+
+_OPEN: dict[str, Bank] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def open_bank(path: str | Path) -> Bank:
+    """One Bank object (and snapshot cache) per path and process."""
+    key = str(Path(path).expanduser().resolve())
+    with _OPEN_LOCK:
+        bank = _OPEN.get(key)
+        if bank is None:
+            bank = _OPEN[key] = Bank(key)
+        return bank
