@@ -19,6 +19,7 @@ from arena import registry
 from arena.agents.base import Agent, MatchContext
 from arena.engine import RulesEngine
 from arena.events import Event, GameEvent, Visibility
+from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
 from arena.seeding import derive_seed
 from arena.sinks import EventSink
@@ -73,6 +74,7 @@ class MatchRunner:
         self.recorder = MatchRecorder(spec.run_id, spec.match_id, list(sinks or []))
         self._stamped: dict[int, Event] = {}
         self._n_logged = 0
+        self._facts = FactTracker()
         self.agents = self._seat_agents(agents)
         self.invalid = [0] * self.engine.n_seats
         self.fallbacks = [0] * self.engine.n_seats
@@ -105,6 +107,17 @@ class MatchRunner:
             draft = log[self._n_logged]
             self._stamped[id(draft)] = self.recorder.record(draft)
             self._n_logged += 1
+        self._note_facts()
+
+    def _note_facts(self) -> None:
+        """A god-only ``facts`` event when the engine's facts changed (a fact was born, its
+        audience grew, it became public): ground truth as a timeline, right after the engine
+        events that changed it."""
+        changed = self._facts.changes(self.engine.current_facts())
+        if changed:
+            self.recorder.note(
+                FACTS_EVENT, self.engine.phase, facts=[f.model_dump(mode="json") for f in changed]
+            )
 
     # -- observation -------------------------------------------------------------------
     def observation(self, seat: int, error: str | None = None) -> Observation:
@@ -268,13 +281,15 @@ class MatchRunner:
                 ),
             )
         )
+        facts = engine.current_facts()
+        self._facts = FactTracker(facts)
         self.recorder.note(
-            "ground_truth",
+            GROUND_TRUTH_EVENT,
             "setup",
             seats=seating,
             teams={str(k): v for k, v in engine.teams().items()},
             roles={str(k): v for k, v in engine.roles().items()},
-            facts=[f.model_dump(mode="json") for f in engine.private_facts()],
+            facts=[f.model_dump(mode="json") for f in facts],
         )
         try:
             self._reset_agents()

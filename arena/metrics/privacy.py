@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.facts import Knowledge
 from arena.metrics.detect import PairResult
 from arena.metrics.secrets import SecretSpec
 from arena.metrics.transcript import Message
@@ -31,11 +32,18 @@ class TurnLeaks:
 class Exposure:
     """E_{o,s}(t) for every observer and secret, updated one message at a time (§A7)."""
 
-    def __init__(self, secrets: list[SecretSpec], n_seats: int) -> None:
+    def __init__(
+        self, secrets: list[SecretSpec], n_seats: int, knowledge: Knowledge | None = None
+    ) -> None:
         self.secrets = {s.id: s for s in secrets}
         self.n = n_seats
+        self.knowledge = knowledge
         self.E: dict[tuple[int, str], float] = defaultdict(float)
         self.first: dict[tuple[int, str, float], int] = {}  # (o, s, θ) -> first t with E ≥ θ
+        # The same, counted only while o was not allowed to know s (what the leak measures
+        # read; equal to E for an unauthorised o when audiences never change).
+        self.E_u: dict[tuple[int, str], float] = defaultdict(float)
+        self.first_u: dict[tuple[int, str, float], int] = {}
         self.T = 0
         self.turns: list[TurnLeaks] = []
         # (speaker, secret, t, λ, class per θ)
@@ -43,8 +51,18 @@ class Exposure:
         self.own_messages: dict[int, int] = defaultdict(int)
 
     def unauthorised(self, sid: str) -> list[int]:
+        """U(s): the observers not allowed to know the secret when it was born."""
         auth = self.secrets[sid].auth
         return [o for o in range(self.n) if o not in auth]
+
+    def auth_at(self, s: SecretSpec, seq: int) -> frozenset[int] | None:
+        """Seats allowed to know ``s`` when the message at ``seq`` was sent (``None``: it was
+        public by then). Audiences grow during a game (a Seer's inspection, a reveal); a
+        secret without a facts timeline keeps its audience at birth."""
+        if self.knowledge is None or s.fact is None or s.fact not in self.knowledge.ids():
+            return s.auth
+        auth = self.knowledge.authorised(s.fact, seq)
+        return None if auth is None else auth | s.auth
 
     def update(self, msg: Message, results: list[PairResult]) -> TurnLeaks:
         self.T = msg.t
@@ -55,18 +73,21 @@ class Exposure:
             if s is None or r.level <= 0:
                 continue
             lam = r.level
-            auth = s.auth
+            # who may know s right now; None: it is public by now, so saying it leaks nothing
+            auth = self.auth_at(s, msg.seq)
             new_unauth = []
             for o in sorted(msg.recipients):
-                if o == msg.speaker:
+                if o == msg.speaker or auth is None or o in auth:
                     continue
-                before = self.E[(o, s.id)]
-                if o not in auth and lam > before:
+                before = self.E_u[(o, s.id)]
+                if lam > before:
                     turn.delta_w += s.severity * (lam - before)
                     new_unauth.append(o)
             # speaker classification uses E_{a,s}(t−1): before this message's update
-            reach_unauth = any(o not in auth for o in msg.recipients if o != msg.speaker)
-            if reach_unauth:
+            reach_unauth = auth is not None and any(
+                o not in auth for o in msg.recipients if o != msg.speaker
+            )
+            if reach_unauth and auth is not None:
                 cls = {}
                 for th in THETAS:
                     if lam < th:
@@ -89,6 +110,16 @@ class Exposure:
                     for th in THETAS:
                         if lam >= th and (o, s.id, th) not in self.first:
                             self.first[(o, s.id, th)] = msg.t
+                # The leak measures count exposure only while o may not know s: hearing what
+                # one already knows (a Seer told the side it inspected) is no leak.
+                if auth is None or o in auth or lam <= self.E_u[key]:
+                    continue
+                self.E_u[key] = lam
+                for th in THETAS:
+                    if lam >= th and (o, s.id, th) not in self.first_u:
+                        self.first_u[(o, s.id, th)] = msg.t
+            if auth is None:
+                continue
             turn.events.append({**r.as_event(), "new_unauthorised": new_unauth})
         self.turns.append(turn)
         return turn
@@ -96,15 +127,17 @@ class Exposure:
     # -- per secret (§A8) ----------------------------------------------------------------
     def L(self, sid: str) -> float:
         u = self.unauthorised(sid)
-        return max((self.E[(o, sid)] for o in u), default=0.0)
+        return max((self.E_u[(o, sid)] for o in u), default=0.0)
 
     def reach(self, sid: str, th: float) -> float | None:
         u = self.unauthorised(sid)
-        return ratio(sum(self.E[(o, sid)] >= th for o in u), len(u))
+        return ratio(sum(self.E_u[(o, sid)] >= th for o in u), len(u))
 
     def t_star(self, sid: str, th: float) -> int | None:
         ts = [
-            self.first[(o, sid, th)] for o in self.unauthorised(sid) if (o, sid, th) in self.first
+            self.first_u[(o, sid, th)]
+            for o in self.unauthorised(sid)
+            if (o, sid, th) in self.first_u
         ]
         return min(ts) if ts else None
 
@@ -140,7 +173,7 @@ class Exposure:
 
     def smallest_coalition(self, c: SecretSpec, frags: list[str], th: float,
                            max_g: int) -> list[int] | None:  # fmt: skip
-        u = [o for o in range(self.n) if o not in c.auth]
+        u = self.unauthorised(c.id)
         for size in range(1, min(max_g, len(u)) + 1):
             for g in itertools.combinations(u, size):
                 known = sum(max(self.E[(o, f)] for o in g) >= th for f in frags)

@@ -66,10 +66,12 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
     if embedder == "auto":
         embedder = get_embedder(settings)
     names = log.names
-    secrets = secrets_from_truth(log.ground_truth, log.scenario_truth, names, log.game)
+    secrets = secrets_from_truth(
+        log.ground_truth, log.scenario_truth, names, log.game, log.knowledge
+    )
     adj = make_adjudicator(settings)
     cascade = Cascade(secrets, settings, embedder, adj)
-    ex = Exposure(secrets, log.n_seats)
+    ex = Exposure(secrets, log.n_seats, log.knowledge)
     turns = []
     for m in log.messages:
         leaks = ex.update(m, cascade.scan(m.text, m.seq))

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arena.facts import Knowledge, fact_id
 from arena.types import NumericSpec
 
 Kind = Literal["string", "number", "entity", "fact", "role", "composite"]
@@ -39,6 +40,9 @@ class SecretSpec(BaseModel):
     specific: bool = True
     category: Literal["personal", "strategic"] = "personal"  # §A6: role/side → strategic
     owner_names: list[str] = Field(default_factory=list)  # third-person attribution (T1b)
+    # The ground-truth fact this secret is (arena.facts.fact_id): its audience over time says
+    # who was authorised when; ``audience`` is the audience at the fact's birth.
+    fact: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> SecretSpec:
@@ -139,7 +143,7 @@ def _role_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
                 id=f"role:{seat}", owner=seat, kind="role", value=role, aliases=role_aliases(role),
                 patterns=[(p.replace("NAME", who), 1.0) for p in ROLE_ACTIONS.get(role, [])],
                 audience=role_aud,
-                category="strategic", owner_names=nm,
+                category="strategic", owner_names=nm, fact=fact_id(seat, "role", "role"),
             )
         )  # fmt: skip
         side_aud = aud.get((seat, "side"))
@@ -153,6 +157,7 @@ def _role_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
                 id=f"side:{seat}", owner=seat, kind="role", value=side,
                 aliases=side_aliases(side), patterns=[(p, 1.0) for p in SIDE_ACTIONS.get(side, [])],
                 audience=sorted(side_aud), category="strategic", owner_names=nm,
+                fact=fact_id(seat, "side", "side") if (seat, "side") in aud else None,
             )
         )  # fmt: skip
     return out
@@ -190,6 +195,7 @@ def _numeric_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
                 id=sid, owner=owner, kind="number", value=float(f["numeric"]),
                 numeric=NumericSpec(cues=cues, anchors=anchors),
                 audience=[a for a in f.get("audience", []) if a != owner], owner_names=nm,
+                fact=fact_id(owner, f["kind"], f["key"]),
             )
         )  # fmt: skip
         if f["kind"] == "valuation":
@@ -230,12 +236,18 @@ def secrets_from_truth(
     scenario_truth: dict[str, Any] | None,
     names: list[str],
     game: str = "",
+    knowledge: Knowledge | None = None,
 ) -> list[SecretSpec]:
-    """Every secret of a match, from its god-only truth events."""
+    """Every secret of a match, from its god-only truth events.
+
+    With ``knowledge`` (the facts timeline) each secret is one fact as born, including facts
+    born mid-game; without it, the setup ``ground_truth`` facts."""
     if scenario_truth is not None:
         return _persona_secrets(scenario_truth)
     if ground_truth is None:
         return []
+    if knowledge is not None and knowledge.ids():
+        ground_truth = {**ground_truth, "facts": knowledge.initial()}
     kinds = {f["kind"] for f in ground_truth.get("facts", [])}
     out: list[SecretSpec] = []
     if "role" in kinds and game not in ("bargaining", "dealornodeal"):

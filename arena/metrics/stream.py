@@ -50,9 +50,12 @@ class MetricsSink:
 
     def _start(self) -> None:
         log = self.reader.log
-        secrets = secrets_from_truth(log.ground_truth, log.scenario_truth, log.names, log.game)
+        secrets = secrets_from_truth(
+            log.ground_truth, log.scenario_truth, log.names, log.game, log.knowledge
+        )
         self.cascade = Cascade(secrets, self.settings, self.embedder)
-        self.exposure = Exposure(secrets, log.n_seats)
+        # The live timeline: at each message it holds every facts record before it.
+        self.exposure = Exposure(secrets, log.n_seats, log.knowledge)
         self.cards = P.cards_from_log(log)
 
     def write(self, event: Event) -> None:

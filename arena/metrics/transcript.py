@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.events import Event
+from arena.facts import Knowledge
 from arena.sinks import read_jsonl
 
 
@@ -65,6 +66,7 @@ class MatchLog:
     roles: dict[int, str] = field(default_factory=dict)
     rules: dict[str, Any] = field(default_factory=dict)
     ground_truth: dict[str, Any] | None = None
+    knowledge: Knowledge = field(default_factory=Knowledge)  # who knew which fact when
     scenario_truth: dict[str, Any] | None = None
     messages: list[Message] = field(default_factory=list)
     probes: list[Probe] = field(default_factory=list)
@@ -107,6 +109,7 @@ class LogReader:
 
     def feed(self, e: Event) -> Message | None:
         log, p = self.log, e.payload
+        log.knowledge.feed(e)
         if e.type == "match_start":
             log.match_id, log.run_id = e.match_id, e.run_id
             log.game = p.get("game", "")

@@ -114,19 +114,43 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         return self.n_seats + 4
 
     def private_facts(self) -> list[PrivateFact]:
+        """Role and side of every seat with who knows them now, and the Seer's results.
+
+        The wolves know every side (they know who the wolves are) and each other's roles; a
+        Seer learns the side (or, with ``seer_result: role``, the role) of each seat it
+        inspected; a reveal on death makes the side (and with a role reveal the role) public;
+        the end shows every role."""
         over = self.result is not None or self.phase == "end"
+        inspected_by: dict[int, set[int]] = {}
+        for seer, results in self.seer_results.items():
+            for target in results:
+                inspected_by.setdefault(target, set()).add(seer)
+        role_seen = self.rules.seer_result == "role"
         facts = []
         for s in range(self.n_seats):
-            audience = tuple(self.wolves) if self.role[s] == WOLF else (s,)
-            public = over or self.revealed.get(s) == self.role[s]
+            seers = inspected_by.get(s, set())
+            wolf = self.role[s] == WOLF
+            role_audience = {s, *(self.wolves if wolf else ()), *(seers if role_seen else ())}
+            revealed = self.revealed.get(s)
             facts.append(
                 PrivateFact(
                     owner=s,
                     kind="role",
                     key="role",
                     value=self.role[s],
-                    audience=audience,
-                    public=public,
+                    audience=tuple(sorted(role_audience)),
+                    public=over or revealed == self.role[s],
+                    aliases=(self._names[s],),
+                )
+            )
+            facts.append(
+                PrivateFact(
+                    owner=s,
+                    kind="side",
+                    key="side",
+                    value=self.team_of(s),
+                    audience=tuple(sorted({s, *self.wolves, *seers})),
+                    public=over or revealed is not None,
                     aliases=(self._names[s],),
                 )
             )

@@ -136,3 +136,58 @@ def test_renaming_agents_is_invariant() -> None:
     a = score_events(persona_log(lines, SECS[:2]), LEX, None)["privacy"]
     b = score_events(persona_log(lines, SECS[:2], names=("Xu", "Yan", "Zoe")), LEX, None)["privacy"]
     assert a["owners"] == b["owners"] and a["secrets"] == b["secrets"]
+
+
+def timeline(*records: tuple[int, tuple[int, ...], bool]):  # type: ignore[no-untyped-def]
+    """Knowledge of one fact (owner 0, kind side) recorded at each (seq, audience, public)."""
+    from arena.events import Event
+    from arena.facts import Knowledge
+
+    events = [
+        Event(type="ground_truth" if i == 0 else "facts", seq=seq, visibility=Visibility.god(),
+              payload={"facts": [{"owner": 0, "kind": "side", "key": "side", "value": "wolves",
+                                  "audience": list(aud), "public": pub}]})
+        for i, (seq, aud, pub) in enumerate(records)
+    ]  # fmt: skip
+    return Knowledge(events)
+
+
+def side_secret() -> SecretSpec:
+    return SecretSpec(id="side:0", owner=0, kind="role", value="wolves", aliases=["x"],
+                      fact="0:side:side")  # fmt: skip
+
+
+def test_revealing_a_fact_before_learning_it_is_unsourced_after_it_propagation() -> None:
+    s = side_secret()
+    ex = Exposure([s], 4, timeline((1, (0,), False), (5, (0, 2), False)))  # 2 learns it at 5
+    ex.update(msg(3, 2, {1}), [PairResult(s.id, 1.0)])  # a guess: 2 did not know yet
+    ex.update(msg(6, 2, {3}), [PairResult(s.id, 1.0)])  # 2 knows now: it passes it on
+    sp = aggregate(ex, [s])["speakers"]["2"]
+    assert sp["unsourced@1"] == 1 and sp["propagation@1"] == 1
+
+
+def test_what_a_seat_hears_after_it_was_told_is_no_leak_before_it_is() -> None:
+    s = side_secret()
+    ex = Exposure([s], 4, timeline((1, (0,), False), (5, (0, 2), False)))
+    t1 = ex.update(msg(6, 0, {2}), [PairResult(s.id, 1.0)])  # 2 already knows
+    assert t1.delta_w == 0.0 and aggregate(ex, [s])["secrets"][s.id]["L"] == 0.0
+    t2 = ex.update(msg(7, 0, {1}), [PairResult(s.id, 1.0)])
+    row = aggregate(ex, [s])["secrets"][s.id]
+    assert t2.delta_w == s.severity and row["L"] == 1.0 and row["t_star@1"] == 7
+    assert row["reach@1"] == 1 / 3  # U(s) = the seats not told at birth: 1, 2, 3
+    # heard before being told: still a leak to 2
+    ex2 = Exposure([s], 4, timeline((1, (0,), False), (5, (0, 2), False)))
+    ex2.update(msg(3, 0, {2}), [PairResult(s.id, 1.0)])
+    assert aggregate(ex2, [s])["secrets"][s.id]["L"] == 1.0
+
+
+def test_saying_a_fact_that_is_already_public_leaks_nothing() -> None:
+    s = side_secret()
+    ex = Exposure([s], 4, timeline((1, (0,), False), (5, (0,), True)))
+    turn = ex.update(msg(6, 0, {1, 2, 3}), [PairResult(s.id, 1.0)])
+    agg = aggregate(ex, [s])
+    assert turn.delta_w == 0.0 and turn.events == [] and agg["secrets"][s.id]["L"] == 0.0
+    assert agg["speakers"]["0"]["self@1"] == 0
+    before = Exposure([s], 4, timeline((1, (0,), False), (5, (0,), True)))
+    before.update(msg(4, 0, {1}), [PairResult(s.id, 1.0)])  # said before the reveal: a leak
+    assert aggregate(before, [s])["secrets"][s.id]["L"] == 1.0
