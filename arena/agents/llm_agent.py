@@ -28,6 +28,7 @@ from arena.llm.prompt import (
     system_prompt,
     wants_belief,
 )
+from arena.memory.spec import MemorySpec
 from arena.types import Action, Decision, Observation
 
 
@@ -42,12 +43,26 @@ class LLMAgent(Agent):
         self._system_cache: tuple[Any, str] | None = None
         self._attempt = 0
         self._last_kind: tuple[str, str] | None = None
+        self._bank_version: int | None = None  # the one bank version this match reads
+        self._memory_block: str | None = None
+        self._memory_record: dict[str, Any] | None = None  # goes into the next call record
+        if isinstance(self.config.memory, MemorySpec):
+            from pathlib import Path
+
+            if not Path(self.config.memory.bank).expanduser().exists():
+                raise ValueError(f"memory bank {self.config.memory.bank} does not exist")
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
         self._records = []
         self._system_cache = None
         self._last_kind = None
+        self._memory_block = None
+        self._memory_record = None
+        if isinstance(self.config.memory, MemorySpec):
+            from arena.memory.inject import pinned_version
+
+            self._bank_version = pinned_version(self.config.memory)
 
     def _backend(self) -> Backend:
         if self.backend is None:
@@ -63,13 +78,36 @@ class LLMAgent(Agent):
         key = (obs.game, obs.seat, tuple((f.kind, f.key, repr(f.value)) for f in obs.private))
         if self._system_cache is None or self._system_cache[0] != key:
             ctx = self.context
-            self._system_cache = (
-                key,
-                system_prompt(
-                    obs, self.config, ctx.rules if ctx else None, ctx.names if ctx else None
-                ),
-            )
+            rules, names = (ctx.rules, ctx.names) if ctx else (None, None)
+            text = system_prompt(obs, self.config, rules, names, self._memory(obs))
+            self._system_cache = (key, text)
         return self._system_cache[1]
+
+    def _memory(self, obs: Observation) -> str | None:
+        """The insight block, chosen once per match at the first prompt (the briefing is the
+        relevance query) and kept for every later decision."""
+        spec = self.config.memory
+        if not isinstance(spec, MemorySpec):
+            return None
+        if self._memory_block is None:
+            from arena.memory.inject import choose
+
+            role = next(
+                (str(f.value) for f in obs.private if f.kind == "role" and f.owner == obs.seat),
+                None,
+            )
+            ctx = self.context
+            query = system_prompt(
+                obs, self.config, ctx.rules if ctx else None, ctx.names if ctx else None
+            )
+            version = self._bank_version if self._bank_version is not None else spec.version
+            if version is None:
+                from arena.memory.inject import pinned_version
+
+                version = self._bank_version = pinned_version(spec)
+            selection, self._memory_block = choose(spec, obs.game, role, obs.seat, query, version)
+            self._memory_record = selection.record()
+        return self._memory_block
 
     def build_request(self, obs: Observation, decision: Decision) -> ChatRequest:
         keys = self.belief_keys(obs)
@@ -144,6 +182,8 @@ class LLMAgent(Agent):
             rec["ranked"] = True
         if error is not None:
             rec["error"] = error[:500]
+        if self._memory_record is not None:  # once per match: the bank version and insight ids
+            rec["memory"], self._memory_record = self._memory_record, None
         self._records.append(rec)
 
     def pop_call_records(self) -> list[dict[str, Any]]:

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.memory.spec import MemorySpec
+
 
 class PriceTable(BaseModel):
     """USD per million tokens; the cost of a call is in·price_in + out·price_out."""
@@ -101,7 +103,8 @@ class LLMAgentParams(BaseModel):
     strategy_hints: bool = False  # game briefings give strategy hints only when asked
     templates: dict[str, str] = Field(default_factory=dict)  # game prompt template overrides
     persona: str | dict[str, Any] | None = None  # persona card (text or mapping)
-    memory: list[str] = Field(default_factory=list)  # insights a later self-play issue fills
+    # static notes (a list), or an insight bank read once per match (docs/memory.md)
+    memory: list[str] | MemorySpec = Field(default_factory=list)
     beliefs: Literal["auto", "always", "never"] = "auto"  # auto: when the decision asks
     max_prompt_tokens: int = Field(6000, ge=256, le=1_000_000)
     chars_per_token: float = Field(3.5, gt=0)

@@ -144,8 +144,12 @@ def system_prompt(
     params: LLMAgentParams,
     rules: dict[str, Any] | None = None,
     names: list[str] | None = None,
+    memory: str | None = None,
 ) -> str:
-    """Briefing (game template or generic) + style + persona + memory + guard line."""
+    """Briefing (game template or generic) + style + persona + memory + guard line.
+
+    ``memory`` is the quoted insight block of a bank (:mod:`arena.memory.inject`); a list
+    ``params.memory`` is static notes from the config."""
     if params.system_prompt is not None:
         parts = [params.system_prompt.format(name=obs.name, seat=obs.seat, game=obs.game)]
     else:
@@ -169,7 +173,9 @@ def system_prompt(
         parts.append("Your persona (stay in character):\n" + str(card))
     if params.style:
         parts.append("Style: " + params.style)
-    if params.memory:
+    if memory:
+        parts.append(memory)
+    elif isinstance(params.memory, list) and params.memory:
         parts.append(
             "Notes from your earlier games:\n" + "\n".join(f"- {m}" for m in params.memory)
         )

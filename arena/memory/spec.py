@@ -1,0 +1,28 @@
+"""The ``memory:`` parameter of an ``llm`` agent when it reads an insight bank."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class MemorySpec(BaseModel):
+    """``memory: {bank: PATH, namespace: ..., k: N, select: relevance|all}``.
+
+    ``namespace`` is a template over ``{game}``, ``{role}`` (the seat's role fact, ``*`` when
+    the game gives none) and ``{seat}``. ``version`` pins a bank version (replays, ablations);
+    otherwise each match reads the newest committed version once, at its first decision.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    bank: str
+    namespace: str = "{game}/{role}"
+    k: int | None = Field(5, ge=1, le=200)  # None with select=all: every active insight
+    select: Literal["relevance", "all"] = "relevance"
+    retrieval: Literal["auto", "embedding", "lexical"] = "auto"
+    version: int | None = Field(None, ge=0)
+    # -- learning during a tournament (tournaments read these; the agent ignores them)
+    learn: bool = False
+    every: int = Field(1, ge=1)
