@@ -25,7 +25,8 @@ import numpy as np
 import trueskill
 from pydantic import BaseModel
 
-from arena import ratings_stats as st
+from arena import stats as st
+from arena.population import population
 from arena.results import MatchResult, SeatResult
 
 SIDE = "side:"  # prefix of the hidden per-faction players
@@ -235,13 +236,15 @@ def leaderboard(
             roles=role_ratings.get(agent, {}),
         )
         if detail and games:
+            ci: tuple[float, float] | None
             if t.draws == 0 and not t.multi:
-                lo, hi = st.wilson(t.wins, games)
+                ci = st.wilson(t.wins, games)
                 row.wr_ci = "wilson"
-            else:
-                lo, hi = st.ratio_ci(t.num, t.den, rng, bootstrap)
-                row.wr_ci = "bootstrap"
-            row.wr_low, row.wr_high = round(lo, 4), round(hi, 4)
+            else:  # None from a single match: a bootstrap of one cluster says nothing
+                ci = st.ratio_ci(t.num, t.den, rng, bootstrap)
+                row.wr_ci = "bootstrap" if ci is not None else None
+            if ci is not None:
+                row.wr_low, row.wr_high = round(ci[0], 4), round(ci[1], 4)
             if len(t.by_side) == 2 and all(d > 0 for _, d in t.by_side.values()):
                 row.side_balanced_wr = round(sum(n / d for n, d in t.by_side.values()) / 2, 4)
         rows.append(row)
@@ -287,7 +290,7 @@ def report(
     """The full leaderboard document: rows, cross-table, repeats, excluded matches."""
     freeze = list(freeze)
     rows = leaderboard(results, by, detail=True, seed=seed, bootstrap=bootstrap, freeze=freeze)
-    pop = st.population(head_to_head_cells(results), np.random.default_rng([seed, 1]), bootstrap)
+    pop = population(head_to_head_cells(results), np.random.default_rng([seed, 1]), bootstrap)
     for row in rows:
         sc = pop["scores"].get(row.agent)
         if sc:

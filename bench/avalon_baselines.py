@@ -17,8 +17,9 @@ import time
 from typing import Any
 
 from arena.seeding import derive_seed
+from arena.stats import wilson
 from games.avalon.bots import CALIBRATED, RandomBot, RuleBot
-from games.avalon.measures import label_shares, wilson
+from games.avalon.measures import label_shares
 from games.avalon.simulate import play
 
 BOT: dict[str, Any] = {

@@ -63,8 +63,13 @@ def run_pairing(game: str, a: str, b: str, n_games: int, n_boot: int) -> dict[st
     agg = aggregate(ms, seed=0, n_boot=n_boot)
     entries = per_agent(ms, seed=0, n_boot=n_boot)
 
-    def r(x: dict[str, Any] | None) -> list[float] | None:
-        return None if x is None else [round(x["mean"], 4), round(x["lo"], 4), round(x["hi"], 4)]
+    def r(x: dict[str, Any] | None) -> list[float | None] | None:
+        # arena.stats gives no interval from a single match: lo/hi are None then
+        return (
+            None
+            if x is None
+            else [None if x[k] is None else round(x[k], 4) for k in ("mean", "lo", "hi")]
+        )
 
     fig: dict[str, Any] = {
         "figure": f"{game}: {a} vs {b}",

@@ -4,7 +4,6 @@ leaderboard columns."""
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 from statistics import mean
@@ -31,6 +30,7 @@ from arena.metrics.privacy import Exposure, aggregate
 from arena.metrics.secrets import SecretSpec, secrets_from_truth
 from arena.metrics.settings import MetricsSettings
 from arena.metrics.transcript import MatchLog, read_log
+from arena.stats import mean_ci
 
 REPORT_VERSION = 1
 HIDDEN_ROLE = ("werewolf", "avalon")
@@ -285,15 +285,6 @@ def paired_summary(run_dir: Path | str) -> dict[str, Any]:
     return paired_probe_summary(pairs_from_outcomes(outcomes))
 
 
-def bootstrap_ci(values: list[float], seed: int = 0, b: int = 2000) -> tuple[float, float] | None:
-    if len(values) < 2:
-        return None
-    rng = random.Random(seed)
-    n = len(values)
-    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(b))
-    return means[int(0.025 * b)], means[int(0.975 * b) - 1]
-
-
 COLUMNS = {
     "leak_rate": ("privacy", "owners", "leak_rate@1"),
     "weighted_leak": ("privacy", "owners", "weighted_leak"),
@@ -343,7 +334,7 @@ def metrics_columns(run_dir: Path | str | list[Path], seed: int = 0) -> dict[str
             row[col] = mean(xs) if xs else None
             row[f"{col}_n"] = len(xs)
             row[f"{col}_missing"] = miss
-            row[f"{col}_ci"] = bootstrap_ci(xs, seed)
+            row[f"{col}_ci"] = mean_ci(xs, np.random.default_rng(seed))
         out[entry] = row
     return out
 

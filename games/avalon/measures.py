@@ -1,9 +1,10 @@
 """Avalon measures (spec avalon.md §9) per match and aggregated per agent entry.
 
-``match_measures(events)`` reads one match's god-view events (GameEvent/Event objects or their
-JSON dicts). ``aggregate(matches)`` takes ``(measures, {seat: agent})`` pairs and returns per-agent
+``match_measures(events)`` reads one match's god-view events (engine drafts or the stamped
+``Event`` records of its JSONL). ``aggregate(matches)`` takes ``(measures, {seat: agent})`` pairs and returns per-agent
 and per-(agent, role) means with 95% CIs (metrics.md §C5: Wilson for win rates, bootstrap over
-matches otherwise; the bootstrap uses its own seeded ``numpy`` Generator). Ratios with a zero
+matches otherwise, both from :mod:`arena.stats`; the bootstrap uses its own seeded ``numpy``
+Generator). Ratios with a zero
 denominator are ``None`` (missing), never 0.
 """
 
@@ -11,19 +12,18 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from arena.events import GameEvent
+from arena.stats import ratio_ci, wilson
 from games.avalon.config import SETUP_TABLE, side_of
 
 EPS = 1e-4
 SEAT_METRICS = ("da", "da_nt", "bce", "dec", "dec_gain", "dec_all", "lead", "inf", "pivotal",
                 "purity_approve", "purity_reject", "assassin_hit", "merlin_survived")  # fmt: skip
-
-
-def _dicts(events: Any) -> list[dict[str, Any]]:
-    return [e if isinstance(e, dict) else e.model_dump(mode="json") for e in events]
 
 
 def _ratio(num: float, den: float) -> float | None:
@@ -52,29 +52,29 @@ def deduction(report: dict[int, float], sides: dict[int, str], exclude: set[int]
     return {"da": da, "da_nt": nt, "bce": bce}
 
 
-def match_measures(events: Any) -> dict[str, Any]:
+def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
     """Every §9 measure of one finished match, per seat and for the match."""
-    ev = _dicts(events)
-    setup = next(e for e in ev if e["type"] == "setup")["payload"]
+    ev = list(events)
+    setup = next(e for e in ev if e.type == "setup").payload
     n = int(setup["n_players"])
     roles = {
-        int(s): r for s, r in next(e for e in ev if e["type"] == "deal")["payload"]["roles"].items()
+        int(s): r for s, r in next(e for e in ev if e.type == "deal").payload["roles"].items()
     }
     sides = {s: side_of(r) for s, r in roles.items()}
-    over = [e for e in ev if e["type"] == "game_over"]
-    label = over[-1]["payload"]["label"] if over else "aborted"
-    winner = over[-1]["payload"]["winner"] if over else None
+    over = [e for e in ev if e.type == "game_over"]
+    label = over[-1].payload["label"] if over else "aborted"
+    winner = over[-1].payload["winner"] if over else None
     told: dict[int, set[int]] = defaultdict(set)  # seat -> players whose side it was told
     examined: dict[int, set[int]] = defaultdict(set)  # target -> Lady holders who examined it
     for e in ev:
-        vis_seats = e["visibility"].get("seats") or []
-        if e["type"] == "sees_evil":
-            told[vis_seats[0]].update(e["payload"]["evil"])
-        elif e["type"] == "sees_merlin_candidates" and len(e["payload"]["merlin_candidates"]) == 1:
-            told[vis_seats[0]].update(e["payload"]["merlin_candidates"])
-        elif e["type"] == "lady_result":
-            told[vis_seats[0]].add(e["payload"]["target"])
-            examined[e["payload"]["target"]].add(vis_seats[0])
+        vis_seats = e.visibility.seats
+        if e.type == "sees_evil":
+            told[vis_seats[0]].update(e.payload["evil"])
+        elif e.type == "sees_merlin_candidates" and len(e.payload["merlin_candidates"]) == 1:
+            told[vis_seats[0]].update(e.payload["merlin_candidates"])
+        elif e.type == "lady_result":
+            told[vis_seats[0]].add(e.payload["target"])
+            examined[e.payload["target"]].add(vis_seats[0])
     # proposals, ballots and quests
     votes: list[tuple[list[int], dict[int, str], bool]] = []  # (team, ballots, approved)
     led: dict[int, list[bool]] = defaultdict(list)
@@ -82,16 +82,16 @@ def match_measures(events: Any) -> dict[str, Any]:
     leader = -1
     ballots_by_key: dict[tuple[int, int], dict[int, str]] = {}
     for e in ev:
-        if e["type"] == "vote_ballots":
-            p = e["payload"]
+        if e.type == "vote_ballots":
+            p = e.payload
             ballots_by_key[(p["quest"], p["attempt"])] = {int(s): v for s, v in p["votes"].items()}
     for e in ev:
-        p = e["payload"]
-        if e["type"] == "proposal":
+        p = e.payload
+        if e.type == "proposal":
             pending_team, leader = list(p["team"]), p["leader"]
             if not p.get("auto_approved"):
                 led[p["leader"]].append(False)
-        elif e["type"] == "vote_result":
+        elif e.type == "vote_result":
             ballots = p.get("votes") or ballots_by_key.get((p["quest"], p["attempt"]), {})
             ballots = {int(s): v for s, v in ballots.items()}
             votes.append((pending_team, ballots, bool(p["approved"])))
@@ -100,11 +100,11 @@ def match_measures(events: Any) -> dict[str, Any]:
     beliefs = {}
     merlin_beliefs = {}
     for e in ev:
-        if e["type"] == "belief" and e["payload"]["checkpoint"] == "end":
-            r = e["payload"]["reporter"]
-            beliefs[r] = {int(j): float(b) for j, b in e["payload"]["p_good"].items()}
-            merlin_beliefs[r] = {int(j): float(b) for j, b in e["payload"]["p_merlin"].items()}
-    assassination = next((e["payload"] for e in ev if e["type"] == "assassination"), None)
+        if e.type == "belief" and e.payload["checkpoint"] == "end":
+            r = e.payload["reporter"]
+            beliefs[r] = {int(j): float(b) for j, b in e.payload["p_good"].items()}
+            merlin_beliefs[r] = {int(j): float(b) for j, b in e.payload["p_merlin"].items()}
+    assassination = next((e.payload for e in ev if e.type == "assassination"), None)
     good, _, _ = SETUP_TABLE[n]
     pi0 = (good - 1) / (n - 1)
     seats: dict[int, dict[str, Any]] = {}
@@ -150,8 +150,8 @@ def match_measures(events: Any) -> dict[str, Any]:
             if roles[i] == "merlin":
                 m["merlin_survived"] = float(not hit)
         seats[i] = m
-    quests = [e["payload"] for e in ev if e["type"] == "quest_result"]
-    cards = {e["payload"]["quest"]: e["payload"]["cards"] for e in ev if e["type"] == "quest_cards"}
+    quests = [e.payload for e in ev if e.type == "quest_result"]
+    cards = {e.payload["quest"]: e.payload["cards"] for e in ev if e.type == "quest_cards"}
     loaded = [q for q in quests if sum(sides[s] == "evil" for s in q["team"]) >= q["fails_needed"]]
     failed = [q for q in quests if q["result"] == "fail"]
     exposure = [merlin_beliefs[r][m] for r in merlin_beliefs for m in range(n)
@@ -172,28 +172,6 @@ def match_measures(events: Any) -> dict[str, Any]:
 
 
 # -- aggregation ------------------------------------------------------------------------
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float] | None:
-    """Wilson 95% interval for a win rate without draws (metrics.md §C5)."""
-    if n == 0:
-        return None
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def bootstrap_ratio(sums: list[float], counts: list[float], seed: int, b: int = 2000) -> tuple[float, float] | None:  # fmt: skip
-    """Percentile CI of Σsum/Σcount, resampling matches (clusters) with replacement."""
-    m = len(sums)
-    if m == 0 or sum(counts) == 0:
-        return None
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, m, size=(b, m))
-    s, c = np.asarray(sums, float)[idx].sum(1), np.asarray(counts, float)[idx].sum(1)
-    est = s[c > 0] / c[c > 0]
-    return (float(np.percentile(est, 2.5)), float(np.percentile(est, 97.5)))
-
-
 def aggregate(
     matches: list[tuple[dict[str, Any], dict[int, str]]], seed: int = 0
 ) -> dict[str, Any]:
@@ -231,7 +209,8 @@ def summarise(rows: list[tuple[int, dict[str, Any]]], seed: int) -> dict[str, An
         sub = [(mi, m) for mi, m in rows if side is None or m["side"] == side]
         wins = sum(bool(m["won"]) for _, m in sub)
         name = "wr" if side is None else f"wr_{side}"
-        res[name] = {"value": _ratio(wins, len(sub)), "n": len(sub), "ci": wilson(wins, len(sub))}
+        ci = wilson(wins, len(sub)) if sub else None  # no seat on that side: no interval
+        res[name] = {"value": _ratio(wins, len(sub)), "n": len(sub), "ci": ci}
     g, e = res["wr_good"]["value"], res["wr_evil"]["value"]
     res["wr_balanced"] = None if g is None or e is None else 0.5 * (g + e)
     res["belief_missing"] = sum(bool(m.get("belief_missing")) for _, m in rows)
@@ -242,7 +221,7 @@ def summarise(rows: list[tuple[int, dict[str, Any]]], seed: int) -> dict[str, An
             "mean": _ratio(sum(sums), total),
             "n": int(total),
             "missing": len(rows) - int(total),
-            "ci": bootstrap_ratio(sums, counts, seed),
+            "ci": ratio_ci(sums, counts, np.random.default_rng(seed)),
         }
     return res
 

@@ -1,21 +1,24 @@
 """Negotiation measures of negotiation.md §8, per match and aggregated per agent entry.
 
-Inputs are event logs only (engine drafts, stamped events or JSONL dicts): the god-only
+Inputs are event logs only (engine drafts or the stamped ``Event`` records of a JSONL): the god-only
 ``scenario`` and ``result`` events that the engines emit carry the private numbers and the
 outcome. Undefined ratios are ``None`` (missing), never 0. Confidence intervals are percentile
-bootstraps over matches (metrics.md §C5: B = 2000, the match is the cluster) with their own
-seeded ``numpy.random.Generator``; the seed is returned with every figure.
+bootstraps over matches (metrics.md §C5: B = 2000, the match is the cluster; :mod:`arena.stats`)
+with their own seeded ``numpy.random.Generator``; the seed is returned with every figure. An
+interval needs two matches: with one, ``lo``/``hi`` are ``None`` and the mean stays.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from arena.events import GameEvent
+from arena.stats import mean_ci
 from games.negotiation.measures_extra import (
     auction_measures,
     auction_norm,
@@ -30,10 +33,6 @@ PER_SEAT = (
     "proposals", "concession_rate", "messages", "message_chars", "invalid_actions", "fallbacks",
     "accepts", "irrational_accepts",
 )  # fmt: skip
-
-
-def _field(e: Any, name: str) -> Any:
-    return e.get(name) if isinstance(e, Mapping) else getattr(e, name)
 
 
 @dataclass
@@ -92,14 +91,15 @@ def _product_gain(utils: Sequence[float], d: Sequence[float]) -> float:
     return math.prod(max(0.0, u - x) for u, x in zip(utils, d, strict=True))
 
 
-def match_measures(events: Iterable[Any], seats: Sequence[str] | None = None) -> MatchMeasures:
+def match_measures(
+    events: Iterable[GameEvent], seats: Sequence[str] | None = None
+) -> MatchMeasures:
     """All §8 per-episode quantities of one negotiation match."""
     events = list(events)
     by_type: dict[str, dict[str, Any]] = {}
     for e in events:
-        t = _field(e, "type")
-        if t in ("game_start", "scenario", "result", "match_start"):
-            by_type.setdefault(t, dict(_field(e, "payload")))
+        if e.type in ("game_start", "scenario", "result", "match_start"):
+            by_type.setdefault(e.type, dict(e.payload))
     if "scenario" not in by_type or "result" not in by_type:
         raise ValueError("not a finished negotiation log: scenario/result events missing")
     start, sc, res = by_type.get("game_start", {}), by_type["scenario"], by_type["result"]
@@ -229,14 +229,13 @@ def bootstrap_ci(
     values: Sequence[float], seed: int = 0, n_boot: int = 2000
 ) -> dict[str, Any] | None:
     """Mean and percentile 95% interval over clusters (one value per match); None when empty."""
-    x = np.asarray([v for v in values if v is not None], dtype=float)
-    if x.size == 0:
+    x = [float(v) for v in values if v is not None]
+    if not x:
         return None
-    rng = np.random.default_rng(seed)
-    means = x[rng.integers(0, x.size, size=(n_boot, x.size))].mean(axis=1)
-    lo, hi = np.percentile(means, [2.5, 97.5])
-    return {"mean": float(x.mean()), "lo": float(lo), "hi": float(hi), "n": int(x.size),
-            "seed": seed, "n_boot": n_boot}  # fmt: skip
+    ci = mean_ci(x, np.random.default_rng(seed), n_boot)
+    lo, hi = ci if ci is not None else (None, None)
+    return {"mean": float(np.mean(x)), "lo": lo, "hi": hi, "n": len(x), "seed": seed,
+            "n_boot": n_boot}  # fmt: skip
 
 
 def _rate(flags: Iterable[bool | None]) -> list[float]:

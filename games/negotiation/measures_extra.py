@@ -1,6 +1,6 @@
 """The §8.5 per-player, §8.9 process and §8.10 multi-party/auction measures of negotiation.md.
 
-Pure functions over one match's events (engine drafts, stamped events or JSONL dicts) and the
+Pure functions over one match's events (engine drafts or stamped ``Event`` records) and the
 god-only ``scenario`` / ``result`` payloads; :mod:`games.negotiation.measures` folds them into
 :class:`~games.negotiation.measures.MatchMeasures`. Undefined values are ``None``, never 0.
 
@@ -19,12 +19,10 @@ Definitions chosen where the spec leaves room (documented in docs/games/negotiat
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-
-def field(e: Any, name: str) -> Any:
-    return e.get(name) if isinstance(e, Mapping) else getattr(e, name)
+from arena.events import GameEvent
 
 
 def gini(values: Sequence[float]) -> float | None:
@@ -56,7 +54,7 @@ def _proposal_utility(
 
 def process_measures(
     game: str,
-    events: Sequence[Any],
+    events: Sequence[GameEvent],
     sc: dict[str, Any],
     res: dict[str, Any],
     start: dict[str, Any],
@@ -73,7 +71,7 @@ def process_measures(
     delta = float(start.get("discount", 1.0))
     allocation: list[int] | None = None
     for e in events:
-        t, actor, payload = field(e, "type"), field(e, "actor"), field(e, "payload")
+        t, actor, payload = e.type, e.actor, e.payload
         if t in ("proposal", "offer") and actor is not None:
             u = _proposal_utility(game, t, actor, payload, sc)
             if u is not None:
@@ -115,7 +113,7 @@ def process_measures(
 
 # -- §8.10 pie ------------------------------------------------------------------------------
 def pie_measures(
-    events: Sequence[Any], sc: dict[str, Any], res: dict[str, Any], utils: Sequence[float]
+    events: Sequence[GameEvent], sc: dict[str, Any], res: dict[str, Any], utils: Sequence[float]
 ) -> dict[str, Any]:
     """Proposer premium (all proposals of the match and the passed one), agreement round,
     minimum share and the Gini coefficient of the payoffs."""
@@ -123,9 +121,9 @@ def pie_measures(
     premiums: list[float] = []
     last_proposer: int | None = None
     for e in events:
-        if field(e, "type") == "proposal":
-            last_proposer = field(e, "actor")
-            premiums.append(field(e, "payload")["allocation"][last_proposer] - pie / n)
+        if e.type == "proposal" and e.actor is not None:
+            last_proposer = e.actor
+            premiums.append(e.payload["allocation"][last_proposer] - pie / n)
     agreed = res["label"] == "agreement"
     alloc: Any = res.get("allocation")
     passed = agreed and alloc and last_proposer is not None

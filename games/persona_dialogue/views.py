@@ -17,9 +17,8 @@ if TYPE_CHECKING:
 SPEECH = ("utterance", "act", "agree", "leave")
 
 
-def _p(event: Any, key: str, default: Any = None) -> Any:
-    payload = event.payload if hasattr(event, "payload") else event.get("payload", {})
-    return payload.get(key, default)
+def _p(event: GameEvent, key: str, default: Any = None) -> Any:
+    return event.payload.get(key, default)
 
 
 def line_for(event: GameEvent, seat: int | None, names: list[str]) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.agents.base import Agent, MatchContext
 from arena.types import Action, Decision, Observation
-from games.werewolf.suspicion import WOLF_ROLE, View, field
+from games.werewolf.suspicion import WOLF_ROLE, View
 
 FILLER = "I have nothing to add yet."
 
@@ -111,7 +111,7 @@ class RandomLegalBot(WerewolfBot):
         n = len(obs.state.get("names") or (self.context.names if self.context else []))
         wolves = 0
         for e in obs.events:
-            if field(e, "type") == "setup":
-                wolves = int((field(e, "payload") or {}).get("composition", {}).get(WOLF_ROLE, 0))
+            if e.type == "setup":
+                wolves = int(e.payload.get("composition", {}).get(WOLF_ROLE, 0))
         p = wolves / (n - 1) if n > 1 else 0.0
         return {str(j): p for j in range(n) if j != obs.seat}

@@ -14,7 +14,7 @@ from typing import Any
 from arena.agents.base import Agent, MatchContext
 from arena.types import Action, Decision, Observation
 from games.werewolf.bot_base import RandomLegalBot, WerewolfBot
-from games.werewolf.suspicion import WOLF_ROLE, field
+from games.werewolf.suspicion import WOLF_ROLE
 from games.werewolf.village_bots import (
     DoctorBot,
     GuardBot,
@@ -54,8 +54,8 @@ class RuleBot(Agent):
         if obs.state.get("role"):
             return str(obs.state["role"])
         for e in obs.events:
-            p = field(e, "payload") or {}
-            if field(e, "type") == "role" and int(p.get("seat", -1)) == obs.seat:
+            p = e.payload
+            if e.type == "role" and int(p.get("seat", -1)) == obs.seat:
                 return str(p["role"])
         return "villager"
 

@@ -1,7 +1,7 @@
 """Werewolf measures of one match (spec werewolf.md §14), from its god-view event log.
 
-``match_measures(events, agents)`` reads a list of events (``Event``/``GameEvent`` objects or
-their JSON dicts, as in a match's JSONL) and returns plain data. Every rate is stored as a
+``match_measures(events, agents)`` reads a list of events (engine drafts or the stamped
+``Event`` records of a match's JSONL) and returns plain data. Every rate is stored as a
 ``[numerator, denominator]`` pair under ``counts`` so that :mod:`games.werewolf.measures_agg`
 can pool matches and bootstrap them; ``values`` holds the per-match ratios (``None`` when the
 denominator is 0 — missing is never 0). Conventions chosen where the spec leaves room:
@@ -20,22 +20,18 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from games.werewolf.suspicion import field, is_wolf_result, team_of
+from arena.events import GameEvent
+from games.werewolf.suspicion import is_wolf_result, team_of
 
 WOLF = "werewolf"
 SPECIAL_ROLES = ("seer", "doctor", "witch", "guard", "hunter")
 CLIP = 1e-4
 
 
-def _norm(event: Any) -> tuple[str, dict[str, Any]]:
-    return str(field(event, "type")), dict(field(event, "payload") or {})
-
-
-def _audience(event: Any) -> int | None:
+def _audience(event: GameEvent) -> int | None:
     """The single seat a private event is addressed to, if it says so."""
-    vis = field(event, "visibility")
-    seats = field(vis, "seats") if vis is not None else None
-    return int(seats[0]) if seats and len(seats) == 1 else None
+    seats = event.visibility.seats
+    return int(seats[0]) if len(seats) == 1 else None
 
 
 def _seat(x: Any) -> int | None:
@@ -81,12 +77,12 @@ class _Counts(defaultdict):
 
 
 def match_measures(
-    events: Iterable[Any], agents: Mapping[int, str] | None = None
+    events: Iterable[GameEvent], agents: Mapping[int, str] | None = None
 ) -> dict[str, Any]:
     """All §14 measures of one match. ``agents`` maps seat -> agent entry name (default: the
     seat number as a string)."""
     event_list = list(events)
-    evs = [_norm(e) for e in event_list]
+    evs = [(e.type, e.payload) for e in event_list]
     roles: dict[int, str] = {}
     names: list[str] = []
     rules: dict[str, Any] = {}

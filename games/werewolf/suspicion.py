@@ -12,7 +12,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
+
+from arena.events import GameEvent
 
 WOLF_ROLE = "werewolf"
 PROTECTIVE_ROLES = ("doctor", "guard", "witch")
@@ -25,13 +28,6 @@ SUSPECT = "I suspect {name}."
 
 _SEER_CLAIM_RE = re.compile(r"\bI\s+am\s+the\s+seer\b", re.IGNORECASE)
 _PROTECT_CLAIM_RE = re.compile(r"\bI\s+am\s+the\s+(doctor|guard|witch)\b", re.IGNORECASE)
-
-
-def field(event: Any, key: str, default: Any = None) -> Any:
-    """Read a field of an Event/GameEvent or of its JSON dict."""
-    if isinstance(event, dict):
-        return event.get(key, default)
-    return getattr(event, key, default)
 
 
 def team_of(value: str | None) -> str | None:
@@ -110,7 +106,7 @@ class View:
         self.listeners: list[Any] = []  # callbacks(view, kind, **data) for S updates
 
     # -- incremental update --------------------------------------------------------------
-    def update(self, events: list[Any], state: dict[str, Any]) -> None:
+    def update(self, events: Sequence[GameEvent], state: dict[str, Any]) -> None:
         for event in events[self.seen :]:
             self._absorb(event)
         self.seen = len(events)
@@ -132,9 +128,9 @@ class View:
         for callback in self.listeners:
             callback(self, kind, **data)
 
-    def _absorb(self, event: Any) -> None:
-        kind = field(event, "type")
-        p = field(event, "payload") or {}
+    def _absorb(self, event: GameEvent) -> None:
+        kind = event.type
+        p = event.payload
         if kind == "setup":
             self.composition = {str(k): int(v) for k, v in (p.get("composition") or {}).items()}
             if p.get("rules"):

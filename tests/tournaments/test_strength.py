@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from arena.ratings import leaderboard, rate
-from arena.ratings_stats import kendall_tau
+from arena.stats import kendall_tau
 from tests.tournaments.strength import P_RANDOM, population, register
 from tournaments import config as tconfig
 from tournaments.executor import Tournament

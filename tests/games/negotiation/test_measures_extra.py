@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.events import GameEvent
 from games.negotiation import auction, pie, price
 from games.negotiation.bargaining_rules import AuctionScenario, PieScenario, PriceScenario
 from games.negotiation.bots import BOTS_BARGAINING
@@ -99,7 +100,7 @@ def test_price_process_measures_by_hand(monkeypatch: pytest.MonkeyPatch) -> None
     e.apply(1, "offer:90")
     e.apply(0, {"choice": "offer:120", "text": "Final."})
     e.apply(1, "accept")  # 100 − 120 < 0: an irrational accept
-    log = [*e.log, {"type": "invalid_action", "actor": 1, "payload": {}}]
+    log = [*e.log, GameEvent(type="invalid_action", actor=1)]
     m = match_measures(log)
     assert m.proposals == [3, 3]
     assert m.concession_rate == [pytest.approx((20 + 10) / 2), pytest.approx((20 + 10) / 2)]
@@ -107,7 +108,7 @@ def test_price_process_measures_by_hand(monkeypatch: pytest.MonkeyPatch) -> None
     assert m.individually_rational is False
     assert m.invalid_actions == [0, 1] and m.fallbacks == [1, 0]
     assert (m.messages, m.message_chars) == ([1, 0], [6, 0])
-    runner = [*log, {"type": "fallback", "actor": 1, "payload": {}}]
+    runner = [*log, GameEvent(type="fallback", actor=1)]
     assert match_measures(runner).fallbacks == [0, 1]  # runner events win when present
     agg = aggregate([m], n_boot=50)
     assert agg["irrational_accepts"]["mean"] == 1.0 and agg["proposals"]["mean"] == 6.0

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.agents.base import MatchContext
+from arena.events import Event
 from arena.types import Decision, Option
 from games.werewolf.bots import BOTS, ROLE_BOTS, RuleBot
 from games.werewolf.config import PRESETS
@@ -165,8 +166,8 @@ def _view(names: list[str], seat: int, role: str = "villager") -> tuple[View, Su
     return view, Suspicion(view)
 
 
-def _msg(seat: int, text: str) -> dict:
-    return {"type": "message", "payload": {"seat": seat, "text": text}}
+def _msg(seat: int, text: str) -> Event:
+    return Event(type="message", payload={"seat": seat, "text": text})
 
 
 def test_message_parser_reads_the_fixed_patterns_only() -> None:
@@ -207,7 +208,7 @@ def test_protector_guards_a_credible_seer_claimant() -> None:
 
     obs = Observation(game="werewolf", seat=0, name="Ann", phase="night", text="",
                       state={"role": "doctor", "alive": [0, 1, 2, 3, 4]})  # fmt: skip
-    obs.events = [_msg(2, "I am the Seer. Bo is a wolf.")]  # type: ignore[list-item]
+    obs.events = [_msg(2, "I am the Seer. Bo is a wolf.")]
     decision = Decision(kind="protect", options=[Option(id=str(s)) for s in range(5)])
     action = asyncio.run(bot.act(obs, decision))
     assert action.choices == ("2",)

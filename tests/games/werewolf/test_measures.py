@@ -7,25 +7,28 @@ import math
 
 import pytest
 
-from arena.events import Event, Visibility
+from arena.events import Event, GameEvent
+from arena.stats import wilson
 from games.werewolf.measures import deduction, match_measures
-from games.werewolf.measures_agg import aggregate, wilson
+from games.werewolf.measures_agg import aggregate
 
 ROLES = {0: "werewolf", 1: "werewolf", 2: "seer", 3: "doctor", 4: "villager", 5: "villager"}
 AGENTS = {0: "wolfbot", 1: "wolfbot", 2: "vbot", 3: "vbot", 4: "vbot", 5: "vbot"}
 
 
-def ev(type: str, scope: str = "public", seats: tuple[int, ...] = (), **payload: object) -> dict:
-    """One JSONL line (a dict, as read back from a match record)."""
+def ev(type: str, scope: str = "public", seats: tuple[int, ...] = (), **payload: object) -> Event:
+    """One JSONL line, read back from a match record as a typed Event."""
     vis = {"scope": scope, "seats": list(seats), "team": "wolves" if scope == "team" else None}
-    return json.loads(json.dumps({"type": type, "payload": payload, "visibility": vis}))
+    return Event.model_validate_json(
+        json.dumps({"type": type, "payload": payload, "visibility": vis})
+    )
 
 
-def ballots(pairs: list[tuple[int, int]], revote: bool = False) -> list[dict]:
+def ballots(pairs: list[tuple[int, int]], revote: bool = False) -> list[Event]:
     return [ev("ballot", "god", voter=v, target=t, revote=revote) for v, t in pairs]
 
 
-def hand_log(outcome: str = "village_win", winners: tuple[str, ...] = ("village",)) -> list[dict]:
+def hand_log(outcome: str = "village_win", winners: tuple[str, ...] = ("village",)) -> list[Event]:
     """6 players: wolves 0,1; Seer 2; Doctor 3; villagers 4,5. Three nights, three days."""
     names = ["A", "B", "C", "D", "E", "F"]
     log = [
@@ -126,7 +129,7 @@ def test_seer_information_save_rate_and_survival(m: dict) -> None:
 def test_seer_information_counts_an_exile_while_the_seer_lives() -> None:
     log = hand_log()
     # move the Seer's death to the end: the day-2 exile of wolf 0 now happens while it lives
-    death = next(e for e in log if e["type"] == "death" and e["payload"]["seat"] == 2)
+    death = next(e for e in log if e.type == "death" and e.payload["seat"] == 2)
     log.remove(death)
     log.insert(len(log) - 3, death)
     assert match_measures(log)["values"]["seer_info_use"] == 1.0
@@ -159,13 +162,10 @@ def test_speech_descriptors(m: dict) -> None:
     assert m["speech"][2]["messages"] == 1
 
 
-def test_stamped_events_and_dicts_give_the_same_measures() -> None:
+def test_engine_drafts_and_jsonl_records_give_the_same_measures() -> None:
     log = hand_log()
-    stamped = [
-        Event(type=e["type"], payload=e["payload"], visibility=Visibility(**e["visibility"]))
-        for e in log
-    ]
-    assert match_measures(stamped, AGENTS)["counts"] == match_measures(log, AGENTS)["counts"]
+    drafts = [GameEvent(type=e.type, payload=e.payload, visibility=e.visibility) for e in log]
+    assert match_measures(drafts, AGENTS)["counts"] == match_measures(log, AGENTS)["counts"]
 
 
 def test_aggregate_pools_matches_and_uses_wilson_without_draws() -> None:
