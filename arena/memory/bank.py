@@ -18,14 +18,15 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from arena.memory.model import (
     GENESIS,
     MAX_TEXT,
+    Insight,
     Namespace,
     Op,
     OpKind,
@@ -38,6 +39,7 @@ from arena.memory.model import (
 from arena.memory.state import BankError, BankSnapshot, apply_op, replay
 
 SCHEMA = 1
+T = TypeVar("T")
 EXPORT_FORMAT = "llm-arena-memory-bank"
 
 _DDL = """
@@ -84,6 +86,52 @@ def check_text(text: str) -> str:
     if len(clean) > MAX_TEXT:
         raise BankError(f"insight text is {len(clean)} characters (at most {MAX_TEXT})")
     return clean
+
+
+def complete(d: Draft, prev: str) -> dict[str, Any]:
+    """Fill in what the log derives: normalised text, its hash, and new ids."""
+    Namespace.parse(d.namespace)
+    p = dict(d.payload)
+    if "text" in p and p["text"] is not None:
+        p["text"] = check_text(p["text"])
+        p["text_hash"] = text_hash(p["text"])
+    if d.op == "add" and "id" not in p:
+        p["id"] = insight_id(prev, d.namespace, p["text"])
+    if d.op == "merge" and p.get("text") and "new_id" not in p:
+        p["new_id"] = insight_id(prev, d.namespace, p["text"])
+    return json.loads(canonical(p))  # what the row will hold, exactly
+
+
+class Txn:
+    """An update in progress: the state it started from plus what it appended so far."""
+
+    def __init__(self, base: BankSnapshot, prev_hash: str) -> None:
+        self.base_version = base.version
+        self.state: dict[str, Insight] = {i.id: i for i in base.all()}
+        self.prev_hash = prev_hash
+        self.version = base.version
+        self.ops: list[Op] = []
+        self.ts = time.time()
+
+    def snapshot(self) -> BankSnapshot:
+        return BankSnapshot(self.version, self.prev_hash, dict(self.state))
+
+    def append(self, draft: Draft) -> Op:
+        """Give ``draft`` its version and hash and apply it; BankError leaves nothing changed."""
+        payload = complete(draft, self.prev_hash)
+        version = self.version + 1
+        body = {
+            "version": version,
+            "op": draft.op,
+            "namespace": draft.namespace,
+            "payload": payload,
+        }
+        op = Op(**body, prev_hash=self.prev_hash, hash=chain_hash(self.prev_hash, body), ts=self.ts)
+        trial = dict(self.state)
+        apply_op(trial, op)
+        self.state, self.version, self.prev_hash = trial, version, op.hash
+        self.ops.append(op)
+        return op
 
 
 class Bank:
@@ -234,6 +282,21 @@ class Bank:
         (an inapplicable one aborts the whole update with BankError). ``expect_version`` makes
         the write conditional on the head (optimistic concurrency)."""
         drafts = list(drafts)
+
+        def plan(txn: Txn) -> None:
+            if expect_version is not None and txn.base_version != expect_version:
+                raise BankError(
+                    f"bank moved: head is {txn.base_version}, expected {expect_version}"
+                )
+            for d in drafts:
+                txn.append(d)
+
+        return self.update(plan)[1]
+
+    def update(self, plan: Callable[[Txn], T]) -> tuple[T, list[Op]]:
+        """Run ``plan`` inside one write transaction: it sees the current state and appends
+        drafts one by one (each applied at once, so later drafts see earlier ones); everything
+        it appended commits together, or nothing if it raises."""
         conn = self._connect()
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -241,23 +304,10 @@ class Bank:
                 "SELECT version, hash FROM ops ORDER BY version DESC LIMIT 1"
             ).fetchone()
             version, prev = (row[0], row[1]) if row else (0, GENESIS)
-            if expect_version is not None and version != expect_version:
-                raise BankError(f"bank moved: head is {version}, expected {expect_version}")
             base = self._snapshot_in(conn, version)
-            state = {i.id: i for i in base.all()}
-            written: list[Op] = []
-            now = time.time()
-            for d in drafts:
-                version += 1
-                payload = self._complete(d, prev)
-                body = {
-                    "version": version,
-                    "op": d.op,
-                    "namespace": d.namespace,
-                    "payload": payload,
-                }
-                op = Op(**body, prev_hash=prev, hash=chain_hash(prev, body), ts=now)
-                apply_op(state, op)
+            txn = Txn(base, prev)
+            result = plan(txn)
+            for op in txn.ops:
                 conn.execute(
                     "INSERT INTO ops (version, op, namespace, payload, prev_hash, hash, ts)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -271,13 +321,11 @@ class Bank:
                         op.ts,
                     ),
                 )
-                written.append(op)
-                prev = op.hash
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        return written
+        return result, txn.ops
 
     def _snapshot_in(self, conn: sqlite3.Connection, version: int) -> BankSnapshot:
         with self._lock:
@@ -287,20 +335,6 @@ class Bank:
         if cached is not None and cached.version < version:
             return self._extend(cached, self._ops(conn, cached.version, version))
         return replay(self._ops(conn, 0, version))
-
-    @staticmethod
-    def _complete(d: Draft, prev: str) -> dict[str, Any]:
-        """Fill in what the log derives: normalised text, its hash, and new ids."""
-        Namespace.parse(d.namespace)
-        p = dict(d.payload)
-        if "text" in p and p["text"] is not None:
-            p["text"] = check_text(p["text"])
-            p["text_hash"] = text_hash(p["text"])
-        if d.op == "add" and "id" not in p:
-            p["id"] = insight_id(prev, d.namespace, p["text"])
-        if d.op == "merge" and p.get("text") and "new_id" not in p:
-            p["new_id"] = insight_id(prev, d.namespace, p["text"])
-        return json.loads(canonical(p))  # what the row will hold, exactly
 
     # -- conveniences ------------------------------------------------------------------
     def add(self, namespace: str | Namespace, text: str, **payload: Any) -> str:
