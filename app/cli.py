@@ -10,14 +10,18 @@ import asyncio
 import importlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
 from arena import registry
 from arena.errors import ConfigError
+
+if TYPE_CHECKING:
+    from app.live import LiveOptions, LiveSession
 
 # Optional command groups; each module exposes add_commands(subparsers) and imports its heavy
 # dependencies lazily, so `arena --help` stays fast and works without the extras installed.
@@ -136,7 +140,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         return _fail(err.problems)
 
-    tournament = Tournament(config, run_dir, run_id)
+    live = _live_session(args, run_id, run_dir)
+    tournament = Tournament(
+        config, run_dir, run_id, extra_sinks=run_sinks(live, _metrics_sinks(args, run_dir))
+    )
     if args.resume and diff:
         dropped = adopt(run_dir, run_id, config, tournament.specs)
         err_console.print(
@@ -151,13 +158,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     from app.progress import progress_display
 
-    live = _live_hooks(args)
     try:
         if live is not None and args.tui:
-            _attach_metrics(tournament, args)  # recorded in RUN_DIR/metrics/ (not forwarded)
-            return int(live.run_with_tui(tournament, args))
+            from app.live import run_with_tui
+
+            return run_with_tui(tournament, live, quiet=args.quiet)
         with progress_display(len(tournament.specs), quiet=args.quiet) as progress:
-            results = asyncio.run(_run_tournament(tournament, progress, live, args))
+            results = asyncio.run(_run_tournament(tournament, progress, live))
     except RunLocked as err:
         return _fail([str(err)], code=1)
     except KeyboardInterrupt:
@@ -184,55 +191,76 @@ def _planned(config: Any, tournament: Any) -> str:
     return f"{len(tournament.specs)} matches"
 
 
-def _live_hooks(args: argparse.Namespace) -> Any:
-    """The live-view module when available; None when publishing is off or not installed."""
+def live_options(args: argparse.Namespace) -> LiveOptions:
+    """``arena run``'s live-view flags as typed options."""
+    from app.live import LiveOptions
+
+    return LiveOptions(
+        publish=not args.no_broker,
+        broker=args.broker,
+        require=args.require_broker,
+        seat_streams=not args.no_seat_streams,
+    )
+
+
+def _live_session(args: argparse.Namespace, run_id: str, run_dir: Path) -> LiveSession | None:
+    """The run's live session when available; None when publishing is off or not installed.
+
+    ``--tui --no-broker`` still gets one (it publishes nothing): the TUI runs the session.
+    """
     if args.no_broker and not args.tui:
         return None
     try:
-        from app import live as hooks
+        from app.live import LiveSession
     except ImportError as err:
         if args.broker or args.require_broker or args.tui:
             raise SystemExit(
                 _fail([f"live view unavailable: {err} (pip install 'llm-arena[live]')"])
             ) from None
         return None
-    return hooks
+    return LiveSession(run_id, run_dir, live_options(args))
 
 
-async def _run_tournament(
-    tournament: Any, progress: Any, live: Any, args: argparse.Namespace
-) -> Any:
-    if live is None:
-        _attach_metrics(tournament, args)
-        return await tournament.run(progress)
-    async with live.session(tournament, args):
-        _attach_metrics(tournament, args)
-        return await tournament.run(progress)
-
-
-def _attach_metrics(tournament: Any, args: argparse.Namespace) -> None:
+def _metrics_sinks(args: argparse.Namespace, run_dir: Path) -> Callable[[Any], list[Any]] | None:
     """Stream the cheap privacy/persona tiers per turn (RUN_DIR/metrics/*.live.jsonl).
 
-    Metric events also go to the live view's sinks of the same match, so the TUI shows them
-    as badges. Off with --no-metrics, or when the metrics extra is not installed.
+    Off with --no-metrics, or when the metrics extra is not installed.
     """
-    if getattr(args, "no_metrics", False):
-        return
+    if args.no_metrics:
+        return None
     try:
         from arena.metrics.stream import metrics_sink_factory
     except ImportError:
-        return
-    make_metrics = metrics_sink_factory(tournament.dir.root)
-    previous = tournament.extra_sinks
+        return None
+    return metrics_sink_factory(run_dir)
 
-    def combined(spec: Any) -> list[Any]:
-        others = previous(spec) if previous else []
-        streams = make_metrics(spec)
+
+def run_sinks(
+    live: LiveSession | None, metrics: Callable[[Any], list[Any]] | None
+) -> Callable[[Any], list[Any]] | None:
+    """Each match's optional sinks: the live ones, then the streaming metrics.
+
+    Metric events also go to the live sinks of the same match, so a live viewer shows them
+    as badges.
+    """
+    if live is None and metrics is None:
+        return None
+
+    def make(spec: Any) -> list[Any]:
+        published = live.sinks(spec) if live is not None else []
+        streams = metrics(spec) if metrics is not None else []
         for stream in streams:
-            stream.forward.extend(others)
-        return others + streams
+            stream.forward.extend(published)
+        return [*published, *streams]
 
-    tournament.extra_sinks = combined
+    return make
+
+
+async def _run_tournament(tournament: Any, progress: Any, live: LiveSession | None) -> Any:
+    if live is None:
+        return await tournament.run(progress)
+    async with live:
+        return await tournament.run(progress)
 
 
 def print_leaderboard(results: list[Any], as_json: bool = False) -> None:

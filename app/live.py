@@ -1,14 +1,15 @@
-"""What ``arena run`` calls: :func:`session` (publishing around a run) and :func:`run_with_tui`."""
+"""What ``arena run`` wires around a run: live publishing (:class:`LiveSession`) and ``--tui``."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from arena.live import topics
@@ -17,37 +18,72 @@ from arena.live.bus import Publisher
 from arena.live.sink import MqttSink, sink_factory
 from arena.live.status import leaderboard_doc, read_results, status_doc
 from arena.live.url import BrokerURL, BrokerURLError
+from arena.results import MatchSpec
+from arena.sinks import EventSink
 
 STATUS_INTERVAL = 0.5
+
+SinkFactory = Callable[[MatchSpec], list[EventSink]]
 
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-class LiveSession:
-    """The publisher, the embedded broker (if any) and the status task of one run."""
+@dataclass(frozen=True)
+class LiveOptions:
+    """How a run is published live (``arena run``'s live-view flags, typed)."""
 
-    def __init__(self, tournament: Any, args: argparse.Namespace) -> None:
-        self.tournament = tournament
-        self.args = args
-        self.run_id: str = tournament.run_id
-        self.root = Path(tournament.dir.root)
+    publish: bool = True  # False: no broker and no publishing (``--no-broker``)
+    broker: str | None = None  # an external broker's URL; None: an embedded one on loopback
+    require: bool = False  # the broker must be reachable, or the run stops (exit 1)
+    seat_streams: bool = True  # one stream per seat besides the spectator stream
+    connect_timeout_s: float = 3.0
+
+
+class LiveSession:
+    """The publisher, the embedded broker (if any) and the status task of one run.
+
+    An async context manager: entering starts publishing, leaving publishes the final status
+    and stops. :meth:`sinks` is the run's sink factory (one :class:`MqttSink` per match; none
+    while nothing is published), to be composed into the tournament's ``extra_sinks``.
+    """
+
+    def __init__(self, run_id: str, root: Path, options: LiveOptions | None = None) -> None:
+        self.run_id = run_id
+        self.root = Path(root)
+        self.options = options or LiveOptions()
         self.broker: EmbeddedBroker | None = None
         self.publisher: Publisher | None = None
         self.url: BrokerURL | None = None
         self.active: set[MqttSink] = set()
+        self._make: SinkFactory | None = None
         self._task: asyncio.Task[None] | None = None
         self._rated = -1
 
+    async def __aenter__(self) -> LiveSession:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def sinks(self, spec: MatchSpec) -> list[EventSink]:
+        """This match's live sinks (none while the session publishes nothing)."""
+        return self._make(spec) if self._make is not None else []
+
     async def open(self) -> None:
-        args = self.args
-        if getattr(args, "no_broker", False):
+        options = self.options
+        if not options.publish:
             return
-        connect_timeout = float(getattr(args, "broker_timeout", 3.0) or 3.0)
         try:
-            if getattr(args, "broker", None):
-                self.url = BrokerURL.parse(args.broker)
+            if options.broker:
+                self.url = BrokerURL.parse(options.broker)
             else:
                 self.broker = EmbeddedBroker()
                 self.url = await asyncio.to_thread(self.broker.start)
@@ -56,9 +92,9 @@ class LiveSession:
             return
         self.publisher = Publisher(self.url)
         self.publisher.start()
-        if not await self.publisher.wait_connected(connect_timeout):
+        if not await self.publisher.wait_connected(options.connect_timeout_s):
             why = self.publisher.last_error or "no answer"
-            if getattr(args, "require_broker", False):
+            if options.require:
                 await self.close()
                 raise SystemExit(
                     _fail(f"MQTT broker {self.url.public()} unreachable ({why}); --require-broker")
@@ -83,32 +119,22 @@ class LiveSession:
             encoding="utf-8",
         )
         make = sink_factory(
-            self.publisher, self.run_id, seat_streams=not getattr(args, "no_seat_streams", False)
+            self.publisher,
+            self.run_id,
+            seat_streams=options.seat_streams,
+            on_close=self.active.discard,  # a closed match no longer counts as running
         )
 
-        def factory(spec: Any) -> list[Any]:
+        def tracked(spec: MatchSpec) -> list[EventSink]:
             sinks = make(spec)
-            for s in sinks:
-                self.active.add(s)
-                original = s.close
+            self.active.update(sinks)
+            return list(sinks)
 
-                def close(s: MqttSink = s, original: Any = original) -> None:
-                    original()
-                    self.active.discard(s)
-
-                s.close = close  # type: ignore[method-assign]
-            return sinks
-
-        previous = self.tournament.extra_sinks
-
-        def combined(spec: Any) -> list[Any]:
-            return (previous(spec) if previous else []) + factory(spec)
-
-        self.tournament.extra_sinks = combined
+        self._make = tracked
         self._task = asyncio.get_running_loop().create_task(self._status_loop())
 
     def _unreachable(self, why: str) -> None:
-        if getattr(self.args, "require_broker", False):
+        if self.options.require:
             raise SystemExit(_fail(f"MQTT broker unavailable: {why}; --require-broker"))
         _say(f"warning: MQTT broker unavailable ({why}); the run goes on recording to JSONL")
 
@@ -139,6 +165,7 @@ class LiveSession:
             await asyncio.sleep(STATUS_INTERVAL)
 
     async def close(self) -> None:
+        self._make = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -162,27 +189,17 @@ def _fail(message: str) -> int:
     return 1
 
 
-@contextlib.asynccontextmanager
-async def session(tournament: Any, args: argparse.Namespace) -> AsyncIterator[LiveSession]:
-    live = LiveSession(tournament, args)
-    await live.open()
-    try:
-        yield live
-    finally:
-        await live.close()
-
-
-def run_with_tui(tournament: Any, args: argparse.Namespace) -> int:
+def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int:
     """Run the tournament inside the Textual app; headless fallback without a terminal."""
     from app.cli import print_leaderboard
     from app.progress import progress_display
 
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         _say("no terminal attached: running without the TUI")
-        with progress_display(len(tournament.specs), quiet=getattr(args, "quiet", False)) as prog:
+        with progress_display(len(tournament.specs), quiet=quiet) as prog:
 
             async def headless() -> Any:
-                async with session(tournament, args):
+                async with live:
                     return await tournament.run(prog)
 
             results = asyncio.run(headless())
@@ -195,7 +212,7 @@ def run_with_tui(tournament: Any, args: argparse.Namespace) -> int:
     outcome: dict[str, Any] = {}
 
     async def job() -> None:
-        async with session(tournament, args):
+        async with live:
             outcome["results"] = await tournament.run(Progress(total=len(tournament.specs)))
 
     app = ArenaApp(source=RunDirSource(Path(tournament.dir.root)), job=job)

@@ -1,7 +1,7 @@
 """Benchmark of the live event bus: events/s from many concurrent matches to a subscriber.
 
 A tournament of ``--matches`` matches (``--concurrency`` at once, rule bots) publishes through
-the run hooks (the same path as ``arena run``) to a broker; a subscriber in a separate process
+a live session (the same path as ``arena run``) to a broker; a subscriber in a separate process
 folds every spectator stream into the TUI's model and measures end-to-end latency (event
 stamped by the runner → TUI model updated). Brokers: the embedded amqtt broker and mosquitto.
 
@@ -22,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +69,8 @@ def _subscriber(url: str, run_id: str, expected: int, ready: Any, out: Any) -> N
     asyncio.run(main())
 
 
-def _tournament(tmp: Path, game: str, matches: int, concurrency: int) -> Any:
+def _tournament(tmp: Path, game: str, matches: int, concurrency: int, sinks: Any = None) -> Any:
+    """A rule-bot run; ``sinks(run_id, root)`` gives its extra sink factory."""
     from tournaments.config import parse
     from tournaments.executor import Tournament
 
@@ -88,7 +88,8 @@ def _tournament(tmp: Path, game: str, matches: int, concurrency: int) -> Any:
     raw["output_dir"] = str(tmp)
     config = parse(raw)
     run_id = f"bench-{time.time_ns()}"
-    return Tournament(config, tmp / run_id, run_id)
+    extra = sinks(run_id, tmp / run_id) if sinks is not None else None
+    return Tournament(config, tmp / run_id, run_id, extra_sinks=extra)
 
 
 def _free_port() -> int:
@@ -105,7 +106,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def measure(kind: str, args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
-    from app import live as hooks
+    from app.live import LiveOptions, LiveSession
     from arena.live.broker import EmbeddedBroker
 
     proc = None
@@ -132,7 +133,14 @@ def measure(kind: str, args: argparse.Namespace, tmp: Path) -> list[dict[str, An
         n_events = sum(
             p.read_text(encoding="utf-8").count("\n") for p in dry.dir.matches.glob("*.jsonl")
         )
-        t = _tournament(tmp, args.game, args.matches, args.concurrency)
+        sessions: list[LiveSession] = []
+
+        def publish(run_id: str, root: Path) -> Any:
+            sessions.append(LiveSession(run_id, root, LiveOptions(broker=url, require=True)))
+            return sessions[-1].sinks
+
+        t = _tournament(tmp, args.game, args.matches, args.concurrency, publish)
+        live = sessions[0]
         ctx = mp.get_context("spawn")
         ready, out = ctx.Event(), ctx.Queue()
         sub = ctx.Process(target=_subscriber, args=(url, t.run_id, n_events, ready, out))
@@ -141,8 +149,7 @@ def measure(kind: str, args: argparse.Namespace, tmp: Path) -> list[dict[str, An
         counters: dict[str, Any] = {}
 
         async def live_run() -> float:
-            async with hooks.session(t, Namespace(broker=url, no_broker=False,
-                                                  require_broker=True)) as live:  # fmt: skip
+            async with live:
                 t1 = time.perf_counter()
                 await t.run()
                 elapsed = time.perf_counter() - t1

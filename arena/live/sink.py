@@ -8,6 +8,7 @@ events never reach a seat topic. A retained ``summary`` keeps the match's state 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from arena.events import Event
@@ -28,8 +29,10 @@ class MqttSink:
         seat_streams: bool = True,
         game: str = "",
         agents: list[str] | None = None,
+        on_close: Callable[[MqttSink], None] | None = None,
     ) -> None:
         self.publisher = publisher
+        self.on_close = on_close  # told once, after the final summary is retained
         self.run_id = run_id
         self.match_id = match_id
         self.n_seats = n_seats
@@ -98,12 +101,19 @@ class MqttSink:
             return
         self._closed = True
         self._push_summary()
+        if self.on_close is not None:
+            self.on_close(self)
 
 
-def sink_factory(publisher: Publisher, run_id: str, seat_streams: bool = True) -> Any:
+def sink_factory(
+    publisher: Publisher,
+    run_id: str,
+    seat_streams: bool = True,
+    on_close: Callable[[MqttSink], None] | None = None,
+) -> Callable[[Any], list[MqttSink]]:
     """A ``Tournament.extra_sinks`` factory: one :class:`MqttSink` per match spec."""
 
-    def make(spec: Any) -> list[Any]:
+    def make(spec: Any) -> list[MqttSink]:
         return [
             MqttSink(
                 publisher,
@@ -113,6 +123,7 @@ def sink_factory(publisher: Publisher, run_id: str, seat_streams: bool = True) -
                 seat_streams=seat_streams,
                 game=spec.game,
                 agents=list(spec.seats),
+                on_close=on_close,
             )
         ]
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from app import live as hooks
+from app.live import LiveOptions
 from arena.live import topics
 from arena.live.broker import EmbeddedBroker
 from arena.sinks import read_jsonl
-from tests.arena.live.helpers import Collector, mosquitto, run_args, toy_tournament
+from tests.arena.live.helpers import Collector, live_tournament, mosquitto
 
 
 def jsonl_events(t) -> dict[str, list[dict]]:  # type: ignore[no-untyped-def]
@@ -21,9 +21,10 @@ def jsonl_events(t) -> dict[str, list[dict]]:  # type: ignore[no-untyped-def]
     }
 
 
-async def _run_and_collect(t, url: str):  # type: ignore[no-untyped-def]
+async def _run_and_collect(tmp: Path, url: str):  # type: ignore[no-untyped-def]
+    t, live = live_tournament(tmp, LiveOptions(broker=url))
     async with Collector(url, topics.run_filter(t.run_id)) as col:
-        async with hooks.session(t, run_args(broker=url)) as live:
+        async with live:
             results = await t.run()
         records = jsonl_events(t)
         n = sum(len(v) for v in records.values())
@@ -40,7 +41,7 @@ async def _run_and_collect(t, url: str):  # type: ignore[no-untyped-def]
                 for m in records
             )
         )
-    return results, records, col, live
+    return t, results, records, col, live
 
 
 def _check_streams(t, records, col) -> None:  # type: ignore[no-untyped-def]
@@ -56,18 +57,16 @@ def _check_streams(t, records, col) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_run_publishes_every_event_to_an_embedded_broker(tmp_path: Path) -> None:
-    t = toy_tournament(tmp_path)
     with EmbeddedBroker() as broker:
-        results, records, col, live = await _run_and_collect(t, broker.url.public())
+        t, results, records, col, live = await _run_and_collect(tmp_path, broker.url.public())
     assert len(results) == 4 and all(r.status == "finished" for r in results)
     _check_streams(t, records, col)
     assert live.publisher.dropped == 0
 
 
 async def test_run_publishes_every_event_to_mosquitto(tmp_path: Path) -> None:
-    t = toy_tournament(tmp_path)
     with mosquitto(tmp_path) as m:
-        _results, records, col, _live = await _run_and_collect(t, m.url)
+        t, _results, records, col, _live = await _run_and_collect(tmp_path, m.url)
     _check_streams(t, records, col)
     retained = [r for tp, _p, r in col.messages if tp.endswith("/status")]
     assert retained, "status messages arrive"
@@ -76,8 +75,8 @@ async def test_run_publishes_every_event_to_mosquitto(tmp_path: Path) -> None:
 async def test_default_session_starts_a_loopback_broker_and_records_its_url(
     tmp_path: Path,
 ) -> None:
-    t = toy_tournament(tmp_path, matches=2)
-    async with hooks.session(t, run_args()) as live:
+    t, live = live_tournament(tmp_path, matches=2)
+    async with live:
         assert live.broker is not None and live.url is not None
         assert live.url.host == "127.0.0.1" and live.url.port > 0
         await t.run()
@@ -90,10 +89,10 @@ async def test_default_session_starts_a_loopback_broker_and_records_its_url(
 async def test_credentials_never_reach_the_run_directory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    t = toy_tournament(tmp_path, matches=1)
     port = __import__("tests.arena.live.helpers", fromlist=["free_port"]).free_port()
     url = f"mqtt://alice:s3cret-pw@127.0.0.1:{port}"  # nothing listens: unreachable
-    async with hooks.session(t, run_args(broker=url, broker_timeout=0.3)):
+    t, live = live_tournament(tmp_path, LiveOptions(broker=url, connect_timeout_s=0.3), matches=1)
+    async with live:
         await t.run()
     text = "".join(p.read_text() for p in t.dir.root.rglob("*") if p.suffix in (".json", ".yaml"))
     text += "".join(p.read_text() for p in t.dir.matches.glob("*.jsonl"))
@@ -109,9 +108,9 @@ async def test_unreachable_broker_warns_and_the_run_still_records(
 ) -> None:
     from tests.arena.live.helpers import free_port
 
-    t = toy_tournament(tmp_path, matches=3)
-    args = run_args(broker=f"mqtt://127.0.0.1:{free_port()}", broker_timeout=0.3)
-    async with hooks.session(t, args) as live:
+    options = LiveOptions(broker=f"mqtt://127.0.0.1:{free_port()}", connect_timeout_s=0.3)
+    t, live = live_tournament(tmp_path, options, matches=3)
+    async with live:
         results = await t.run()
     assert [r.status for r in results] == ["finished"] * 3
     assert all(len(v) > 10 for v in jsonl_events(t).values())
@@ -122,20 +121,42 @@ async def test_unreachable_broker_warns_and_the_run_still_records(
 async def test_require_broker_fails_fast_when_unreachable(tmp_path: Path) -> None:
     from tests.arena.live.helpers import free_port
 
-    t = toy_tournament(tmp_path, matches=1)
-    args = run_args(
-        broker=f"mqtt://127.0.0.1:{free_port()}", require_broker=True, broker_timeout=0.3
+    options = LiveOptions(
+        broker=f"mqtt://127.0.0.1:{free_port()}", require=True, connect_timeout_s=0.3
     )
+    t, live = live_tournament(tmp_path, options, matches=1)
     with pytest.raises(SystemExit) as info:
-        async with hooks.session(t, args):
+        async with live:
             await t.run()
     assert info.value.code == 1
     assert not t.dir.matches.exists() or not list(t.dir.matches.glob("*.jsonl"))
 
 
 async def test_no_broker_publishes_nothing(tmp_path: Path) -> None:
-    t = toy_tournament(tmp_path, matches=1)
-    async with hooks.session(t, run_args(no_broker=True)) as live:
+    t, live = live_tournament(tmp_path, LiveOptions(publish=False), matches=1)
+    async with live:
         await t.run()
-    assert live.publisher is None and t.extra_sinks is None
+    assert live.publisher is None and all(live.sinks(spec) == [] for spec in t.specs)
     assert not (t.dir.root / "broker.json").exists()
+
+
+async def test_metric_streams_forward_to_the_same_matchs_live_sinks(tmp_path: Path) -> None:
+    from app.cli import run_sinks
+    from arena.live.sink import MqttSink
+    from arena.metrics.stream import MetricsSink, metrics_sink_factory
+
+    with EmbeddedBroker() as broker:
+        t, live = live_tournament(tmp_path, LiveOptions(broker=broker.url.public()), matches=2)
+        make = run_sinks(live, metrics_sink_factory(t.dir.root))
+        assert make is not None
+        async with live:
+            first, second = (make(spec) for spec in t.specs[:2])
+            for sinks, spec in ((first, t.specs[0]), (second, t.specs[1])):
+                published = [s for s in sinks if isinstance(s, MqttSink)]
+                streams = [s for s in sinks if isinstance(s, MetricsSink)]
+                assert [s.match_id for s in published] == [spec.match_id]
+                assert len(streams) == 1 and streams[0].forward == published
+            assert len(live.active) == 2
+            for s in first:
+                s.close()
+            assert {s.match_id for s in live.active} == {t.specs[1].match_id}  # on_close

@@ -7,10 +7,10 @@ import contextlib
 import time
 from pathlib import Path
 
-from app import live as hooks
+from app.live import LiveOptions
 from arena.live.broker import EmbeddedBroker
 from arena.sinks import read_jsonl
-from tests.arena.live.helpers import Mosquitto, run_args, toy_tournament
+from tests.arena.live.helpers import Mosquitto, live_tournament
 from tui.app import ArenaApp
 from tui.model import RunModel
 from tui.sources import MqttSource
@@ -25,16 +25,16 @@ async def _until(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-u
 
 
 async def test_mqtt_source_folds_a_whole_run_like_the_record(tmp_path: Path) -> None:
-    t = toy_tournament(tmp_path)
     model = RunModel()
     with EmbeddedBroker() as broker:
+        t, live = live_tournament(tmp_path, LiveOptions(broker=broker.url.public()))
         source = MqttSource(broker.url, run_id=t.run_id)
         subscribed = asyncio.Event()  # notified once the run's topics are subscribed
         task = asyncio.create_task(source.run(model, subscribed.set))
         # events are not retained: the run may start only once the subscriptions are in place
         await asyncio.wait_for(subscribed.wait(), 60)
         assert model.connection == "connected"
-        async with hooks.session(t, run_args(broker=broker.url.public())):
+        async with live:
             await t.run()
         n = sum(len(list(read_jsonl(p))) for p in t.dir.matches.glob("*.jsonl"))
         await _until(lambda: model.events_seen == n and model.status == "complete")
@@ -48,8 +48,8 @@ async def test_mqtt_source_folds_a_whole_run_like_the_record(tmp_path: Path) -> 
 
 async def test_newest_run_is_picked_and_reconnecting_is_shown(tmp_path: Path) -> None:
     m = Mosquitto(tmp_path).start()
-    t = toy_tournament(tmp_path, matches=2)
-    async with hooks.session(t, run_args(broker=m.url)):
+    t, live = live_tournament(tmp_path, LiveOptions(broker=m.url), matches=2)
+    async with live:
         await t.run()
     model = RunModel()
     source = MqttSource(m.url, wait_s=0.5)
@@ -75,8 +75,8 @@ async def test_newest_run_is_picked_and_reconnecting_is_shown(tmp_path: Path) ->
 
 async def test_dashboard_over_mqtt_shows_the_broker_state(tmp_path: Path) -> None:
     with EmbeddedBroker() as broker:
-        t = toy_tournament(tmp_path, matches=2)
-        async with hooks.session(t, run_args(broker=broker.url.public())):
+        t, live = live_tournament(tmp_path, LiveOptions(broker=broker.url.public()), matches=2)
+        async with live:
             await t.run()
         app = ArenaApp(source=MqttSource(broker.url, wait_s=0.5))
         async with app.run_test(size=(140, 40)) as pilot:

@@ -9,18 +9,20 @@ import shutil
 import socket
 import subprocess
 import time
-from argparse import Namespace
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app.live import LiveOptions, LiveSession
 from tournaments.config import parse
 from tournaments.executor import Tournament
 
 
-def toy_tournament(tmp: Path, matches: int = 4, concurrency: int = 4, **rules: Any) -> Tournament:
+def toy_tournament(
+    tmp: Path, matches: int = 4, concurrency: int = 4, extra_sinks: Any = None, **rules: Any
+) -> Tournament:
     config = parse(
         {
             "name": "toy",
@@ -36,19 +38,15 @@ def toy_tournament(tmp: Path, matches: int = 4, concurrency: int = 4, **rules: A
             "output_dir": str(tmp),
         }
     )
-    return Tournament(config, tmp / "run1", "run1")
+    return Tournament(config, tmp / "run1", "run1", extra_sinks=extra_sinks)
 
 
-def run_args(**kw: Any) -> Namespace:
-    base = {
-        "broker": None,
-        "no_broker": False,
-        "require_broker": False,
-        "tui": False,
-        "quiet": True,
-    }
-    base.update(kw)
-    return Namespace(**base)
+def live_tournament(
+    tmp: Path, options: LiveOptions | None = None, **kw: Any
+) -> tuple[Tournament, LiveSession]:
+    """A toy run whose matches publish through a live session (as ``arena run`` wires it)."""
+    live = LiveSession("run1", tmp / "run1", options)
+    return toy_tournament(tmp, extra_sinks=live.sinks, **kw), live
 
 
 def free_port() -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 from arena.live import topics
 from arena.live.bus import Publisher
 from arena.live.url import BrokerURL
-from tests.arena.live.helpers import Collector, Mosquitto, free_port, run_args, toy_tournament
+from tests.arena.live.helpers import Collector, Mosquitto, free_port, live_tournament
 from tournaments.executor import Progress
 
 
@@ -61,18 +61,20 @@ async def test_publisher_connects_late_and_republishes_retained_state(tmp_path: 
 async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
     tmp_path: Path,
 ) -> None:
-    from app import live as hooks
+    from app.live import LiveOptions, LiveSession
     from arena.sinks import read_jsonl
     from tests.arena.toygame import SlowAgent  # noqa: F401  (the toy game is registered)
 
     m = Mosquitto(tmp_path).start()
     # long enough matches that the kill lands while some still run, however fast the runner is
-    t = toy_tournament(tmp_path, matches=6, concurrency=3, rounds=10)
+    t, session = live_tournament(
+        tmp_path, LiveOptions(broker=m.url), matches=6, concurrency=3, rounds=10
+    )
     killed = asyncio.Event()
     progress = Progress(total=6)
     done_at_kill: list[int] = []
 
-    async def killer(live: hooks.LiveSession) -> None:
+    async def killer(live: LiveSession) -> None:
         while live.publisher is not None and live.publisher.published < 20 and progress.done < 2:
             await asyncio.sleep(0.001)
         m.kill()
@@ -81,7 +83,7 @@ async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
 
     m2 = None
     try:
-        async with hooks.session(t, run_args(broker=m.url)) as live:
+        async with session as live:
             task = asyncio.create_task(killer(live))
             results = await t.run(progress)
             await task
@@ -113,7 +115,7 @@ def test_batch_messages_are_json_with_a_version() -> None:
 
 
 async def test_retained_messages_go_out_in_the_order_they_were_set() -> None:
-    # hooks.publish_status retains the leaderboard before the status that counts its matches:
+    # LiveSession.publish_status retains the leaderboard before the status that counts its matches:
     # a subscriber that sees ``done == N`` must already have the leaderboard of those N
     pub = Publisher(BrokerURL("127.0.0.1", 1))
     pub._wake = asyncio.Event()
