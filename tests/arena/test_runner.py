@@ -9,7 +9,7 @@ from pathlib import Path
 from arena.agents import RandomAgent
 from arena.engine import RulesEngine
 from arena.results import InvalidActionPolicy, MatchSpec
-from arena.runner import MatchRunner
+from arena.runner import MatchRunner, play_match
 from arena.sinks import JsonlSink, MemorySink, read_jsonl
 from tests.arena.toygame import CrashingAgent, SlowAgent, StubbornAgent, ToyEngine
 
@@ -150,3 +150,29 @@ async def test_by_team_seating_is_not_published_to_players() -> None:
         "1": "a1",
         "2": "a2",
     }
+
+
+def test_play_match_is_the_async_runner_from_synchronous_code() -> None:
+    sink = MemorySink()
+    result = play_match(spec(seed=11), randoms(), [sink])
+    again, log = asyncio.run(run(spec(seed=11), randoms()))
+    assert result == again.model_copy(update={"duration_s": result.duration_s})
+    assert [e.comparable() for e in sink.events] == log
+    assert log[-1]["type"] == "match_end" and log[-1]["payload"]["status"] == "finished"
+
+
+def test_play_keeps_the_finished_match_and_serves_agents_that_suspend() -> None:
+    # SlowAgent really awaits (asyncio.sleep) and then says "pass": legal when it speaks,
+    # refused when it votes. Without an event loop the sleep itself would fail.
+    agents = [SlowAgent("a0", delay=0.001), *randoms(3)[1:]]
+    runner = MatchRunner(spec(), agents)
+    result = runner.play()
+    assert result.status == "finished"
+    errors = [e.payload["error"] for e in runner.recorder.events if e.type == "invalid_action"]
+    assert errors and not [e for e in errors if "agent raised" in e or "no answer" in e]
+    answered = [e for e in runner.recorder.events if e.type == "decision" and e.actor == 0]
+    spoke = [e for e in answered if "fallback" not in e.payload["action"]]
+    assert {e.payload["kind"] for e in spoke} == {"speak"}
+    assert runner.engine.is_over() and runner.agents[0] is agents[0]
+    assert runner.recorder.events[-1].type == "match_end"
+    assert len(runner.recorder.events) == result.n_events
