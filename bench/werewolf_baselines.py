@@ -2,9 +2,10 @@
 
 Plays ``--games`` seeded matches (seeds 0..games-1, engine seed = match seed) for each of
   rule village vs random wolves, random village vs rule wolves, rule vs rule, random vs random
-with the in-process driver (games.werewolf.selfplay) and prints one JSON line per figure:
+through the match runner ``arena run`` uses (``MatchRunner.play``: the same record, observations,
+private facts and agent seeds; seats filled by team) and prints one JSON line per figure:
 village win rate (95% CI), mean game length in days, VA (and chance), SeerSurv, plus a few
-more §14 measures. Usage:
+more §14 measures. Every answer must be legal: a refused one stops the bench. Usage:
 
     .venv/bin/python bench/werewolf_baselines.py --games 1000 [--preset classic8]
 """
@@ -12,7 +13,6 @@ more §14 measures. Usage:
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
@@ -20,10 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arena.results import InvalidActionPolicy, MatchSpec
+from arena.runner import MatchRunner
 from games.werewolf.bots import BOTS
+from games.werewolf.config import ROLE_TEAM
 from games.werewolf.measures import match_measures
 from games.werewolf.measures_agg import aggregate
-from games.werewolf.selfplay import play_match
 
 SEATINGS = [("rule", "random"), ("random", "rule"), ("rule", "rule"), ("random", "random")]
 FIGURES = [
@@ -33,16 +35,23 @@ FIGURES = [
 ]  # fmt: skip
 
 
-async def batch(rules: dict, village: str, wolves: str, games: int) -> list[dict]:
+# A refused answer falls back at once and is counted; the batch then fails on it.
+STRICT = InvalidActionPolicy(retries=0, timeout_s=None)
+
+
+def batch(rules: dict, village: str, wolves: str, games: int) -> list[dict]:
+    by_team = {t: village if t == "village" else wolves for t in set(ROLE_TEAM.values())}
     out = []
     for seed in range(games):
-        match = await play_match(
-            rules, seed, lambda s, team: BOTS[village if team == "village" else wolves]()
-        )
-        agents = {
-            s: (village if t == "village" else wolves) for s, t in match.engine.teams().items()
-        }
-        out.append(match_measures(match.events, agents))
+        spec = MatchSpec(match_id=f"werewolf-{seed}", game="werewolf", rules=rules, seed=seed,
+                         seats=[], by_team=by_team)  # fmt: skip
+        runner = MatchRunner(spec, lambda entry, seat: BOTS[entry](), policy=STRICT)
+        result = runner.play()
+        refused = [(s.seat, s.invalid) for s in result.seats if s.invalid or s.fallbacks]
+        if result.status != "finished" or refused:
+            raise RuntimeError(f"match {seed}: {result.status} {result.reason}, refused {refused}")
+        agents = {s.seat: s.agent for s in result.seats}
+        out.append(match_measures(runner.recorder.events, agents))
     return out
 
 
@@ -56,7 +65,7 @@ def main() -> None:
     rules = {"preset": args.preset}
     for village, wolves in SEATINGS:
         started = time.perf_counter()
-        matches = asyncio.run(batch(rules, village, wolves, args.games))
+        matches = batch(rules, village, wolves, args.games)
         elapsed = time.perf_counter() - started
         agg = aggregate(matches, n_boot=args.boot, seed=args.seed)
         seating = f"{village}_village_vs_{wolves}_wolves"

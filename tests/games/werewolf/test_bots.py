@@ -1,4 +1,7 @@
-"""Werewolf baseline bots (spec §13): legal everywhere, coordinated wolves, Seer claims, seeds."""
+"""Werewolf baseline bots (spec §13): legal everywhere, coordinated wolves, Seer claims, seeds.
+
+Every match is played by the match runner (``tests/games/played.py``), strict: any refused
+answer fails the test."""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ from arena.agents.base import MatchContext
 from arena.events import Event
 from arena.types import Decision, Option
 from games.werewolf.bots import BOTS, ROLE_BOTS, RuleBot
-from games.werewolf.config import PRESETS
-from games.werewolf.selfplay import PlayedMatch, play
+from games.werewolf.config import PRESETS, ROLE_TEAM
 from games.werewolf.suspicion import MessageParser, Suspicion, View
+from tests.games.played import Played, play
 
 EXTRA_VARIANTS = [
     {"discussion_mode": "async"},
@@ -33,17 +36,18 @@ VARIANTS = [{"preset": p} for p in PRESETS] + EXTRA_VARIANTS
 SEATINGS = [("rule", "rule"), ("random", "rule"), ("rule", "random"), ("random", "random")]
 
 
-def seated(village: str, wolves: str, **params: object):
-    return lambda seat, team: BOTS[village if team == "village" else wolves](**params)
+def run(
+    rules: dict, seed: int, village: str = "rule", wolves: str = "rule", params: dict | None = None
+) -> Played:
+    """One strict match, seats filled by team: ``village`` bots and ``wolves`` bots."""
+    by_team = {t: village if t == "village" else wolves for t in set(ROLE_TEAM.values())}
+    return play(
+        "werewolf", rules, seed, lambda entry, seat: BOTS[entry](**(params or {})), by_team=by_team
+    )
 
 
-def run(rules: dict, seed: int, village: str = "rule", wolves: str = "rule", **kw) -> PlayedMatch:
-    params = kw.pop("params", {})
-    return play(rules, seed, seated(village, wolves, **params), **kw)
-
-
-def of_type(match: PlayedMatch, kind: str) -> list[dict]:
-    return [e.payload for e in match.events if e.type == kind]
+def of_type(match: Played, kind: str) -> list[dict]:
+    return match.of_type(kind)
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: "-".join(f"{k}" for k in r)[:40])
@@ -51,10 +55,10 @@ def test_bots_answer_every_decision_legally_in_every_variant(rules: dict) -> Non
     kinds: set[str] = set()
     for village, wolves in SEATINGS:
         for seed in range(8):
-            # strict: any refused answer raises instead of falling back
-            match = run(rules, seed, village, wolves, record_decisions=True)
-            assert match.engine.is_over() and match.invalid == 0
-            kinds |= {d.kind for _, d, _ in match.decisions}
+            # strict: any refused answer fails the test instead of falling back
+            match = run(rules, seed, village, wolves)
+            assert match.engine.is_over() and not match.refusals()
+            kinds |= {d["kind"] for d in match.decisions()}
     assert {"vote", "speak"} <= kinds or "async_tick" in kinds or "bid" in kinds
 
 
@@ -63,7 +67,7 @@ def test_all_decision_kinds_of_the_contract_are_met_across_variants() -> None:
     for rules in [EXTRA_VARIANTS[3], {"preset": "werewolf_arena"}, {"preset": "agentscope9"},
                   {"discussion_mode": "async"}, {"tie_rule": "revote"}]:  # fmt: skip
         for seed in range(6):
-            kinds |= {d.kind for _, d, _ in run(rules, seed, record_decisions=True).decisions}
+            kinds |= {d["kind"] for d in run(rules, seed).decisions()}
     expected = {"wolf_discuss", "wolf_target", "protect", "guard", "witch_heal", "witch_poison",
                 "inspect", "speak", "bid", "async_tick", "vote", "revote", "last_words",
                 "hunter_shot", "poll", "belief"}  # fmt: skip
@@ -152,10 +156,10 @@ def test_rule_bot_plays_the_bot_of_its_own_role() -> None:
 
 
 def test_random_bot_reports_the_prior_and_bids_within_range() -> None:
-    match = run({"discussion_mode": "bidding"}, 2, "random", "random", record_decisions=True)
+    match = run({"discussion_mode": "bidding"}, 2, "random", "random")
     beliefs = of_type(match, "belief")
     assert beliefs and all(set(b["beliefs"].values()) == {2 / 7} for b in beliefs)
-    bids = [int(a.choices[0]) for _, d, a in match.decisions if d.kind == "bid"]
+    bids = [int(d["action"]["choices"][0]) for d in match.decisions() if d["kind"] == "bid"]
     assert bids and set(bids) <= set(range(5)) and len(set(bids)) > 1
 
 
@@ -243,4 +247,4 @@ def test_bots_stay_legal_under_random_rule_combinations(
     roles = ["werewolf", "werewolf", "seer", "doctor", *extra]
     roles += ["villager"] * (8 - len(roles))
     match = run({**flags, "roles": roles}, seed, *seating)
-    assert match.engine.is_over() and match.invalid == 0
+    assert match.engine.is_over() and not match.refusals()
