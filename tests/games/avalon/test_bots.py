@@ -1,4 +1,7 @@
-"""Baseline bots: always legal, role dispatch, belief over side assignments (spec §8)."""
+"""Baseline bots: always legal, role dispatch, belief over side assignments (spec §8).
+
+Bot games are played by the match runner (``tests/games/played.py``), strict: any refused
+answer fails the test."""
 
 from __future__ import annotations
 
@@ -9,7 +12,13 @@ import pytest
 from arena import registry
 from games.avalon.bot_servant import SideBelief, best_team
 from games.avalon.bots import BOTS, RandomBot, RuleBot
-from games.avalon.simulate import play
+from games.avalon.endgame import EVIL_LABELS
+from tests.games.played import Played, play
+
+
+def rule_bots(rules: dict[str, Any], seed: int) -> Played:
+    return play("avalon", rules, seed, lambda entry, seat: RuleBot(name="rule"))
+
 
 CONFIGS: list[dict[str, Any]] = [
     {},
@@ -29,36 +38,37 @@ def test_registry_exposes_random_and_rule_bots() -> None:
 @pytest.mark.parametrize("flags", CONFIGS)
 @pytest.mark.parametrize("mix", ["rule", "random", "mixed"])
 def test_bots_only_make_legal_moves_and_finish(flags: dict[str, Any], mix: str) -> None:
-    def factory(seat: int, role: str, side: str) -> Any:
+    def factory(entry: str, seat: int) -> Any:
         cls = {"rule": RuleBot, "random": RandomBot}.get(mix) or (
             RuleBot if seat % 2 else RandomBot
         )
         return cls(name=cls.kind)
 
-    labels = set()
     for seed in range(12):
-        eng, _ = play(flags, seed, factory)  # apply() raises on any illegal answer
+        match = play("avalon", flags, seed, factory)  # strict: a refused answer fails
+        eng = match.engine
         assert eng.is_over()
         reports = [e for e in eng.log if e.type == "belief" and e.payload["checkpoint"] == "end"]
         assert len(reports) == eng.n_seats
         for r in reports:
             assert set(r.payload["p_good"]) == {str(j) for j in range(eng.n_seats)} - {str(r.actor)}
-        labels.add(eng.outcome().label)
-    assert labels
+        # a real ending, and the result names the side the label says won
+        label = match.result.outcome
+        assert label in {"good_win", *EVIL_LABELS}
+        assert match.result.winners == ["good" if label == "good_win" else "evil"]
 
 
 def test_bots_are_deterministic_given_the_seed() -> None:
-    def factory(seat: int, role: str, side: str) -> Any:
-        return RuleBot(name="rule")
-
-    a, _ = play({}, 5, factory)
-    b, _ = play({}, 5, factory)
-    assert [e.model_dump() for e in a.log] == [e.model_dump() for e in b.log]
+    a, b = rule_bots({}, 5), rule_bots({}, 5)
+    assert [e.model_dump() for e in a.engine.log] == [e.model_dump() for e in b.engine.log]
+    assert [e.comparable() for e in a.events] == [e.comparable() for e in b.events]
+    assert [e.comparable() for e in rule_bots({}, 6).events] != [e.comparable() for e in a.events]
 
 
 def test_rule_bot_reads_its_role_and_evil_bots_never_fail_alone_on_quest_four_at_seven() -> None:
     for seed in range(30):
-        eng, agents = play({"n_players": 7}, seed, lambda s, r, side: RuleBot(name="rule"))
+        match = rule_bots({"n_players": 7}, seed)
+        eng, agents = match.engine, match.agents
         for e in eng.log:
             if e.type == "quest_cards" and e.payload["quest"] == 4:
                 fails = [s for s, c in e.payload["cards"].items() if c == "fail"]
@@ -74,7 +84,7 @@ def test_rule_bot_reads_its_role_and_evil_bots_never_fail_alone_on_quest_four_at
 
 def test_good_rule_bots_never_fail_a_quest_even_when_allowed() -> None:
     for seed in range(20):
-        eng, _ = play({"preset": "avalonbench"}, seed, lambda s, r, side: RuleBot(name="rule"))
+        eng = rule_bots({"preset": "avalonbench"}, seed).engine
         for e in eng.log:
             if e.type == "quest_cards":
                 for s, c in e.payload["cards"].items():

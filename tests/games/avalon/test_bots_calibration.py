@@ -12,7 +12,7 @@ from arena.seeding import derive_seed
 from games.avalon.bot_evil import MerlinStrategy
 from games.avalon.bot_servant import ServantStrategy, SideBelief, hammer_leader
 from games.avalon.bots import CALIBRATED, SPEC_DEFAULTS, RuleBot
-from games.avalon.simulate import play
+from tests.games.played import play
 
 
 def vote_state(**over: Any) -> dict[str, Any]:
@@ -24,15 +24,17 @@ def vote_state(**over: Any) -> dict[str, Any]:
 
 
 def outcomes(games: int, **params: Any) -> Counter[str]:
-    """Labels of ``games`` seeded 5-player games; good seats get ``params``, evil the defaults."""
+    """Labels of ``games`` seeded 5-player games through the runner; good seats get
+    ``params``, evil the defaults."""
     labels: Counter[str] = Counter()
     for i in range(games):
 
-        def factory(s: int, role: str, side: str) -> RuleBot:
+        def factory(side: str, seat: int) -> RuleBot:
             return RuleBot(name="rule", **(params if side == "good" else {}))
 
-        eng, _ = play({}, derive_seed("calibration-test", i), factory, with_events=False)
-        labels[eng.outcome().label] += 1
+        match = play("avalon", {}, derive_seed("calibration-test", i), factory,
+                     by_team={"good": "good", "evil": "evil"})  # fmt: skip
+        labels[match.result.outcome] += 1
     return labels
 
 

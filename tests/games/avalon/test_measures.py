@@ -11,8 +11,8 @@ from arena.stats import wilson
 from games.avalon.bots import RandomBot, RuleBot
 from games.avalon.measures import aggregate, deduction, label_shares, match_measures
 from games.avalon.rules import AvalonEngine
-from games.avalon.simulate import play
 from tests.games.avalon.helpers import run, scripted
+from tests.games.played import play
 
 
 def test_deduction_accuracy_and_cross_entropy_of_a_known_report() -> None:
@@ -61,12 +61,17 @@ def test_assassin_hit_and_merlin_survival_are_recorded() -> None:
     assert mm["label"] == "evil_win_assassination"
 
 
+def by_side(entry: str, seat: int) -> RuleBot | RandomBot:
+    return RuleBot(name=entry) if entry == "rule" else RandomBot(name=entry)
+
+
 def test_aggregate_reports_side_and_role_win_rates_with_intervals() -> None:
     matches: list[tuple[dict[str, Any], dict[int, str]]] = []
     for seed in range(40):
-        eng, agents = play({}, seed, lambda s, r, side: (RuleBot if side == "good" else RandomBot)(
-            name="rule" if side == "good" else "random"))  # fmt: skip
-        matches.append((match_measures(eng.log), {s: a.name for s, a in enumerate(agents)}))
+        match = play("avalon", {}, seed, by_side, by_team={"good": "rule", "evil": "random"})
+        matches.append(
+            (match_measures(match.engine.log), {s: a.name for s, a in enumerate(match.agents)})
+        )
     agg = aggregate(matches, seed=1)
     rule = agg["agents"]["rule"]
     assert rule["wr_evil"]["n"] == 0 and rule["wr_good"]["n"] == 120
