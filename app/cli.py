@@ -31,6 +31,7 @@ EXTENSIONS = (
     "app.commands.watch",
     "app.commands.score",
     "app.commands.personas",
+    "app.commands.memory",
 )
 
 console = Console()

@@ -114,7 +114,8 @@ class Txn:
         self.ts = time.time()
 
     def snapshot(self) -> BankSnapshot:
-        return BankSnapshot(self.version, self.prev_hash, dict(self.state))
+        # append() replaces self.state instead of mutating it, so sharing it is safe
+        return BankSnapshot(self.version, self.prev_hash, self.state)
 
     def append(self, draft: Draft) -> Op:
         """Give ``draft`` its version and hash and apply it; BankError leaves nothing changed."""
@@ -204,6 +205,10 @@ class Bank:
     def at(self, version: int | None = None) -> BankSnapshot:
         """The bank as of ``version`` (None: the newest committed version), replayed from the
         log. Reads happen in one read transaction, so the result is one committed state."""
+        with self._lock:
+            cached = self._cache
+        if cached is not None and version == cached.version:
+            return cached  # a committed version never changes: no need to ask the file
         conn = self._connect()
         conn.execute("BEGIN")
         try:
@@ -235,6 +240,15 @@ class Bank:
             version, head = op.version, op.hash
             rejected += op.op == "reject"
         return BankSnapshot(version, head, state, rejected)
+
+    def latest(self, op: str, namespace: str, limit: int) -> list[Op]:
+        """The newest ``limit`` operations of one kind in one namespace, oldest first."""
+        rows = self._connect().execute(
+            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops"
+            " WHERE op = ? AND namespace = ? ORDER BY version DESC LIMIT ?",
+            (op, namespace, limit),
+        )
+        return [self._row(r) for r in reversed(rows.fetchall())]
 
     def history(self, insight_id: str) -> list[Op]:
         """Every operation that names ``insight_id`` (as its subject, a merge source or target)."""
@@ -411,9 +425,10 @@ _OPEN_LOCK = threading.Lock()
 
 def open_bank(path: str | Path) -> Bank:
     """One Bank object (and snapshot cache) per path and process."""
-    key = str(Path(path).expanduser().resolve())
     with _OPEN_LOCK:
-        bank = _OPEN.get(key)
+        bank = _OPEN.get(str(path))
         if bank is None:
-            bank = _OPEN[key] = Bank(key)
+            key = str(Path(path).expanduser().resolve())
+            bank = _OPEN.get(key) or Bank(key)
+            _OPEN[key] = _OPEN[str(path)] = bank
         return bank

@@ -82,47 +82,56 @@ def _evidence_key(ins: Insight) -> tuple[float, int, int, str]:
     return (-lo, -ins.support, ins.created, ins.id)
 
 
-def _lexical_scores(query: str, insights: list[Insight]) -> list[float]:
-    q = set(_WORD.findall(query.lower()))
-    out = []
-    for ins in insights:
-        words = set(_WORD.findall(ins.text.lower()))
-        out.append(len(q & words) / math.sqrt(len(words)) if words else 0.0)
-    return out
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
 
 
-class _Vectors:
-    """Insight embeddings per (bank, version, namespace): built once, reused by every seat."""
+class _Pool:
+    """The active insights of one (bank, version, namespace), ordered by evidence, with what
+    ranking needs precomputed. Versions are immutable, so a pool never goes stale."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._mats: dict[tuple[str, int, str], np.ndarray] = {}
-        self._queries: dict[str, np.ndarray] = {}
+    def __init__(self, insights: list[Insight]) -> None:
+        self.insights = sorted(insights, key=_evidence_key)
+        self.words = [_words(i.text) for i in self.insights]
+        self.norms = [math.sqrt(len(w)) or 1.0 for w in self.words]
+        self.matrix: np.ndarray | None = None
 
-    def scores(self, key: tuple[str, int, str], query: str, insights: list[Insight]) -> list[float]:
+    def lexical(self, query: str) -> np.ndarray:
+        q = _words(query)
+        return np.array([len(q & w) / n for w, n in zip(self.words, self.norms, strict=True)])
+
+    def embedding(self, query: str) -> np.ndarray:
         from arena.metrics.embed import shared_embedder
 
         emb = shared_embedder()
-        with self._lock:
-            mat = self._mats.get(key)
-            qv = self._queries.get(query)
-        if mat is None:
-            mat = emb.encode([i.text for i in insights])
-            with self._lock:
-                if len(self._mats) > 64:
-                    self._mats.clear()
-                self._mats[key] = mat
+        if self.matrix is None:
+            self.matrix = emb.encode([i.text for i in self.insights])
+        qv = _QUERIES.get(query)
         if qv is None:
             qv = emb.utterance(query)
-            with self._lock:
-                if len(self._queries) > 4096:
-                    self._queries.clear()
-                self._queries[query] = qv
-        return [float(x) for x in mat @ qv]
+            if len(_QUERIES) > 4096:
+                _QUERIES.clear()
+            _QUERIES[query] = qv
+        return np.asarray(self.matrix @ qv)
 
 
-_VECTORS = _Vectors()
+_POOLS: dict[tuple[str, int, str], _Pool] = {}
+_QUERIES: dict[str, np.ndarray] = {}
+_POOLS_LOCK = threading.Lock()
 _EMBEDDINGS_OK: bool | None = None
+
+
+def _pool(bank_key: str, snapshot: BankSnapshot, namespace: Namespace) -> _Pool:
+    key = (bank_key, snapshot.version, namespace.key())
+    with _POOLS_LOCK:
+        pool = _POOLS.get(key)
+    if pool is None:
+        pool = _Pool(snapshot.insights(namespace))
+        with _POOLS_LOCK:
+            if len(_POOLS) > 256:
+                _POOLS.clear()
+            _POOLS[key] = pool
+    return pool
 
 
 def embeddings_available() -> bool:
@@ -144,17 +153,18 @@ def rank(
     bank_key: str = "",
 ) -> tuple[list[Insight], str]:
     """The insights a seat gets, best first, and how they were ranked."""
-    pool = sorted(snapshot.insights(namespace), key=_evidence_key)
-    if select == "all" or not pool:
-        return (pool if k is None else pool[:k]), "evidence"
+    pool = _pool(bank_key or str(id(snapshot)), snapshot, namespace)
+    items = pool.insights
+    if select == "all" or not items:
+        return (items if k is None else items[:k]), "evidence"
     use_embedding = retrieval == "embedding" or (retrieval == "auto" and embeddings_available())
     if use_embedding:
-        key = (bank_key, snapshot.version, namespace.key())
-        scores, label = _VECTORS.scores(key, query, pool), EMBEDDING_LABEL
+        scores, label = pool.embedding(query), EMBEDDING_LABEL
     else:
-        scores, label = _lexical_scores(query, pool), LEXICAL_LABEL
-    order = sorted(range(len(pool)), key=lambda j: (-round(scores[j], 6), j))
-    return [pool[j] for j in order[: k or 5]], label
+        scores, label = pool.lexical(query), LEXICAL_LABEL
+    # a stable sort on rounded scores: ties keep the evidence order (deterministic everywhere)
+    order = np.argsort(-np.round(scores, 6), kind="stable")[: k or 5]
+    return [items[int(j)] for j in order], label
 
 
 def pinned_version(spec: MemorySpec) -> int:

@@ -7,6 +7,7 @@ hash chain and ``bank.at(version)`` compare bytes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -66,6 +67,10 @@ class Namespace(BaseModel):
             return value
         if isinstance(value, dict):
             return cls.model_validate(value)
+        return _parse_namespace(value)
+
+    @classmethod
+    def _from_text(cls, value: str) -> Namespace:
         parts = value.split("/")
         if not 1 <= len(parts) <= 3 or not all(parts):
             raise ValueError(f"namespace {value!r}: use game, game/role or game/role/opponent")
@@ -88,6 +93,11 @@ class Namespace(BaseModel):
 
     def __str__(self) -> str:
         return self.key()
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_namespace(value: str) -> Namespace:
+    return Namespace._from_text(value)  # namespaces are frozen: one parse per distinct string
 
 
 class Evidence(BaseModel):

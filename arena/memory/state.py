@@ -35,6 +35,7 @@ class BankSnapshot:
         self.head_hash = head_hash
         self._insights = insights
         self.rejected = rejected
+        self._sorted: list[Insight] | None = None
 
     def get(self, insight_id: str) -> Insight:
         try:
@@ -46,7 +47,9 @@ class BankSnapshot:
         return insight_id in self._insights
 
     def all(self) -> list[Insight]:
-        return sorted(self._insights.values(), key=lambda i: (i.created, i.id))
+        if self._sorted is None:  # a snapshot never changes: sort once
+            self._sorted = sorted(self._insights.values(), key=lambda i: (i.created, i.id))
+        return list(self._sorted)
 
     def insights(
         self, namespace: str | Namespace | None = None, status: str | None = "active"
@@ -54,12 +57,17 @@ class BankSnapshot:
         """Insights applying to ``namespace`` (a seat's (game, role[, opponent]); wildcard
         entries included), with ``status`` (None: any), in creation order."""
         target = Namespace.parse(namespace) if namespace is not None else None
+        covers: dict[str, bool] = {}
         out = []
         for ins in self.all():
             if status is not None and ins.status != status:
                 continue
-            if target is not None and not Namespace.parse(ins.namespace).covers(target):
-                continue
+            if target is not None:
+                ok = covers.get(ins.namespace)
+                if ok is None:
+                    ok = covers[ins.namespace] = Namespace.parse(ins.namespace).covers(target)
+                if not ok:
+                    continue
             out.append(ins)
         return out
 
@@ -212,3 +220,34 @@ def replay(ops: Iterable[Op]) -> BankSnapshot:
         version, head = op.version, op.hash
         rejected += op.op == "reject"
     return BankSnapshot(version, head, state, rejected)
+
+
+def diff(old: BankSnapshot, new: BankSnapshot) -> list[dict[str, Any]]:
+    """What changed from ``old`` to ``new``, per insight: added, or the fields that changed."""
+    out: list[dict[str, Any]] = []
+    fields = ("text", "status", "support", "version", "reason", "merged_into", "effect")
+    for ins in new.all():
+        if ins.id not in old:
+            out.append(
+                {
+                    "id": ins.id,
+                    "change": "added",
+                    "namespace": ins.namespace,
+                    "text": ins.text,
+                    "status": ins.status,
+                }
+            )
+            continue
+        before = old.get(ins.id)
+        changed = {
+            f: [_plain(getattr(before, f)), _plain(getattr(ins, f))]
+            for f in fields
+            if getattr(before, f) != getattr(ins, f)
+        }
+        if changed:
+            out.append({"id": ins.id, "change": "changed", "namespace": ins.namespace, **changed})
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump(mode="json") if hasattr(value, "model_dump") else value

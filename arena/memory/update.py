@@ -364,14 +364,11 @@ def apply_proposal(
 def recent_rejections(bank: Bank, namespace: Namespace, n: int = 10) -> list[str]:
     """The latest rejected proposals of a namespace, as the reflector is shown them."""
     out = []
-    for op in reversed(bank.ops(after=max(0, bank.head()[0] - 2000))):
-        if op.op == "reject" and op.namespace == namespace.key():
-            prop = op.payload.get("proposal") or {}
-            what = prop.get("text") or prop.get("id") or "(text withheld)"
-            out.append(f"{prop.get('op', '?')} {what!s:.120}: {op.payload.get('reason', '')}")
-            if len(out) >= n:
-                break
-    return list(reversed(out))
+    for op in bank.latest("reject", namespace.key(), n):
+        prop = op.payload.get("proposal") or {}
+        what = prop.get("text") or prop.get("id") or "(text withheld)"
+        out.append(f"{prop.get('op', '?')} {what!s:.120}: {op.payload.get('reason', '')}")
+    return out
 
 
 async def reflect_seat(
@@ -391,3 +388,22 @@ async def reflect_seat(
     raw = await reflector.propose(traj, insights, settings.budget, recent_rejections(bank, ns))
     guard = guard or PrivacyGuard(events, settings.privacy_threshold)
     return apply_proposal(bank, ns, raw, traj, guard, settings, reflector.name)
+
+
+async def reflect_match(
+    bank: Bank,
+    events: list[Event],
+    reflector: Reflector,
+    seats: Iterable[int] | None = None,
+    namespace: str = "{game}/{role}",
+    settings: UpdateSettings | None = None,
+) -> list[UpdateReport]:
+    """Reflect on the given seats (default: all) of one match, in seat order."""
+    settings = settings or UpdateSettings()
+    guard = PrivacyGuard(events, settings.privacy_threshold)
+    if seats is None:
+        start = next(e for e in events if e.type == "match_start")
+        seats = range(len(start.payload.get("names") or []))
+    return [
+        await reflect_seat(bank, events, s, reflector, namespace, settings, guard) for s in seats
+    ]

@@ -36,6 +36,7 @@ CASES = {
     "werewolf_baselines": ["--games", "4", "--boot", "20"],
     "avalon_baselines": ["--games", "4"],
     "negotiation_baselines": ["--games", "4", "--boot", "20"],
+    "memory": ["--insights", "50", "--calls", "5", "--matches", "1"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -48,6 +49,7 @@ EXPECTED = {
     "werewolf_baselines": "village_win",
     "avalon_baselines": "rule_good_vs_rule_evil",
     "negotiation_baselines": "random vs greedy",
+    "memory": "retrieval_injection_ms_per_decision",
 }
 
 

@@ -1,0 +1,230 @@
+"""``arena memory ...``: inspect, verify, move and grow insight banks (docs/memory.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser(
+        "memory",
+        help="insight banks: list, show, history, diff, verify, export, import, add, reflect",
+        description="An insight bank is an append-only, hash-chained SQLite log; every command "
+        "but add/import/reflect only reads it.",
+    )
+    msub = p.add_subparsers(dest="memory_command", metavar="COMMAND")
+
+    def cmd(name: str, help: str, func: Any) -> argparse.ArgumentParser:
+        q = msub.add_parser(name, help=help, description=help)
+        q.add_argument("bank", help="bank file (SQLite)")
+        q.set_defaults(func=func)
+        return q
+
+    q = cmd("list", "the insights of a bank version", cmd_list)
+    q.add_argument("--namespace", help="only insights applying to game[/role[/opponent]]")
+    q.add_argument("--status", default="active", help="active|retired|merged|any")
+    q.add_argument("--version", type=int, help="bank version (default: newest)")
+    q.add_argument("--json", action="store_true")
+    q = cmd("show", "one insight in full (provenance, support, effect)", cmd_show)
+    q.add_argument("id")
+    q.add_argument("--version", type=int)
+    q = cmd("history", "every logged operation naming an insight", cmd_history)
+    q.add_argument("id")
+    q = cmd("diff", "what changed between two versions", cmd_diff)
+    q.add_argument("old", type=int)
+    q.add_argument("new", type=int, nargs="?", help="default: newest")
+    q = cmd(
+        "verify", "recompute the hash chain and replay the log (exit 1 when broken)", cmd_verify
+    )
+    q.add_argument("--expect", help="the head hash the bank must end with (e.g. from a match)")
+    q = cmd("export", "write the log as JSONL (header line + one operation per line)", cmd_export)
+    q.add_argument("--out", help="file (default: stdout)")
+    q = cmd(
+        "import", "append an exported log (the bank must be empty or a prefix of it)", cmd_import
+    )
+    q.add_argument("file")
+    q = cmd("add", "add an insight by hand", cmd_add)
+    q.add_argument("namespace", help="game[/role[/opponent]]")
+    q.add_argument("text")
+    q = cmd("reflect", "reflect on finished matches and update the bank", cmd_reflect)
+    q.add_argument("target", help="a match JSONL or a run directory (its matches/*.jsonl)")
+    q.add_argument("--seats", default="all", help="comma-separated seats, or all")
+    q.add_argument("--reflector", default="scripted", help="scripted | llm")
+    q.add_argument("--backend", default="{}", help="llm reflector: BackendConfig as JSON")
+    q.add_argument("--namespace", default="{game}/{role}")
+    q.add_argument("--budget", type=int, default=3)
+    q.add_argument("--cap", type=int, default=20)
+    p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
+
+
+def _bank(args: argparse.Namespace, must_exist: bool = True) -> Any:
+    from arena.memory import Bank
+
+    path = Path(args.bank).expanduser()
+    if must_exist and not path.exists():
+        raise SystemExit(_err(f"{path} does not exist"))
+    return Bank(path)
+
+
+def _err(msg: str, code: int = 2) -> int:
+    print(f"error: {msg}", file=sys.stderr)
+    return code
+
+
+def _effect(ins: Any) -> str:
+    e = ins.effect
+    return "" if e is None else f"{e.delta:+.3f} [{e.lo:+.3f}, {e.hi:+.3f}] n={e.n}"
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from arena.memory import BankError
+
+    bank = _bank(args)
+    try:
+        snap = bank.at(args.version)
+        status = None if args.status == "any" else args.status
+        rows = snap.insights(args.namespace, status=status)
+    except (BankError, ValueError) as err:
+        return _err(str(err))
+    if args.json:
+        print(json.dumps([i.model_dump(mode="json") for i in rows], indent=1))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{bank.path.name} @ version {snap.version}", title_justify="left")
+    for col in ("id", "namespace", "status", "support", "effect", "text"):
+        table.add_column(col, overflow="fold")
+    for i in rows:
+        table.add_row(i.id, i.namespace, i.status, str(i.support), _effect(i), i.text)
+    Console().print(table)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from arena.memory import BankError
+
+    try:
+        ins = _bank(args).at(args.version).get(args.id)
+    except BankError as err:
+        return _err(str(err))
+    print(json.dumps(ins.model_dump(mode="json"), indent=1))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    ops = _bank(args).history(args.id)
+    if not ops:
+        return _err(f"no operation names {args.id}", 1)
+    for op in ops:
+        print(
+            json.dumps(
+                {
+                    "version": op.version,
+                    "op": op.op,
+                    "namespace": op.namespace,
+                    "payload": op.payload,
+                    "hash": op.hash[:16],
+                }
+            )
+        )
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from arena.memory import BankError
+    from arena.memory.state import diff
+
+    bank = _bank(args)
+    try:
+        changes = diff(bank.at(args.old), bank.at(args.new))
+    except BankError as err:
+        return _err(str(err))
+    for change in changes:
+        print(json.dumps(change, ensure_ascii=False))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    result = _bank(args).verify(args.expect)
+    if result.ok:
+        print(f"ok: {result.n_ops} operations, head {result.head_hash}")
+        return 0
+    where = f" at version {result.bad_version}" if result.bad_version else ""
+    print(f"BROKEN{where}: {result.reason}")
+    return 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    bank = _bank(args)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            n = bank.export(fh)
+        print(f"exported {n} operations to {args.out}", file=sys.stderr)
+    else:
+        bank.export(sys.stdout)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from arena.memory import BankError
+
+    bank = _bank(args, must_exist=False)
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            n = bank.import_log(fh)
+    except (OSError, BankError, ValueError) as err:
+        return _err(str(err), 1)
+    print(f"imported {n} operations; head {bank.head()[1]}")
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from arena.memory import BankError
+
+    try:
+        iid = _bank(args, must_exist=False).add(args.namespace, args.text, created_by="user")
+    except (BankError, ValueError) as err:
+        return _err(str(err))
+    print(iid)
+    return 0
+
+
+def cmd_reflect(args: argparse.Namespace) -> int:
+    from arena.memory.reflect import LLMReflector, ScriptedReflector
+    from arena.memory.trajectory import load_events
+    from arena.memory.update import UpdateSettings, reflect_seat
+
+    target = Path(args.target)
+    paths = sorted((target / "matches").glob("*.jsonl")) if target.is_dir() else [target]
+    if not paths or not all(p.is_file() for p in paths):
+        return _err(f"no match records at {target}")
+    reflector: Any
+    if args.reflector == "llm":
+        reflector = LLMReflector(json.loads(args.backend))
+    elif args.reflector == "scripted":
+        reflector = ScriptedReflector()
+    else:
+        return _err("--reflector is scripted or llm")
+    settings = UpdateSettings(budget=args.budget, cap=args.cap)
+    bank = _bank(args, must_exist=False)
+
+    async def run() -> None:
+        for path in paths:  # record order = match id order: the same inputs, the same bank
+            events = load_events(path)
+            start = next(e for e in events if e.type == "match_start")
+            n = len(start.payload.get("names") or [])
+            seats = range(n) if args.seats == "all" else [int(s) for s in args.seats.split(",")]
+            for seat in seats:
+                report = await reflect_seat(bank, events, seat, reflector, args.namespace, settings)
+                print(json.dumps(report.summary()))
+        if isinstance(reflector, LLMReflector):
+            await reflector.close()
+
+    asyncio.run(run())
+    return 0

@@ -1,0 +1,88 @@
+"""`arena memory ...` end to end on a bank grown by reflecting on real match records."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from arena import registry
+from arena.agents import factory
+from arena.results import MatchSpec
+from arena.runner import MatchRunner
+from arena.sinks import JsonlSink
+
+
+def record_run(tmp: Path, game: str = "werewolf", seeds: tuple[int, ...] = (3, 4)) -> Path:
+    run = tmp / "run"
+    for seed in seeds:
+        engine = registry.engine_class(game)({}, seed=seed)
+        n = engine.n_seats
+        spec = MatchSpec(
+            match_id=f"m{seed}", run_id="r", game=game, seed=seed, seats=[f"b{i}" for i in range(n)]
+        )
+        agents = [factory.build(f"b{i}", "random", game) for i in range(n)]
+        sink = JsonlSink(run / "matches" / f"m{seed}.jsonl")
+        asyncio.run(MatchRunner(spec, agents, [sink], engine=engine).run())
+    return run
+
+
+def out_lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    return [ln for ln in capsys.readouterr().out.splitlines() if ln.strip()]
+
+
+def test_reflect_list_show_history_diff_verify(tmp_path: Path, capsys) -> None:
+    run = record_run(tmp_path)
+    bank = str(tmp_path / "bank.sqlite")
+    assert main(["memory", "add", bank, "werewolf/villager", "Vote with the majority."]) == 0
+    first = out_lines(capsys)[-1]
+    assert main(["memory", "reflect", bank, str(run)]) == 0
+    reports = [json.loads(x) for x in out_lines(capsys)]
+    assert len(reports) == 16 and {r["match_id"] for r in reports} == {"m3", "m4"}
+    assert main(["memory", "list", bank, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and all(r["status"] == "active" for r in rows)
+    assert any(r["provenance"] and r["provenance"][0]["match_id"] in ("m3", "m4") for r in rows)
+    assert main(["memory", "list", bank, "--namespace", "werewolf/villager", "--json"]) == 0
+    assert first in {r["id"] for r in json.loads(capsys.readouterr().out)}
+    assert main(["memory", "show", bank, first]) == 0
+    assert json.loads(capsys.readouterr().out)["text"] == "Vote with the majority."
+    assert main(["memory", "history", bank, first]) == 0
+    assert json.loads(out_lines(capsys)[0])["op"] == "add"
+    assert main(["memory", "diff", bank, "1"]) == 0
+    changes = [json.loads(x) for x in out_lines(capsys)]
+    assert changes and {c["change"] for c in changes} <= {"added", "changed"}
+    assert main(["memory", "list", bank]) == 0  # the table renders
+    capsys.readouterr()
+    assert main(["memory", "verify", bank]) == 0
+    assert out_lines(capsys)[0].startswith("ok:")
+
+
+def test_verify_exits_1_on_an_edited_row_and_export_import_keeps_the_chain(
+    tmp_path: Path, capsys
+) -> None:
+    bank = tmp_path / "bank.sqlite"
+    for text in ("One.", "Two.", "Three."):
+        assert main(["memory", "add", str(bank), "toy", text]) == 0
+    exported = tmp_path / "bank.jsonl"
+    assert main(["memory", "export", str(bank), "--out", str(exported)]) == 0
+    copy = tmp_path / "copy.sqlite"
+    assert main(["memory", "import", str(copy), str(exported)]) == 0
+    capsys.readouterr()
+    assert main(["memory", "verify", str(copy)]) == 0
+    head = out_lines(capsys)[0].split()[-1]
+    assert main(["memory", "verify", str(bank), "--expect", head]) == 0
+    conn = sqlite3.connect(bank)
+    conn.execute("DROP TRIGGER ops_append_only_update")
+    conn.execute("UPDATE ops SET payload = replace(payload, 'Two.', 'Deux.') WHERE version = 2")
+    conn.commit()
+    conn.close()
+    capsys.readouterr()
+    assert main(["memory", "verify", str(bank)]) == 1
+    assert "BROKEN at version 2" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["memory", "list", str(tmp_path / "missing.sqlite")])
