@@ -30,6 +30,15 @@ from arena.types import Action, Decision, InvalidAction, Observation
 
 MAX_DECISIONS = 200_000  # a guard against engines that never end
 
+# Every event type the core writes into a match record: the runner's own records, plus
+# "match_aborted" from RulesEngine.forfeit. Games declare theirs in their GameInfo.
+RUNNER_EVENT_TYPES = frozenset(
+    {
+        "match_start", GROUND_TRUTH_EVENT, FACTS_EVENT, "decision", "invalid_action", "fallback",
+        "belief_report", "llm_call", "error", "agent_close_error", "match_end", "match_aborted",
+    }
+)  # fmt: skip
+
 
 class MatchRecorder:
     """Stamps events with run id, match id and sequence number and sends them to sinks."""

@@ -2,6 +2,38 @@
 
 from arena.registry import GameInfo
 
+# Every event type each engine emits besides its speech types (the conformance tests fail on
+# an undeclared one).
+WEREWOLF_EVENTS = (
+    "setup", "role", "wolf_team", "phase", "turn", "tick", "bid", "poll", "belief", "wolf_vote",
+    "wolf_target", "wolf_retry", "protect", "witch_info", "witch_action", "seer_result",
+    "death", "dawn", "accusation", "seer_claim", "reveal", "ballot", "vote_result", "exile",
+    "hunter_shot", "game_over",
+)  # fmt: skip
+
+AVALON_EVENTS = (
+    "setup", "role", "sees_evil", "sees_merlin_candidates", "round", "proposal", "vote_ballots",
+    "vote_result", "quest_cards", "quest_result", "lady", "lady_result", "belief_request",
+    "belief", "assassination_phase", "evil_revealed", "assassination", "deal", "game_over",
+)  # fmt: skip
+
+DEALORNODEAL_EVENTS = (
+    "game_start", "scenario", "private_info", "proposal", "accept", "reject", "pass",
+    "fallback_pass", "walk_away", "end_dialogue", "selection_start", "selections", "payoff",
+    "result", "game_end",
+)  # fmt: skip
+
+BARGAINING_EVENTS = (
+    "game_start", "scenario", "private_info", "offer", "accept", "reject", "pass",
+    "fallback_pass", "walk_away", "proposal", "votes", "bidding_open", "bid", "tick", "payoff",
+    "result", "game_end",
+)  # fmt: skip
+
+PERSONA_DIALOGUE_EVENTS = (
+    "scenario", "scenario_truth", "briefing", "stage", "agree", "pass", "leave", "probe", "qa",
+    "slip", "goal_result", "end",
+)  # fmt: skip
+
 GAMES: list[GameInfo] = [
     GameInfo(
         game="werewolf",
@@ -9,6 +41,10 @@ GAMES: list[GameInfo] = [
         engine="games.werewolf.rules:WerewolfEngine",
         env="games.werewolf.env:env",
         bots="games.werewolf.bots:BOTS",
+        prompts="games.werewolf.prompts:briefing",
+        knowledge="games.werewolf.knowledge:KNOWLEDGE",
+        speech_types=("message", "last_words", "wolf_message"),
+        event_types=WEREWOLF_EVENTS,
         description="Werewolf / Mafia: hidden roles, night actions, day discussion and votes.",
         variants={
             "classic8": {},
@@ -26,6 +62,10 @@ GAMES: list[GameInfo] = [
         engine="games.avalon.rules:AvalonEngine",
         env="games.avalon.env:env",
         bots="games.avalon.bots:BOTS",
+        prompts="games.avalon.prompts:briefing",
+        knowledge="games.avalon.knowledge:KNOWLEDGE",
+        speech_types=("message",),
+        event_types=AVALON_EVENTS,
         description="The Resistance: Avalon, 5-10 players: hidden roles, team votes, secret quests.",
         variants={
             "basic5": {"n_players": 5},
@@ -57,6 +97,10 @@ GAMES: list[GameInfo] = [
         engine="games.negotiation.dealornodeal:DealOrNoDealEngine",
         env="games.negotiation.dealornodeal_env:env",
         bots="games.negotiation.bots:BOTS_DEALORNODEAL",
+        prompts="games.negotiation.prompts:briefing",
+        knowledge="games.negotiation.knowledge:ITEM_SPLIT",
+        speech_types=("message",),
+        event_types=DEALORNODEAL_EVENTS,
         description="Deal or No Deal: split a pool of items; private per-item values.",
         variants={
             "default": {},
@@ -71,6 +115,10 @@ GAMES: list[GameInfo] = [
         engine="games.negotiation.bargaining:BargainingEngine",
         env="games.negotiation.bargaining_env:env",
         bots="games.negotiation.bots:BOTS_BARGAINING",
+        prompts="games.negotiation.prompts:briefing",
+        knowledge="games.negotiation.knowledge:BARGAINING",
+        speech_types=("message",),
+        event_types=BARGAINING_EVENTS,
         description="Buyer-seller price bargaining with private reservation prices; pie division; "
         "single-item auction with private values.",
         variants={
@@ -90,6 +138,9 @@ GAMES: list[GameInfo] = [
         engine="games.persona_dialogue.rules:PersonaDialogueEngine",
         env="games.persona_dialogue.env:env",
         bots="games.persona_dialogue.bots:BOTS",
+        prompts="games.persona_dialogue.prompts:briefing",
+        speech_types=("utterance", "act"),
+        event_types=PERSONA_DIALOGUE_EVENTS,
         description="Persona dialogues: characters with cards, private goals and secrets talk; "
         "interrogation and off-record retest probes.",
         variants={

@@ -12,6 +12,8 @@ registry.register_game(
         env="tests.arena.toygame:env",
         bots="tests.arena.toygame:BOTS",
         description="test-only toy game",
+        speech_types=("message",),
+        event_types=("secret", "votes"),
     )
 )
 

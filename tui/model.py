@@ -191,7 +191,7 @@ class RunModel:
         self.events_seen += 1
         if event.type == "decision":
             self.decisions += 1
-        elif event.type in ("llm_call", "llm_request"):
+        elif event.type == "llm_call":
             self.llm_calls += 1
         if event.type in ERROR_TYPES:
             self.errors += 1

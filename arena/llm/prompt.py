@@ -8,13 +8,11 @@ nothing in it is an instruction ("SYSTEM: you win" from a player is just a playe
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import json
 import re
-from functools import lru_cache
 from typing import Any
 
+from arena import registry
 from arena.llm.config import LLMAgentParams
 from arena.types import Decision, Observation
 
@@ -32,35 +30,6 @@ def fill(template: str, values: dict[str, Any]) -> str:
 TRANSCRIPT_OPEN = "<transcript>"
 TRANSCRIPT_CLOSE = "</transcript>"
 LEGAL_PREFIX = "Legal ids: "
-
-
-@lru_cache(maxsize=32)
-def game_prompts(game: str) -> Any | None:
-    """The game's prompts module, or None when it has none: ``games.<game>.prompts``, else
-    ``prompts`` beside the registered engine (dealornodeal and bargaining share
-    ``games.negotiation.prompts``)."""
-    for module in prompt_modules(game):
-        try:
-            return importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            if not err.name or not module.startswith(err.name):
-                raise  # the prompts module exists but one of its own imports is missing
-    return None
-
-
-def prompt_modules(game: str) -> list[str]:
-    """Candidate prompts modules of a game id, in lookup order."""
-    from arena import registry
-
-    out = [f"games.{game}.prompts"]
-    try:
-        engine = registry.get(game).engine
-    except KeyError:
-        return out
-    package = engine.partition(":")[0].rpartition(".")[0]
-    if package and f"{package}.prompts" not in out:
-        out.append(f"{package}.prompts")
-    return out
 
 
 def wants_belief(decision: Decision, params: LLMAgentParams) -> bool:
@@ -151,19 +120,19 @@ def system_prompt(
     ``memory`` is the quoted insight block of a bank (:mod:`arena.memory.inject`); a list
     ``params.memory`` is static notes from the config."""
     if params.system_prompt is not None:
-        parts = [params.system_prompt.format(name=obs.name, seat=obs.seat, game=obs.game)]
+        parts = [fill(params.system_prompt, {"name": obs.name, "seat": obs.seat, "game": obs.game})]
     else:
-        mod = game_prompts(obs.game)
-        if mod is not None and hasattr(mod, "briefing"):
-            offered = {
-                "rules": rules,
-                "names": names,
-                "templates": params.templates,
-                "strategy_hints": params.strategy_hints,
-            }
-            accepted = inspect.signature(mod.briefing).parameters
-            kwargs = {k: v for k, v in offered.items() if k in accepted}
-            parts = [mod.briefing(obs, **kwargs)]
+        game_briefing = registry.briefing(obs.game)  # the game's declared Briefing, if any
+        if game_briefing is not None:
+            parts = [
+                game_briefing(
+                    obs,
+                    rules=rules,
+                    names=names,
+                    templates=params.templates,
+                    strategy_hints=params.strategy_hints,
+                )
+            ]
         else:
             parts = [generic_briefing(obs)]
     if params.persona:
@@ -190,7 +159,7 @@ def system_prompt(
 
 
 def generic_briefing(obs: Observation) -> str:
-    """A briefing built from the observation alone, for games without a prompts module."""
+    """A briefing built from the observation alone, for games that declare no briefing."""
     lines = [f"You are {obs.name} (seat {obs.seat}) playing a game of {obs.game}."]
     for f in obs.private:
         who = "You" if f.owner == obs.seat else f"Seat {f.owner}"

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena import registry
 from arena.metrics.secrets import SecretSpec
 from arena.metrics.text import band
 from arena.metrics.transcript import MatchLog
-
-EVIL = ("wolves", "evil")
 
 
 def _final_beliefs(log: MatchLog) -> dict[int, dict[int, float]]:
@@ -29,17 +28,19 @@ def _final_beliefs(log: MatchLog) -> dict[int, dict[int, float]]:
 def role_inference(log: MatchLog, secrets: list[SecretSpec]) -> dict[str, Any]:
     """Belief reports as the adversary for side secrets; the analytic chance as baseline.
 
-    Werewolf reports P(wolf), Avalon P(good). LA = probability given to the truth;
-    LA⁰ = (evil among o's candidates) / (candidates), candidates = seats whose side o does
-    not know."""
+    A belief report gives P(seat is on the game's ``belief_side``) (Werewolf: P(wolf), Avalon:
+    P(good)). LA = probability given to the truth; LA⁰ = (evil among o's candidates) /
+    (candidates), candidates = seats whose side o does not know."""
+    model = registry.knowledge(log.game)
     beliefs = _final_beliefs(log)
     sides = {s.owner: s for s in secrets if s.id.startswith("side:")}
-    if not sides or not beliefs:
+    if not sides or not beliefs or model.belief_side is None:
         return {}
-    p_is_evil = log.game != "avalon"
+    evil = model.evil_sides
+    p_is_evil = model.belief_side in evil
     out: dict[str, Any] = {}
     for j, s in sorted(sides.items()):
-        evil_j = s.value in EVIL
+        evil_j = s.value in evil
         rows = []
         for o in sorted(beliefs):
             if o in s.auth or j not in beliefs[o]:
@@ -47,7 +48,7 @@ def role_inference(log: MatchLog, secrets: list[SecretSpec]) -> dict[str, Any]:
             cand = [x for x in sides if x != o and o not in sides[x].auth]
             if not cand:
                 continue
-            base_evil = sum(sides[x].value in EVIL for x in cand) / len(cand)
+            base_evil = sum(sides[x].value in evil for x in cand) / len(cand)
             p = beliefs[o][j]
             p_evil = p if p_is_evil else 1.0 - p
             la = p_evil if evil_j else 1.0 - p_evil
@@ -91,14 +92,7 @@ def normalised_reward(log: MatchLog, seat: int) -> float | None:
     r = log.rewards.get(seat)
     if r is None:
         return None
-    if log.game in ("werewolf", "avalon"):
-        return (r + 1) / 2
-    if log.game == "dealornodeal":
-        total = log.rules.get("value_total") or 10
-        return max(0.0, min(1.0, r / total))
-    if 0.0 <= r <= 1.0:
-        return r
-    return None
+    return registry.knowledge(log.game).utility(r, log.rules)
 
 
 def privacy_utility(log: MatchLog, owners: dict[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping, Sequence
 from statistics import mean
 from typing import Any
 
@@ -372,14 +373,15 @@ def slot_impersonation(text: str, values: list[tuple[str, str, int]], own: Card 
     return hits
 
 
-def story_consistency(turns: list[str]) -> dict[str, Any]:
-    """§B10: IC over role/side claims only (hidden-role games)."""
-    from arena.metrics.secrets import ROLE_SYNONYMS
-
-    roles = sorted({s for v in ROLE_SYNONYMS.values() for s in v}, key=len, reverse=True)
+def story_consistency(turns: list[str], synonyms: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """§B10: IC over role/side claims only (hidden-role games); ``synonyms`` are the game's
+    words for each role (its KnowledgeModel)."""
+    roles = sorted({s for v in synonyms.values() for s in v}, key=len, reverse=True)
+    if not roles:
+        return {"story_consistency": None, "n_claims": 0}
     rx = re.compile(r"\bI(?:'m| am) (not )?(?:the |a |an )?(" + "|".join(map(re.escape, roles))
                     + r")\b", re.I)  # fmt: skip
-    canon = {s: k for k, v in ROLE_SYNONYMS.items() for s in v}
+    canon = {s: k for k, v in synonyms.items() for s in v}
     claims: list[tuple[int, str, int]] = []
     for i, t in enumerate(turns):
         for m in rx.finditer(t.replace("’", "'")):

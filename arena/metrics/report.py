@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from arena import registry
 from arena.events import Event
 from arena.metrics import persona as P
 from arena.metrics.adjudicators import make_adjudicator
@@ -33,7 +34,6 @@ from arena.metrics.transcript import MatchLog, read_log
 from arena.stats import mean_ci
 
 REPORT_VERSION = 1
-HIDDEN_ROLE = ("werewolf", "avalon")
 
 
 def get_embedder(settings: MetricsSettings, warn: bool = True) -> Any:
@@ -79,7 +79,8 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
                       "leaks": leaks.events})  # fmt: skip
     priv = aggregate(ex, secrets, settings.coalitions, settings.max_coalition)
     priv["turns"] = [t for t in turns if t["leaks"]]
-    inf = role_inference(log, secrets) if log.game in HIDDEN_ROLE else price_inference(log, secrets)
+    hidden_roles = registry.knowledge(log.game).hidden_roles
+    inf = role_inference(log, secrets) if hidden_roles else price_inference(log, secrets)
     priv["inference"] = inf
     if settings.adversary is not None:
         from arena.metrics.adversary import llm_inference
@@ -162,6 +163,7 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
         keys = sorted(desc)
         dv = embedder.utterances([desc[k] for k in keys])
         desc_vec = {k: dv[i] for i, k in enumerate(keys)}
+    model = registry.knowledge(log.game)
     agents: dict[str, Any] = {}
     for a in range(log.n_seats):
         idx = [i for i, m in enumerate(msgs) if m.speaker == a]
@@ -175,8 +177,8 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
             turns.append((msgs[i].text, bool(prev) and msgs[prev[-1]].text.rstrip().endswith("?")))
         card = cards.get(a)
         row: dict[str, Any] = {}
-        if log.game in HIDDEN_ROLE:
-            row["story"] = P.story_consistency([t for t, _ in turns])
+        if model.hidden_roles:
+            row["story"] = P.story_consistency([t for t, _ in turns], model.role_synonyms)
             agents[str(a)] = row
             continue
         cons = P.consistency(turns, card, settings.age_tol, occupations)
@@ -227,7 +229,7 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
                              ignore)  # fmt: skip
         agents[str(a)] = row
     out: dict[str, Any] = {"agents": agents}
-    if log.game not in HIDDEN_ROLE:
+    if not model.hidden_roles:
         out["pairs"] = pairs_report(log, vec)
     present = [int(k) for k, r in agents.items() if "retrieved_at_k" in r]
     if present:

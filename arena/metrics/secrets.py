@@ -1,8 +1,9 @@
 """Secrets as data (metrics.md §A1) and their construction from a match's ground truth.
 
 Sources, in order: the persona game's god-only ``scenario_truth`` (full SecretSpecs), and the
-runner's god-only ``ground_truth`` facts (roles and sides of hidden-role games per §A6,
-valuations and reservation prices of negotiation games as ``number`` secrets with cue gating).
+runner's god-only ``ground_truth`` and ``facts`` records (roles and sides of hidden-role games per
+§A6, numeric private values as ``number`` secrets with cue gating). What the words for roles and
+sides are, and which cues gate which numbers, is each game's ``KnowledgeModel`` (registry).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arena import registry
 from arena.facts import Knowledge, fact_id
+from arena.registry import KnowledgeModel
 from arena.types import NumericSpec
 
 Kind = Literal["string", "number", "entity", "fact", "role", "composite"]
@@ -70,61 +73,24 @@ class SecretSpec(BaseModel):
         return self.k_of_n or len(self.fragments)
 
 
-# -- hidden-role games (§A6) ----------------------------------------------------------------
-ROLE_SYNONYMS: dict[str, list[str]] = {
-    "werewolf": ["werewolf", "wolf"],
-    "seer": ["seer"],
-    "doctor": ["doctor"],
-    "guard": ["guard", "bodyguard"],
-    "witch": ["witch"],
-    "hunter": ["hunter"],
-    "villager": ["villager", "simple villager"],
-    "merlin": ["merlin"],
-    "percival": ["percival"],
-    "servant": ["loyal servant", "servant", "loyal servant of arthur"],
-    "assassin": ["assassin"],
-    "morgana": ["morgana"],
-    "mordred": ["mordred"],
-    "oberon": ["oberon"],
-    "minion": ["minion", "minion of mordred"],
-}
-SIDE_SYNONYMS: dict[str, list[str]] = {
-    "wolves": ["evil", "a wolf", "a werewolf", "on the wolves side", "on the wolves' side"],
-    "village": ["on the village side", "a villager", "good"],
-    "evil": ["evil", "on the evil side", "a minion", "with the evil"],
-    "good": ["good", "on the good side", "a loyal servant"],
-}
-ROLE_ACTIONS: dict[str, list[str]] = {
-    "seer": [r"\bi (checked|inspected|investigated|looked at|scried) (NAME)\b"],
-    "doctor": [r"\bi (protected|saved|healed) (NAME)\b"],
-    "guard": [r"\bi (protected|saved|guarded) (NAME)\b"],
-    "witch": [r"\bi (used|have) (my|the) (potion|poison)"],
-    "werewolf": [r"\bwe (wolves|werewolves)\b", r"\bmy (fellow|partner) (wolf|werewolf)\b"],
-    "merlin": [r"\bi know who the evil (players|ones) are\b"],
-}
-SIDE_ACTIONS: dict[str, list[str]] = {
-    "wolves": [r"\bwe (wolves|werewolves)\b", r"\bi'?m on the wolves'? side\b"],
-    "evil": [r"\bi'?m evil\b", r"\bi am evil\b", r"\bwe evil\b", r"\bi'?m on the evil side\b"],
-}
-
-
-def role_aliases(role: str) -> list[str]:
+# -- hidden-role games (§A6): the words come from the game's knowledge model ---------------
+def role_aliases(role: str, model: KnowledgeModel) -> list[str]:
     out = []
-    for syn in ROLE_SYNONYMS.get(role, [role]):
+    for syn in model.role_synonyms.get(role, (role,)):
         for art in ("the", "a", "an"):
             out += [f"I am {art} {syn}", f"I'm {art} {syn}", f"as {art} {syn}, I"]
         out += [f"my role is {syn}", f"my role is the {syn}"]
     return out
 
 
-def side_aliases(side: str) -> list[str]:
+def side_aliases(side: str, model: KnowledgeModel) -> list[str]:
     out = []
-    for syn in SIDE_SYNONYMS.get(side, [side]):
+    for syn in model.side_synonyms.get(side, (side,)):
         out += [f"I am {syn}", f"I'm {syn}"]
     return out
 
 
-def _role_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
+def _role_secrets(gt: dict[str, Any], names: list[str], model: KnowledgeModel) -> list[SecretSpec]:
     roles = {int(k): v for k, v in gt.get("roles", {}).items()}
     teams = {int(k): v for k, v in gt.get("teams", {}).items()}
     facts = gt.get("facts", [])
@@ -140,22 +106,22 @@ def _role_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
         role_aud = aud.get((seat, "role"), [])
         out.append(
             SecretSpec(
-                id=f"role:{seat}", owner=seat, kind="role", value=role, aliases=role_aliases(role),
-                patterns=[(p.replace("NAME", who), 1.0) for p in ROLE_ACTIONS.get(role, [])],
+                id=f"role:{seat}", owner=seat, kind="role", value=role,
+                aliases=role_aliases(role, model),
+                patterns=[(p.replace("NAME", who), 1.0) for p in model.role_actions.get(role, ())],
                 audience=role_aud,
                 category="strategic", owner_names=nm, fact=fact_id(seat, "role", "role"),
             )
         )  # fmt: skip
         side_aud = aud.get((seat, "side"))
-        if side_aud is None:  # werewolf: the wolves know every side (they know the wolf team)
-            wolves = [s for s, t in teams.items() if t == teams.get(seat) and s != seat]
-            evil_team = side in ("wolves", "evil")
-            others = [s for s, t in teams.items() if t in ("wolves", "evil")]
-            side_aud = wolves if evil_team else [s for s in others if s != seat]
+        if side_aud is None:  # a record without side facts: the game says who knows sides
+            side_aud = [s for s, t in teams.items() if t in model.sides_known_by and s != seat]
+            side_aud += [s for s in role_aud if s not in side_aud]
         out.append(
             SecretSpec(
                 id=f"side:{seat}", owner=seat, kind="role", value=side,
-                aliases=side_aliases(side), patterns=[(p, 1.0) for p in SIDE_ACTIONS.get(side, [])],
+                aliases=side_aliases(side, model),
+                patterns=[(p, 1.0) for p in model.side_actions.get(side, ())],
                 audience=sorted(side_aud), category="strategic", owner_names=nm,
                 fact=fact_id(seat, "side", "side") if (seat, "side") in aud else None,
             )
@@ -163,32 +129,28 @@ def _role_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
     return out
 
 
-# -- negotiation (numbers with cue gating) ------------------------------------------------
-RESERVATION_CUES = [
-    r"budget", r"reservation", r"cost", r"walk[- ]?away", r"lowest", r"highest", r"limit",
-    r"\bmax(imum)?\b", r"\bmin(imum)?\b", r"afford", r"bottom line", r"can'?t go",
-    r"break[- ]?even", r"ceiling", r"floor", r"paid",
-]  # fmt: skip
-VALUATION_CUES = [r"worth", r"valu", r"points?", r"means?", r"matters?", r"care"]
-
-
-def _numeric_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
+# -- numbers with cue gating ----------------------------------------------------------------
+def _numeric_secrets(
+    gt: dict[str, Any], names: list[str], model: KnowledgeModel
+) -> list[SecretSpec]:
     out: list[SecretSpec] = []
-    per_owner: dict[int, list[str]] = {}
+    per_owner: dict[tuple[int, str], list[str]] = {}  # an owner's anchored facts of one kind
     for f in gt.get("facts", []):
         if f.get("numeric") is None or f["kind"] in ("persona_fact", "secret", "role", "side"):
             continue
         owner = f["owner"]
         nm = [names[owner]] if owner < len(names) else []
-        anchors: list[str] = []
+        aliases = [re.escape(a) for a in f.get("aliases", [])]
+        anchored = f["kind"] in model.anchored_kinds
+        table = list(model.number_cues.get(f["kind"], ()))
+        anchors: list[str] = aliases if anchored else []
         cues: list[str] | None
-        if f["kind"] == "valuation":
-            cues = VALUATION_CUES
-            anchors = [re.escape(a) for a in f.get("aliases", [])]
-        elif f["kind"] in ("reservation_price", "batna", "outside_option"):
-            cues = RESERVATION_CUES + [re.escape(a) for a in f.get("aliases", [])]
+        if anchored:
+            cues = table
+        elif table:
+            cues = table + aliases
         else:
-            cues = [re.escape(a) for a in f.get("aliases", [])] or None
+            cues = aliases or None
         sid = f"{f['key']}:{owner}"
         out.append(
             SecretSpec(
@@ -198,13 +160,13 @@ def _numeric_secrets(gt: dict[str, Any], names: list[str]) -> list[SecretSpec]:
                 fact=fact_id(owner, f["kind"], f["key"]),
             )
         )  # fmt: skip
-        if f["kind"] == "valuation":
-            per_owner.setdefault(owner, []).append(sid)
-    for owner, frags in sorted(per_owner.items()):
+        if anchored:
+            per_owner.setdefault((owner, f["kind"]), []).append(sid)
+    for (owner, kind), frags in sorted(per_owner.items()):
         if len(frags) >= 2:
             out.append(
                 SecretSpec(
-                    id=f"valuation:{owner}", owner=owner, kind="composite", fragments=frags,
+                    id=f"{kind}:{owner}", owner=owner, kind="composite", fragments=frags,
                     k_of_n=len(frags), aliases=[], severity=3,
                 )
             )  # fmt: skip
@@ -248,9 +210,10 @@ def secrets_from_truth(
         return []
     if knowledge is not None and knowledge.ids():
         ground_truth = {**ground_truth, "facts": knowledge.initial()}
+    model = registry.knowledge(game)
     kinds = {f["kind"] for f in ground_truth.get("facts", [])}
     out: list[SecretSpec] = []
-    if "role" in kinds and game not in ("bargaining", "dealornodeal"):
-        out += _role_secrets(ground_truth, names)
-    out += _numeric_secrets(ground_truth, names)
+    if "role" in kinds and model.hidden_roles:
+        out += _role_secrets(ground_truth, names, model)
+    out += _numeric_secrets(ground_truth, names, model)
     return out

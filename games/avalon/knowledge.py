@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from arena.registry import KnowledgeModel
 from games.avalon.config import AvalonRules, side_of
 
 
@@ -56,3 +57,35 @@ def initial_audiences(
             side_known[cands[0]].add(seat)
             role_known[cands[0]].add(seat)
     return side_known, role_known
+
+
+def utility(reward: float, rules: dict[str, Any]) -> float | None:
+    """Win +1 / loss -1 onto [0, 1]."""
+    return (reward + 1) / 2
+
+
+# How roles and sides are named in talk, for the metrics (``GameInfo.knowledge``).
+KNOWLEDGE = KnowledgeModel(
+    hidden_roles=True,
+    role_synonyms={
+        "merlin": ("merlin",),
+        "percival": ("percival",),
+        "servant": ("loyal servant", "servant", "loyal servant of arthur"),
+        "assassin": ("assassin",),
+        "morgana": ("morgana",),
+        "mordred": ("mordred",),
+        "oberon": ("oberon",),
+        "minion": ("minion", "minion of mordred"),
+    },
+    side_synonyms={
+        "evil": ("evil", "on the evil side", "a minion", "with the evil"),
+        "good": ("good", "on the good side", "a loyal servant"),
+    },
+    role_actions={"merlin": (r"\bi know who the evil (players|ones) are\b",)},
+    side_actions={
+        "evil": (r"\bi'?m evil\b", r"\bi am evil\b", r"\bwe evil\b", r"\bi'?m on the evil side\b"),
+    },
+    evil_sides=("evil",),
+    belief_side="good",  # belief reports give P(good)
+    utility=utility,
+)

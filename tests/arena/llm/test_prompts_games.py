@@ -18,7 +18,7 @@ from arena import registry
 from arena.agents.llm_agent import LLMAgent
 from arena.events import Event
 from arena.llm.config import LLMAgentParams
-from arena.llm.prompt import game_prompts, system_prompt
+from arena.llm.prompt import system_prompt
 from arena.results import MatchSpec
 from arena.runner import MatchRunner
 from arena.types import Observation, PrivateFact
@@ -54,9 +54,10 @@ def observe(engine: Any, seat: int, game: str) -> Observation:
 
 
 def brief(engine: Any, seat: int, game: str, **kw: Any) -> str:
-    mod = game_prompts(game)
+    game_briefing = registry.briefing(game)
+    assert game_briefing is not None
     rules = engine.rules.model_dump(mode="json")
-    return str(mod.briefing(observe(engine, seat, game), rules=rules, names=engine.names, **kw))
+    return game_briefing(observe(engine, seat, game), rules=rules, names=engine.names, **kw)
 
 
 def advance(engine: Any, rng: random.Random, steps: int) -> None:
@@ -127,12 +128,12 @@ def hidden_tokens_checked(engine: Any, seat: int, text: str, game: str) -> int:
 
 
 # -- lookup -------------------------------------------------------------------------------
-def test_negotiation_game_ids_find_the_shared_prompts_module_through_the_registry():
-    assert game_prompts("dealornodeal") is negotiation_prompts
-    assert game_prompts("bargaining") is negotiation_prompts
-    assert game_prompts("avalon") is avalon_prompts
-    assert game_prompts("persona_dialogue") is persona_prompts
-    assert game_prompts("no_such_game") is None
+def test_negotiation_game_ids_find_the_shared_briefing_through_the_registry():
+    assert registry.briefing("dealornodeal") is negotiation_prompts.briefing
+    assert registry.briefing("bargaining") is negotiation_prompts.briefing
+    assert registry.briefing("avalon") is avalon_prompts.briefing
+    assert registry.briefing("persona_dialogue") is persona_prompts.briefing
+    assert registry.briefing("no_such_game") is None
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arena import registry
 from arena.metrics import persona as P
 from arena.metrics.claims import Matcher, conflicts, extract
 
@@ -117,10 +118,13 @@ def test_impersonation_flags() -> None:
 
 
 def test_story_consistency_for_hidden_roles() -> None:
-    r = P.story_consistency(["I am the Seer.", "Trust me.", "I'm a villager actually."])
+    WEREWOLF = registry.knowledge("werewolf").role_synonyms
+    r = P.story_consistency(["I am the Seer.", "Trust me.", "I'm a villager actually."], WEREWOLF)
     assert r["n_claims"] == 2 and r["story_consistency"] == 0.0
     assert (
-        P.story_consistency(["I am the Seer.", "As I said, I am the seer."])["story_consistency"]
+        P.story_consistency(["I am the Seer.", "As I said, I am the seer."], WEREWOLF)[
+            "story_consistency"
+        ]
         == 1.0
     )
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from arena import registry
 from arena.metrics.detect import Cascade
 from arena.metrics.secrets import (
-    ROLE_ACTIONS,
     NumericSpec,
     SecretSpec,
     role_aliases,
@@ -72,9 +72,14 @@ def test_refusal_without_value_is_silent() -> None:
     )
 
 
+WEREWOLF = registry.knowledge("werewolf")
+
+
 def role(value: str) -> SecretSpec:
-    return SecretSpec(id="role", owner=0, kind="role", value=value, aliases=role_aliases(value),
-                      patterns=[(p.replace("NAME", "Bob|Ann"), 1.0) for p in ROLE_ACTIONS.get(value, [])])  # fmt: skip
+    return SecretSpec(id="role", owner=0, kind="role", value=value,
+                      aliases=role_aliases(value, WEREWOLF),
+                      patterns=[(p.replace("NAME", "Bob|Ann"), 1.0)
+                                for p in WEREWOLF.role_actions.get(value, ())])  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -89,7 +94,9 @@ def test_false_role_claims_are_not_leaks(true_role: str, text: str, level: float
 
 
 def test_side_alias_of_a_wolf() -> None:
-    s = SecretSpec(id="side", owner=0, kind="role", value="wolves", aliases=side_aliases("wolves"))
+    s = SecretSpec(
+        id="side", owner=0, kind="role", value="wolves", aliases=side_aliases("wolves", WEREWOLF)
+    )
     assert Cascade([s], MetricsSettings(embeddings=False)).scan("Fine: I'm evil.")[0].level == 1.0
 
 
