@@ -14,11 +14,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from arena import registry
 from arena.events import Event
 from arena.facts import GROUND_TRUTH_EVENT, Knowledge
 from arena.metrics.detect import Cascade
-from arena.metrics.secrets import ROLE_SYNONYMS, SIDE_SYNONYMS, SecretSpec, secrets_from_truth
+from arena.metrics.secrets import SecretSpec, secrets_from_truth
 from arena.metrics.settings import MetricsSettings
+from arena.registry import KnowledgeModel
 
 _GAP = r"[^.!?;]{0,60}?"
 
@@ -30,12 +32,13 @@ class Finding:
     span: str
 
 
-def _named(secret: SecretSpec) -> SecretSpec:
-    """The secret with the guard's two changes (named attribution, no first-person gate)."""
+def _named(secret: SecretSpec, model: KnowledgeModel) -> SecretSpec:
+    """The secret with the guard's two changes (named attribution, no first-person gate);
+    the words for roles and sides are the game's (its knowledge model)."""
     update: dict[str, object] = {}
     if secret.kind == "role" and isinstance(secret.value, str) and secret.owner_names:
-        table = SIDE_SYNONYMS if secret.id.startswith("side:") else ROLE_SYNONYMS
-        syns = table.get(secret.value, [secret.value])
+        table = model.side_synonyms if secret.id.startswith("side:") else model.role_synonyms
+        syns = table.get(secret.value, (secret.value,))
         words = "|".join(re.escape(w) for w in sorted({*syns, secret.value}, key=len, reverse=True))
         names = "|".join(re.escape(n) for n in secret.owner_names)
         extra = [
@@ -65,7 +68,8 @@ class PrivacyGuard:
             game,
             Knowledge(events),
         )
-        self.secrets = [_named(s) for s in secrets if s.specific]
+        model = registry.knowledge(game)
+        self.secrets = [_named(s, model) for s in secrets if s.specific]
         self.threshold = threshold
         self._cascade = Cascade(self.secrets, MetricsSettings(embeddings=False))
 
