@@ -114,9 +114,12 @@ class RulesEngine(ABC, Generic[R]):
     def current_decision(self, seat: int) -> Decision:
         """``decision(seat)`` computed once per state (see :meth:`current_pending`).
 
-        The same object is returned until the state changes: treat it as read-only."""
+        The same object is returned until the state changes: treat it as read-only. Raises
+        KeyError when ``seat`` owes no decision, whatever the game's ``decision`` does."""
         found = self._decision_cache.get(seat)
         if found is None:
+            if seat not in self.current_pending():
+                raise KeyError(seat)
             found = self._decision_cache[seat] = self.decision(seat)
         return found
 

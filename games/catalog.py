@@ -23,11 +23,23 @@ DEALORNODEAL_EVENTS = (
     "result", "game_end",
 )  # fmt: skip
 
-BARGAINING_EVENTS = (
+PRICE_EVENTS = (
     "game_start", "scenario", "private_info", "offer", "accept", "reject", "pass",
-    "fallback_pass", "walk_away", "proposal", "votes", "bidding_open", "bid", "tick", "payoff",
-    "result", "game_end",
+    "fallback_pass", "walk_away", "payoff", "result", "game_end",
 )  # fmt: skip
+
+PIE_EVENTS = (
+    "game_start", "scenario", "private_info", "proposal", "pass", "fallback_pass", "votes",
+    "payoff", "result", "game_end",
+)  # fmt: skip
+
+AUCTION_EVENTS = (
+    "game_start", "scenario", "private_info", "fallback_pass", "bidding_open", "bid", "tick",
+    "payoff", "result", "game_end",
+)  # fmt: skip
+
+# The old id plays any of the three.
+BARGAINING_EVENTS = tuple(dict.fromkeys(PRICE_EVENTS + PIE_EVENTS + AUCTION_EVENTS))
 
 PERSONA_DIALOGUE_EVENTS = (
     "scenario", "scenario_truth", "briefing", "stage", "agree", "pass", "leave", "probe", "qa",
@@ -110,6 +122,58 @@ GAMES: list[GameInfo] = [
         },
     ),
     GameInfo(
+        game="price_bargaining",
+        env_id="arena/PriceBargaining-v0",
+        engine="games.negotiation.price:PriceBargainingEngine",
+        env="games.negotiation.price_env:env",
+        bots="games.negotiation.bots:BOTS_PRICE",
+        prompts="games.negotiation.prompts:briefing",
+        knowledge="games.negotiation.knowledge:BARGAINING",
+        speech_types=("message",),
+        event_types=PRICE_EVENTS,
+        description="Buyer-seller price bargaining with private reservation prices.",
+        variants={
+            "default": {},
+            "discount": {"discount": 0.9},
+            "outside_options": {"outside_options": "private", "block_irrational_accept": True},
+        },
+    ),
+    GameInfo(
+        game="pie_division",
+        env_id="arena/PieDivision-v0",
+        engine="games.negotiation.pie:PieDivisionEngine",
+        env="games.negotiation.pie_env:env",
+        bots="games.negotiation.bots:BOTS_PIE",
+        prompts="games.negotiation.prompts:briefing",
+        knowledge="games.negotiation.knowledge:BARGAINING",
+        speech_types=("message",),
+        event_types=PIE_EVENTS,
+        description="n parties divide a pie by rotating proposals and votes; private outside "
+        "options.",
+        variants={
+            "default": {},
+            "five_majority": {"n_parties": 5, "quota": "majority"},
+        },
+    ),
+    GameInfo(
+        game="auction",
+        env_id="arena/Auction-v0",
+        engine="games.negotiation.auction:AuctionEngine",
+        env="games.negotiation.auction_env:env",
+        bots="games.negotiation.bots:BOTS_AUCTION",
+        prompts="games.negotiation.prompts:briefing",
+        knowledge="games.negotiation.knowledge:BARGAINING",
+        speech_types=("message",),
+        event_types=AUCTION_EVENTS,
+        description="Single-item auction with private values: sealed second or first price, "
+        "or an ascending clock.",
+        variants={
+            "default": {},
+            "first_price": {"format": "sealed_first"},
+            "ascending": {"format": "ascending", "reserve_price": 10},
+        },
+    ),
+    GameInfo(  # the old id of the three games above, kept for existing configs
         game="bargaining",
         env_id="arena/Bargaining-v0",
         engine="games.negotiation.bargaining:BargainingEngine",
@@ -119,8 +183,8 @@ GAMES: list[GameInfo] = [
         knowledge="games.negotiation.knowledge:BARGAINING",
         speech_types=("message",),
         event_types=BARGAINING_EVENTS,
-        description="Buyer-seller price bargaining with private reservation prices; pie division; "
-        "single-item auction with private values.",
+        description="Old id: price_bargaining, pie_division or auction, picked by mode "
+        "(price|pie|auction); prefer the new ids.",
         variants={
             "default": {},
             "discount": {"discount": 0.9},

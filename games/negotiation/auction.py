@@ -1,4 +1,4 @@
-"""The single-item auction of negotiation.md §4.2 (``Bargaining-v0`` with ``mode="auction"``).
+"""Rules engine of ``arena/Auction-v0``: the single-item auction of negotiation.md §4.2.
 
 Each bidder holds a private value v_i. ``pre_bid_talk_rounds`` public talk passes in seat order
 come first (a message or ``pass``; ``to:<seat>`` with ``allow_private``). Then:
@@ -18,6 +18,8 @@ come first (a message or ``pass``; ``to:<seat>`` with ``allow_private``). Then:
   bidders precedes every tick.
 
 Payoff: the winner v_i − price, everyone else 0 (the disagreement point is 0).
+
+Phases: ``talk`` (before bidding), ``bid`` (sealed), ``tick_talk`` and ``tick`` (clock).
 """
 
 from __future__ import annotations
@@ -28,10 +30,10 @@ from typing import Any
 
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
-from games.negotiation.bargaining_base import BargainingBase
-from games.negotiation.bargaining_rules import sample_auction
+from games.negotiation.auction_rules import AuctionRules, AuctionScenario, sample_auction
 from games.negotiation.common import option_list
 from games.negotiation.measures_extra import auction_norm
+from games.negotiation.phases import Phase, PhasedEngine
 
 FORMAT_TEXT = {
     "sealed_second": "a sealed-bid second-price",
@@ -47,12 +49,115 @@ def bid_ids(top: int) -> tuple[str, ...]:
     return (*(f"bid:{b}" for b in range(top + 1)), "no_bid")
 
 
-class AuctionGame(BargainingBase):
-    """Mixin: state and hooks of the auction."""
+class Talk(Phase["AuctionEngine"]):
+    """A talk pass in seat order: before bidding, or over the active bidders before a tick."""
 
-    def _auction_setup(self) -> None:
+    def __init__(self, before_bidding: bool) -> None:
+        self.before_bidding = before_bidding
+
+    def pending(self, game: AuctionEngine) -> list[int]:
+        return game.queue[:1]
+
+    def decision(self, game: AuctionEngine, seat: int) -> Decision:
+        r = game.rules
+        ids = ["pass"]
+        if r.allow_private:
+            ids += [f"to:{t}" for t in range(r.n_bidders) if t != seat]
+        when = "before bidding" if self.before_bidding else f"at a price of {game.price}"
+        return Decision(
+            kind="talk",
+            prompt=f"Talk {when}: write a public message"
+            + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
+            + ", or pass.",
+            options=list(option_list(tuple(ids))),
+            free_text=True,
+            max_chars=r.max_message_chars,
+            silent_option="pass",
+        )
+
+    def apply(self, game: AuctionEngine, seat: int, action: Action) -> None:
+        game.talk(seat, action)
+
+    def resolve(self, game: AuctionEngine) -> None:
+        if self.before_bidding:
+            game.open_bidding()
+        else:
+            game.step = "tick"
+
+
+class Bid(Phase["AuctionEngine"]):
+    """Sealed bids, simultaneously; each bid is visible only to its bidder."""
+
+    def pending(self, game: AuctionEngine) -> list[int]:
+        return [s for s in range(game.rules.n_bidders) if s not in game.bids]
+
+    def decision(self, game: AuctionEngine, seat: int) -> Decision:
+        r = game.rules
+        rule = "the winner pays its bid" if r.format == "sealed_first" else (
+            "the winner pays the second-highest bid (at least the reserve)"
+        )  # fmt: skip
+        return Decision(
+            kind="bid",
+            prompt=f"Submit a sealed bid bid:B (B in 0..{r.value_range[1]}) or no_bid. "
+            f"The highest bid of at least {r.reserve_price} wins; {rule}.",
+            options=list(option_list(bid_ids(r.value_range[1]))),
+            simultaneous=True,
+        )
+
+    def apply(self, game: AuctionEngine, seat: int, action: Action) -> None:
+        game.record_bid(seat, action)
+
+    def resolve(self, game: AuctionEngine) -> None:
+        game.award_sealed()
+
+    def noop(self, game: AuctionEngine, seat: int) -> Action:
+        return Action(seat=seat, choices=("no_bid",), fallback="no_bid")
+
+
+class Tick(Phase["AuctionEngine"]):
+    """One clock tick: every active bidder stays or drops, simultaneously."""
+
+    def pending(self, game: AuctionEngine) -> list[int]:
+        return [s for s in game.active if s not in game.choices]
+
+    def decision(self, game: AuctionEngine, seat: int) -> Decision:
+        return Decision(
+            kind="tick",
+            prompt=f"Tick {game.tick}: the price is {game.price}. stay (remain in at this price) "
+            "or drop (leave for good).",
+            options=list(option_list(("stay", "drop"))),
+            simultaneous=True,
+        )
+
+    def apply(self, game: AuctionEngine, seat: int, action: Action) -> None:
+        game.choices[seat] = action.choice == "stay"
+
+    def resolve(self, game: AuctionEngine) -> None:
+        game.run_tick()
+
+    def noop(self, game: AuctionEngine, seat: int) -> Action:
+        return Action(seat=seat, choices=("drop",), fallback="drop")
+
+
+class AuctionEngine(PhasedEngine):
+    """Bidders with private values compete for one item (sealed-bid or clock auction)."""
+
+    game = "auction"
+    Rules = AuctionRules
+    rules: AuctionRules
+    ROLE = "bidder"
+    PHASES = {"talk": Talk(True), "bid": Bid(), "tick_talk": Talk(False), "tick": Tick()}
+
+    @property
+    def n_seats(self) -> int:
+        return self.rules.n_bidders
+
+    def max_options(self) -> int:
+        return max(self.rules.value_range[1] + 2, self.n_seats + 1)
+
+    def _start(self) -> None:
         r = self.rules
-        self.sc = sample_auction(self.rng, r)
+        self.sc: AuctionScenario = sample_auction(self.rng, r)
         self.bids: dict[int, int | None] = {}
         self.price = r.reserve_price
         self.tick = 1
@@ -61,7 +166,7 @@ class AuctionGame(BargainingBase):
         self.ticks: list[dict[str, Any]] = []
         self.drop_price: dict[int, int] = {}
         self.talk_round = 0
-        self.queue = []
+        self.queue: list[int] = []
         n = self._names
         fmt = FORMAT_TEXT[r.format]
         inc = f" The price rises by {r.increment} per tick." if r.format == "ascending" else ""
@@ -80,7 +185,7 @@ class AuctionGame(BargainingBase):
         for s in range(r.n_bidders):
             self.emit(
                 "private_info",
-                f"(private to {n[s]}) {self._auction_private_text(s)}",
+                f"(private to {n[s]}) {self.private_text(s)}",
                 visibility=Visibility.private(s),
                 seat=s,
             )
@@ -100,13 +205,13 @@ class AuctionGame(BargainingBase):
             self.queue = list(range(r.n_bidders)) * r.pre_bid_talk_rounds
             self.phase = "talk"
         else:
-            self._open_bidding()
+            self.open_bidding()
 
-    def _auction_private_text(self, s: int) -> str:
+    def private_text(self, s: int) -> str:
         return f"Your value for the item is {self.sc.values[s]}."
 
     # -- flow ----------------------------------------------------------------------------
-    def _open_bidding(self) -> None:
+    def open_bidding(self) -> None:
         r = self.rules
         if r.format == "ascending":
             self.emit("bidding_open", f"The clock starts at {self.price}.", price=self.price)
@@ -130,65 +235,7 @@ class AuctionGame(BargainingBase):
         else:
             self.step = "tick"
 
-    def _auction_pending(self) -> list[int]:
-        if self.step in ("talk", "tick_talk"):
-            return [self.queue[0]]
-        if self.step == "bid":
-            return [s for s in range(self.rules.n_bidders) if s not in self.bids]
-        return [s for s in self.active if s not in self.choices]
-
-    def _auction_decision(self, seat: int) -> Decision:
-        r = self.rules
-        if self.step in ("talk", "tick_talk"):
-            ids = ["pass"]
-            if r.allow_private:
-                ids += [f"to:{t}" for t in range(r.n_bidders) if t != seat]
-            when = "before bidding" if self.step == "talk" else f"at a price of {self.price}"
-            return Decision(
-                kind="talk",
-                prompt=f"Talk {when}: write a public message"
-                + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
-                + ", or pass.",
-                options=list(option_list(tuple(ids))),
-                free_text=True,
-                max_chars=r.max_message_chars,
-                silent_option="pass",
-            )
-        if self.step == "bid":
-            rule = "the winner pays its bid" if r.format == "sealed_first" else (
-                "the winner pays the second-highest bid (at least the reserve)"
-            )  # fmt: skip
-            return Decision(
-                kind="bid",
-                prompt=f"Submit a sealed bid bid:B (B in 0..{r.value_range[1]}) or no_bid. "
-                f"The highest bid of at least {r.reserve_price} wins; {rule}.",
-                options=list(option_list(bid_ids(r.value_range[1]))),
-                simultaneous=True,
-            )
-        return Decision(
-            kind="tick",
-            prompt=f"Tick {self.tick}: the price is {self.price}. stay (remain in at this price) "
-            "or drop (leave for good).",
-            options=list(option_list(("stay", "drop"))),
-            simultaneous=True,
-        )
-
-    def _auction_fallback(self, seat: int) -> Action:
-        if self.step == "bid":
-            return Action(seat=seat, choices=("no_bid",), fallback="no_bid")
-        if self.step == "tick":
-            return Action(seat=seat, choices=("drop",), fallback="drop")
-        return Action(seat=seat, choices=("pass",), fallback="fallback_pass")
-
-    def _auction_apply(self, seat: int, action: Action) -> None:
-        if self.step in ("talk", "tick_talk"):
-            self._talk(seat, action)
-        elif self.step == "bid":
-            self._bid(seat, action)
-        else:
-            self._tick(seat, action)
-
-    def _talk(self, seat: int, action: Action) -> None:
+    def talk(self, seat: int, action: Action) -> None:
         choice, text = action.choice, (action.text or "").strip()
         if choice is None and _BID_LIKE.match(text):
             raise InvalidAction(f"{text[:40]!r}: this is a talk turn (message or pass), not a bid")
@@ -201,17 +248,11 @@ class AuctionGame(BargainingBase):
         elif action.fallback:
             self.emit("fallback_pass", f"{self._names[seat]} says nothing.", actor=seat)
         self.queue.pop(0)
-        if self.queue:
-            if self.step == "talk":
-                n, rounds = self.rules.n_bidders, self.rules.pre_bid_talk_rounds
-                self.talk_round = (n * rounds - len(self.queue)) // n + 1
-            return
-        if self.step == "talk":
-            self._open_bidding()
-        else:
-            self.step = "tick"
+        if self.queue and self.step == "talk":
+            n, rounds = self.rules.n_bidders, self.rules.pre_bid_talk_rounds
+            self.talk_round = (n * rounds - len(self.queue)) // n + 1
 
-    def _bid(self, seat: int, action: Action) -> None:
+    def record_bid(self, seat: int, action: Action) -> None:
         choice = action.choice or "no_bid"
         bid = None if choice == "no_bid" else int(choice.split(":", 1)[1])
         self.bids[seat] = bid
@@ -225,14 +266,14 @@ class AuctionGame(BargainingBase):
             bid=bid,
             fallback=action.fallback,
         )
-        if len(self.bids) < self.rules.n_bidders:
-            return
+
+    def award_sealed(self) -> None:
         r = self.rules
         valid = {
             s: b for s, b in sorted(self.bids.items()) if b is not None and b >= r.reserve_price
         }
         if not valid:
-            self._auction_end(None, None, "no_valid_bid")
+            self._end(None, None, "no_valid_bid")
             return
         high = max(valid.values())
         top = [s for s, b in valid.items() if b == high]
@@ -242,12 +283,9 @@ class AuctionGame(BargainingBase):
         else:
             others = [b for s, b in self.bids.items() if s != winner and b is not None]
             price = max([r.reserve_price, *others])
-        self._auction_end(winner, price, "highest_bid")
+        self._end(winner, price, "highest_bid")
 
-    def _tick(self, seat: int, action: Action) -> None:
-        self.choices[seat] = action.choice == "stay"
-        if len(self.choices) < len(self.active):
-            return
+    def run_tick(self) -> None:
         r = self.rules
         stay = [s for s in self.active if self.choices[s]]
         drop = [s for s in self.active if not self.choices[s]]
@@ -269,22 +307,22 @@ class AuctionGame(BargainingBase):
             tick=self.tick, price=self.price, stay=stay, drop=drop,
         )  # fmt: skip
         if len(stay) == 1:
-            self._auction_end(stay[0], self.price, "last_bidder")
+            self._end(stay[0], self.price, "last_bidder")
         elif not stay:
             if self.tick == 1:
-                self._auction_end(None, None, "all_dropped")
+                self._end(None, None, "all_dropped")
             else:
                 winner = drop[0] if len(drop) == 1 else self.rng.choice(drop)
-                self._auction_end(winner, self.price - r.increment, "all_dropped")
+                self._end(winner, self.price - r.increment, "all_dropped")
         elif self.price + r.increment > r.value_range[1]:
-            self._auction_end(self.rng.choice(stay), self.price, "price_cap")
+            self._end(self.rng.choice(stay), self.price, "price_cap")
         else:
             self.active = stay
             self.price += r.increment
             self.tick += 1
             self._start_tick()
 
-    def _auction_end(self, winner: int | None, price: int | None, reason: str) -> None:
+    def _end(self, winner: int | None, price: int | None, reason: str) -> None:
         n = self.rules.n_bidders
         utils = [0.0] * n
         if winner is not None and price is not None:
@@ -317,12 +355,12 @@ class AuctionGame(BargainingBase):
         self.emit("result", visibility=Visibility.god(), **self.result)
 
     # -- scores, facts, views ------------------------------------------------------------
-    def _auction_scores(self) -> list[float]:
+    def scores(self) -> list[float]:
         """§8.11 Norm_i = u_i / (v_i − reserve), clipped to [−1, 1] (see ``auction_norm``)."""
         assert self.result is not None
         return auction_norm(self.sc.values, self.rules.reserve_price, self.result["utilities"])
 
-    def _auction_facts(self) -> list[PrivateFact]:
+    def private_facts(self) -> list[PrivateFact]:
         """v_i per seat. ``kind="private_value"`` with the §9.1 cues as aliases (the privacy
         metrics use a number fact's aliases as its cues; no item anchor is needed)."""
         return [
@@ -333,7 +371,7 @@ class AuctionGame(BargainingBase):
             for s, v in enumerate(self.sc.values)
         ]  # fmt: skip
 
-    def _auction_state(self, seat: int | None) -> dict[str, Any]:
+    def state(self, seat: int | None) -> dict[str, Any]:
         r = self.rules
         st: dict[str, Any] = {
             "phase": self.phase,
@@ -358,7 +396,7 @@ class AuctionGame(BargainingBase):
             st["winner"], st["price"] = self.result["winner"], self.result["price"]
         return st
 
-    def _auction_status(self, seat: int) -> str:
+    def status(self, seat: int) -> str:
         r = self.rules
         if self.step == "talk":
             return f"Talk round {self.talk_round} of {r.pre_bid_talk_rounds}; bidding follows."
@@ -369,12 +407,12 @@ class AuctionGame(BargainingBase):
         state = "active" if seat in self.active else "out"
         return f"Tick {self.tick}; the price is {self.price}; you are {state}."
 
-    def _auction_briefing(self, seat: int) -> str:
+    def briefing(self, seat: int) -> str:
         r = self.rules
         return (
             f"You are {self._names[seat]} (seat {seat}), one of {r.n_bidders} bidders (seats: "
             + ", ".join(f"{s}={n}" for s, n in enumerate(self._names))
             + f") in {FORMAT_TEXT[r.format]} auction for one item; reserve price "
-            f"{r.reserve_price}. {self._auction_private_text(seat)} If you win at price p your "
+            f"{r.reserve_price}. {self.private_text(seat)} If you win at price p your "
             "payoff is your value minus p; otherwise 0. The other bidders' values are private."
         )

@@ -1,113 +1,67 @@
-"""Rules engine of ``arena/Bargaining-v0``: price bargaining (§3), pie division (§4.1) or the
-single-item auction (§4.2), chosen by ``mode``."""
+"""The old id ``bargaining`` (``arena/Bargaining-v0``): one of three games, picked by ``mode``.
+
+Price bargaining, pie division and the auction are three games (``price_bargaining``,
+``pie_division``, ``auction``; see ``price.py``, ``pie.py``, ``auction.py``). Configs written
+for the old id keep working: ``game: bargaining`` with ``mode: price|pie|auction`` (default
+``price``) builds that game's engine with the remaining flags, so a match plays exactly as it
+does under the new id. New configs should name the game directly.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from arena.types import Action, Decision, Outcome, PrivateFact
-from games.negotiation.auction import AuctionGame
-from games.negotiation.bargaining_rules import BargainingRules
-from games.negotiation.common import seat_names
-from games.negotiation.pie import PieGame
-from games.negotiation.price import ROLE, PriceGame
+from pydantic import ConfigDict, ValidationError, model_validator
+
+from arena.engine import RulesEngine, RuleSet
+from games.negotiation.auction import AuctionEngine
+from games.negotiation.pie import PieDivisionEngine
+from games.negotiation.price import PriceBargainingEngine
+
+#: mode of the old id -> the game it names
+MODES: dict[str, type[RulesEngine[Any]]] = {
+    "price": PriceBargainingEngine,
+    "pie": PieDivisionEngine,
+    "auction": AuctionEngine,
+}
 
 
-class BargainingEngine(PriceGame, PieGame, AuctionGame):
-    """Buyer–seller price bargaining; ``mode="pie"``: n-party pie division; ``mode="auction"``:
-    a single-item auction with private values."""
+class BargainingRules(RuleSet):
+    """Flags of the old id: ``mode``, and any flag of the game it names (checked by that game's
+    own rule set, so a flag of another mode is refused by name)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    mode: Literal["price", "pie", "auction"] = "price"
+
+    @model_validator(mode="after")
+    def _check(self) -> BargainingRules:
+        self.game_rules()
+        return self
+
+    def game_rules(self) -> RuleSet:
+        """The rule set of the game ``mode`` names, from the other flags."""
+        try:
+            return MODES[self.mode].Rules(**(self.model_extra or {}))
+        except ValidationError as err:
+            problems = "; ".join(
+                ".".join(str(p) for p in e["loc"]) + f": {e['msg']}" if e["loc"] else e["msg"]
+                for e in err.errors()
+            )
+            raise ValueError(f"mode={self.mode!r}: {problems}") from None
+
+
+class BargainingEngine:
+    """Not an engine of its own: calling it builds the engine of the game ``mode`` names."""
 
     game = "bargaining"
     Rules = BargainingRules
 
-    @property
-    def n_seats(self) -> int:
-        return self.rules.n_seats
-
-    @property
-    def is_price(self) -> bool:
-        return self.rules.mode == "price"
-
-    @property
-    def mode(self) -> str:
-        return self.rules.mode
-
-    def _hook(self, name: str) -> Any:
-        """The mode's implementation of a hook: ``_price_<name>``, ``_pie_<name>``, ..."""
-        return getattr(self, f"_{self.rules.mode}_{name}")
-
-    def _setup(self) -> None:
-        self._names = seat_names(self.rng, self.n_seats)
-        self.result = None
-        self.phase = "negotiation"
-        self._hook("setup")()
-
-    def pending(self) -> list[int]:
-        if self.result is not None:
-            return []
-        return [self.mover()] if self.is_price else self._hook("pending")()
-
-    def decision(self, seat: int) -> Decision:
-        if seat not in self.pending():
-            raise KeyError(seat)
-        return self._hook("decision")(seat)
-
-    def _apply(self, seat: int, action: Action) -> None:
-        self._hook("apply")(seat, action)
-
-    def fallback(self, seat: int, policy: str = "random_legal") -> Action:
-        if self.is_price:
-            return Action(seat=seat, choices=("pass",), fallback="fallback_pass")
-        return self._hook("fallback")(seat)
-
-    def max_options(self) -> int:
-        if self.is_price:
-            return len(self.rules.grid()) + 4
-        if self.mode == "auction":
-            return max(self.rules.value_range[1] + 2, self.n_seats + 1)
-        return self.n_seats + 2
-
-    def _is_over(self) -> bool:
-        return self.result is not None
-
-    def scores(self) -> list[float]:
-        """Rating scores of §8.11 (price: clipped surplus share; pie: normalised gain;
-        auction: u_i / (v_i − reserve))."""
-        return self._hook("scores")()
-
-    def _outcome(self) -> Outcome | None:
-        if self.result is None:
-            return None
-        scores = self.scores()
-        best = max(scores)
-        top = [s for s, x in enumerate(scores) if x == best]
-        winners = () if len(top) == len(scores) else tuple(f"p{s}" for s in top)
-        return Outcome(
-            label=self.result["label"],
-            winners=winners,
-            rewards={s: float(u) for s, u in enumerate(self.result["utilities"])},
-            reason=self.result["reason"],
-        )
-
-    def teams(self) -> dict[int, str]:
-        return {s: f"p{s}" for s in range(self.n_seats)}
-
-    def roles(self) -> dict[int, str]:
-        if self.is_price:
-            return dict(ROLE)
-        role = "bidder" if self.mode == "auction" else "party"
-        return {s: role for s in range(self.n_seats)}
-
-    def private_facts(self) -> list[PrivateFact]:
-        return self._hook("facts")()
-
-    def state(self, seat: int | None) -> dict[str, Any]:
-        return self._hook("state")(seat)
-
-    def status_line(self, seat: int) -> str:
-        if self.result is not None:
-            return "The game is over."
-        return self._hook("status")(seat)
-
-    def briefing(self, seat: int) -> str:
-        return self._hook("briefing")(seat)
+    # Returns another class's instance on purpose (a factory with the engine signature, so
+    # the registry, runner and env build the old id like any game).
+    def __new__(  # type: ignore[misc]
+        cls, rules: BargainingRules | dict[str, Any] | None = None, seed: int = 0
+    ) -> RulesEngine[Any]:
+        if not isinstance(rules, BargainingRules):
+            rules = BargainingRules(**(rules or {}))
+        return MODES[rules.mode](rules.game_rules(), seed=seed)

@@ -396,6 +396,22 @@ _COMMON: dict[str, type[Agent]] = {
     "offer_at_reservation": OfferAtReservationBot,
 }
 BOTS_DEALORNODEAL: dict[str, type[Agent]] = {**_COMMON, "rule": ConcessionBot}
+BOTS_PRICE: dict[str, type[Agent]] = {**_COMMON, "rule": ConcessionBot}
+BOTS_PIE: dict[str, type[Agent]] = {
+    **{k: v for k, v in _COMMON.items() if k != "offer_at_reservation"},
+    "fair": FairBot,
+    "rule": ConcessionBot,
+}
+BOTS_AUCTION: dict[str, type[Agent]] = {
+    "random": RandomLegalBot,
+    "random_legal": RandomLegalBot,
+    "truthful": TruthfulBot,
+    "shader": ShaderBot,
+    "greedy": GreedyBot,
+    "discloser": DiscloserBot,
+    "rule": ConcessionBot,
+}
+#: the old id ``bargaining`` (any of the three games): every bot above
 BOTS_BARGAINING: dict[str, type[Agent]] = {
     **_COMMON,
     "fair": FairBot,

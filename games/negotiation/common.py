@@ -34,6 +34,11 @@ class NegotiationRules(RuleSet):
 
     max_message_chars: int = Field(600, ge=1, le=4000)
     allow_talk: bool = True
+
+
+class TwoPartyRules(NegotiationRules):
+    """Flags of the two-player games (item split, price bargain), where either side may leave."""
+
     allow_walk_away: bool = True
 
 
@@ -72,7 +77,27 @@ def parse_vec(option_id: str) -> tuple[int, ...]:
 
 
 class NegotiationEngine(RulesEngine[Any]):
-    """Base of the negotiation engines: egocentric rendering and message events."""
+    """Base of the negotiation engines: egocentric rendering, message events, fallbacks."""
+
+    def fallback(self, seat: int, policy: str = "random_legal") -> Action:
+        """A seat without a valid answer (negotiation.md §6), honouring the policy.
+
+        A turn with a silent option (offers, proposals, talk) becomes the spec's no-op turn,
+        recorded as ``fallback_pass``, under either policy (the base keeps speech silent too).
+        In a simultaneous step ``abstain`` takes the step's no-op (:meth:`noop`: ``reject``,
+        ``no_bid``, ``drop``, ``no_agreement``) and ``random_legal`` a uniform legal choice,
+        as the base does.
+        """
+        decision = self.current_decision(seat)
+        if decision.free_text and decision.silent_option:
+            return Action(seat=seat, choices=(decision.silent_option,), fallback="fallback_pass")
+        if policy == "abstain":
+            return self.noop(seat)
+        return super().fallback(seat, policy)
+
+    def noop(self, seat: int) -> Action:
+        """The spec's no-op answer to the seat's pending simultaneous decision."""
+        raise NotImplementedError(f"{type(self).__name__} has no no-op for this decision")
 
     def post_message(self, seat: int, text: str, recipients: tuple[int, ...] | None = None) -> None:
         """A message event: public, or private to the sender and named recipients."""

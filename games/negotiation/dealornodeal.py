@@ -163,10 +163,9 @@ class DealOrNoDealEngine(NegotiationEngine):
         combos = count_vectors(len(r.item_types), r.count_range, r.total_items_range)
         return max(math.prod(c + 1 for c in v) for v in combos) + len(FIXED) + 1
 
-    def fallback(self, seat: int, policy: str = "random_legal") -> Action:
-        if self.stage == "selection":
-            return Action(seat=seat, choices=("no_agreement",), fallback="no_agreement")
-        return Action(seat=seat, choices=("pass",), fallback="fallback_pass")
+    def noop(self, seat: int) -> Action:
+        """The selection's no-op (§6): no agreement."""
+        return Action(seat=seat, choices=("no_agreement",), fallback="no_agreement")
 
     # -- applying ----------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> None:

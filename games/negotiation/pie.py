@@ -1,10 +1,10 @@
-"""The multi-party pie division of negotiation.md §4.1 (``Bargaining-v0`` with ``mode="pie"``).
+"""Rules engine of ``arena/PieDivision-v0``: the multi-party pie division of negotiation.md §4.1.
 
 Round r: the proposer (seat (s0 + r - 1) mod n) writes ``allocate: a0, a1, ...`` (one
 non-negative integer per seat, summing to the pie) with an optional message on the next line;
 then ``discussion_passes`` passes of messages by the other parties in seat order; then all but the
 proposer vote accept/reject simultaneously (the proposer counts as accepting). Passed iff the
-accepts reach the quota.
+accepts reach the quota. Phases: ``propose``, ``discuss``, ``vote``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
-from games.negotiation.bargaining_base import BargainingBase
-from games.negotiation.bargaining_rules import sample_pie
 from games.negotiation.common import option_list, refuse_action_like_text
+from games.negotiation.phases import Phase, PhasedEngine
+from games.negotiation.pie_rules import PieRules, PieScenario, sample_pie
 
 _ALLOC = re.compile(
     r"^\s*allocat(?:e|ion)\s*[:=]?\s*\[?([-\d,;\s]*?)\]?\s*(?:\n|\||$)(.*)\Z", re.S | re.I
@@ -46,16 +46,105 @@ def parse_allocation(text: str, n: int, pie: int) -> tuple[tuple[int, ...], str 
     return alloc, msg or None
 
 
-class PieGame(BargainingBase):
-    """Mixin: state and hooks of the pie division."""
+class Propose(Phase["PieDivisionEngine"]):
+    """The round's proposer writes an allocation (or passes: the round is lost)."""
 
-    def _pie_setup(self) -> None:
+    def pending(self, game: PieDivisionEngine) -> list[int]:
+        return [game.proposer()]
+
+    def decision(self, game: PieDivisionEngine, seat: int) -> Decision:
+        r = game.rules
+        return Decision(
+            kind="propose_allocation",
+            prompt=game.round_head() + f'Write "allocate: a0, ..., a{r.n_parties - 1}" (shares '
+            f"in seat order, summing to {r.pie}); a message may follow on the next line.",
+            options=list(option_list(("pass",))),
+            free_text=True,
+            max_chars=r.max_message_chars + 100,
+            silent_option="pass",
+        )
+
+    def apply(self, game: PieDivisionEngine, seat: int, action: Action) -> None:
+        game.propose(seat, action)
+
+
+class Discuss(Phase["PieDivisionEngine"]):
+    """``discussion_passes`` passes of messages by the other parties, in seat order."""
+
+    def pending(self, game: PieDivisionEngine) -> list[int]:
+        return game.queue[:1]
+
+    def decision(self, game: PieDivisionEngine, seat: int) -> Decision:
+        r = game.rules
+        ids = ["pass"]
+        if r.allow_private:
+            ids += [f"to:{t}" for t in range(r.n_parties) if t != seat]
+        return Decision(
+            kind="discuss",
+            prompt=game.round_head()
+            + "Comment on the proposal (plain text is public"
+            + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
+            + ") or pass.",
+            options=list(option_list(tuple(ids))),
+            free_text=True,
+            max_chars=r.max_message_chars,
+            silent_option="pass",
+        )
+
+    def apply(self, game: PieDivisionEngine, seat: int, action: Action) -> None:
+        game.discuss(seat, action)
+
+    def resolve(self, game: PieDivisionEngine) -> None:
+        game.step = "vote"
+
+
+class Vote(Phase["PieDivisionEngine"]):
+    """Everyone but the proposer votes, simultaneously; the proposer counts as accepting."""
+
+    def pending(self, game: PieDivisionEngine) -> list[int]:
+        proposer = game.proposer()
+        return [s for s in range(game.rules.n_parties) if s != proposer and s not in game.votes]
+
+    def decision(self, game: PieDivisionEngine, seat: int) -> Decision:
+        return Decision(
+            kind="vote",
+            prompt=game.round_head() + "Vote on the proposal.",
+            options=list(option_list(("accept", "reject"))),
+            simultaneous=True,
+        )
+
+    def apply(self, game: PieDivisionEngine, seat: int, action: Action) -> None:
+        game.votes[seat] = action.choice == "accept"
+
+    def resolve(self, game: PieDivisionEngine) -> None:
+        game.count_votes()
+
+    def noop(self, game: PieDivisionEngine, seat: int) -> Action:
+        return Action(seat=seat, choices=("reject",), fallback="reject")
+
+
+class PieDivisionEngine(PhasedEngine):
+    """n parties divide a pie by rotating proposals and votes; private outside options."""
+
+    game = "pie_division"
+    Rules = PieRules
+    rules: PieRules
+    PHASES = {"propose": Propose(), "discuss": Discuss(), "vote": Vote()}
+
+    @property
+    def n_seats(self) -> int:
+        return self.rules.n_parties
+
+    def max_options(self) -> int:
+        return self.n_seats + 2
+
+    def _start(self) -> None:
         r = self.rules
-        self.sc = sample_pie(self.rng, r)
+        self.sc: PieScenario = sample_pie(self.rng, r)
         self.round = 1
         self.step = "propose"
         self.allocation: tuple[int, ...] | None = None
-        self.queue = []
+        self.queue: list[int] = []
         self.votes: dict[int, bool] = {}
         self.history: list[dict[str, Any]] = []
         n = self._names
@@ -93,97 +182,47 @@ class PieGame(BargainingBase):
     def proposer(self) -> int:
         return (self.sc.first_proposer + self.round - 1) % self.rules.n_parties
 
-    def _pie_pending(self) -> list[int]:
-        if self.step == "propose":
-            return [self.proposer()]
-        if self.step == "discuss":
-            return [self.queue[0]]
-        return [
-            s for s in range(self.rules.n_parties) if s != self.proposer() and s not in self.votes
-        ]
+    def round_head(self) -> str:
+        return f"Round {self.round} of {self.rules.rounds}. "
 
-    def _pie_decision(self, seat: int) -> Decision:
-        r = self.rules
-        head = f"Round {self.round} of {r.rounds}. "
-        if self.step == "propose":
-            return Decision(
-                kind="propose_allocation",
-                prompt=head + f'Write "allocate: a0, ..., a{r.n_parties - 1}" (shares in seat '
-                f"order, summing to {r.pie}); a message may follow on the next line.",
-                options=list(option_list(("pass",))),
-                free_text=True,
-                max_chars=r.max_message_chars + 100,
-                silent_option="pass",
-            )
-        if self.step == "discuss":
-            ids = ["pass"]
-            if r.allow_private:
-                ids += [f"to:{t}" for t in range(r.n_parties) if t != seat]
-            return Decision(
-                kind="discuss",
-                prompt=head
-                + "Comment on the proposal (plain text is public"
-                + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
-                + ") or pass.",
-                options=list(option_list(tuple(ids))),
-                free_text=True,
-                max_chars=r.max_message_chars,
-                silent_option="pass",
-            )
-        return Decision(
-            kind="vote",
-            prompt=head + "Vote on the proposal.",
-            options=list(option_list(("accept", "reject"))),
-            simultaneous=True,
-        )
-
-    def _pie_fallback(self, seat: int) -> Action:
-        if self.step == "vote":
-            return Action(seat=seat, choices=("reject",), fallback="reject")
-        return Action(seat=seat, choices=("pass",), fallback="fallback_pass")
-
-    def _pie_apply(self, seat: int, action: Action) -> None:
+    def propose(self, seat: int, action: Action) -> None:
         r = self.rules
         name = self._names[seat]
-        if self.step == "propose":
-            if action.choice == "pass":
-                kind = "fallback_pass" if action.fallback else "pass"
-                self.emit(kind, f"{name} makes no proposal.", actor=seat, round=self.round)
-                self._pie_next_round()
-                return
-            alloc, msg = parse_allocation(action.text or "", r.n_parties, r.pie)
-            self.allocation = alloc
-            self.history.append({"round": self.round, "proposer": seat, "allocation": list(alloc)})
-            shares = ", ".join(f"{self._names[s]} {a}" for s, a in enumerate(alloc))
-            self.emit(
-                "proposal", f"{name} proposes: {shares}.", actor=seat,
-                allocation=list(alloc), round=self.round,
-            )  # fmt: skip
-            if msg:
-                self.post_message(seat, msg)
-            others = [(seat + k) % r.n_parties for k in range(1, r.n_parties)]
-            self.queue = others * r.discussion_passes
-            self.step = "discuss" if self.queue else "vote"
+        if action.choice == "pass":
+            kind = "fallback_pass" if action.fallback else "pass"
+            self.emit(kind, f"{name} makes no proposal.", actor=seat, round=self.round)
+            self._next_round()
             return
-        if self.step == "discuss":
-            refuse_action_like_text(action, ["pass"])
-            choice = action.choice
-            text = (action.text or "").strip()
-            if choice and choice.startswith("to:"):
-                if not text:
-                    raise InvalidAction("a private message needs text")
-                self.post_message(seat, text, recipients=(int(choice[3:]),))
-            elif choice is None:
-                if not r.allow_talk:
-                    raise InvalidAction("talk is disabled in this game: pass")
-                self.post_message(seat, text)
-            self.queue.pop(0)
-            if not self.queue:
-                self.step = "vote"
-            return
-        self.votes[seat] = action.choice == "accept"
-        if len(self.votes) < r.n_parties - 1:
-            return
+        alloc, msg = parse_allocation(action.text or "", r.n_parties, r.pie)
+        self.allocation = alloc
+        self.history.append({"round": self.round, "proposer": seat, "allocation": list(alloc)})
+        shares = ", ".join(f"{self._names[s]} {a}" for s, a in enumerate(alloc))
+        self.emit(
+            "proposal", f"{name} proposes: {shares}.", actor=seat,
+            allocation=list(alloc), round=self.round,
+        )  # fmt: skip
+        if msg:
+            self.post_message(seat, msg)
+        others = [(seat + k) % r.n_parties for k in range(1, r.n_parties)]
+        self.queue = others * r.discussion_passes
+        self.step = "discuss" if self.queue else "vote"
+
+    def discuss(self, seat: int, action: Action) -> None:
+        refuse_action_like_text(action, ["pass"])
+        choice = action.choice
+        text = (action.text or "").strip()
+        if choice and choice.startswith("to:"):
+            if not text:
+                raise InvalidAction("a private message needs text")
+            self.post_message(seat, text, recipients=(int(choice[3:]),))
+        elif choice is None:
+            if not self.rules.allow_talk:
+                raise InvalidAction("talk is disabled in this game: pass")
+            self.post_message(seat, text)
+        self.queue.pop(0)
+
+    def count_votes(self) -> None:
+        r = self.rules
         accepts = 1 + sum(self.votes.values())
         passed = accepts >= r.quota_count
         self.emit(
@@ -198,21 +237,21 @@ class PieGame(BargainingBase):
         if passed:
             assert self.allocation is not None
             f = r.discount ** (self.round - 1)
-            self._pie_end("agreement", "passed", [a * f for a in self.allocation])
+            self._end("agreement", "passed", [a * f for a in self.allocation])
         else:
-            self._pie_next_round()
+            self._next_round()
 
-    def _pie_next_round(self) -> None:
+    def _next_round(self) -> None:
         self.votes = {}
         self.allocation = None
         self.round += 1
         self.step = "propose"
         if self.round > self.rules.rounds:
-            self._pie_end("no_deal", "rounds_exhausted", [float(o) for o in self.sc.outside])
+            self._end("no_deal", "rounds_exhausted", [float(o) for o in self.sc.outside])
         else:
             self.phase = f"round_{self.round}"
 
-    def _pie_end(self, label: str, reason: str, utils: list[float]) -> None:
+    def _end(self, label: str, reason: str, utils: list[float]) -> None:
         self.result = {
             "label": label,
             "reason": reason,
@@ -238,7 +277,7 @@ class PieGame(BargainingBase):
             )  # fmt: skip
         self.emit("result", visibility=Visibility.god(), **self.result)
 
-    def _pie_scores(self) -> list[float]:
+    def scores(self) -> list[float]:
         assert self.result is not None
         p = self.rules.pie
         out = []
@@ -247,7 +286,7 @@ class PieGame(BargainingBase):
             out.append((u - o) / (p - o) if p > o else 0.0)
         return out
 
-    def _pie_facts(self) -> list[PrivateFact]:
+    def private_facts(self) -> list[PrivateFact]:
         return [
             PrivateFact(
                 owner=s, kind="outside_option", key="outside", value=o, audience=(s,),
@@ -256,7 +295,7 @@ class PieGame(BargainingBase):
             for s, o in enumerate(self.sc.outside)
         ]  # fmt: skip
 
-    def _pie_state(self, seat: int | None) -> dict[str, Any]:
+    def state(self, seat: int | None) -> dict[str, Any]:
         r = self.rules
         st: dict[str, Any] = {
             "phase": self.phase,
@@ -278,14 +317,14 @@ class PieGame(BargainingBase):
             st["label"] = self.result["label"]
         return st
 
-    def _pie_status(self, seat: int) -> str:
+    def status(self, seat: int) -> str:
         r = self.rules
         text = f"Round {self.round} of {r.rounds}; proposer: {self._names[self.proposer()]}."
         if self.allocation:
             text += f" On the table: you get {self.allocation[seat]} of {r.pie}."
         return text
 
-    def _pie_briefing(self, seat: int) -> str:
+    def briefing(self, seat: int) -> str:
         r = self.rules
         return (
             f"You are {self._names[seat]} (seat {seat}), one of {r.n_parties} parties dividing "

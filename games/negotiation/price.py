@@ -1,4 +1,5 @@
-"""The buyer–seller price bargain of negotiation.md §3 (mixed into the Bargaining engine)."""
+"""Rules engine of ``arena/PriceBargaining-v0``: the buyer–seller price bargain of
+negotiation.md §3 (one phase: alternating turns of offers, accepts, rejects and talk)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ from typing import Any
 
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
-from games.negotiation.bargaining_base import BargainingBase
-from games.negotiation.bargaining_rules import (
+from games.negotiation.common import message_of, option_list, refuse_action_like_text
+from games.negotiation.phases import Phase, PhasedEngine
+from games.negotiation.price_rules import (
     BUYER,
     SELLER,
+    PriceRules,
     PriceScenario,
     price_utility,
     sample_price,
 )
-from games.negotiation.common import message_of, option_list, refuse_action_like_text
 
 ROLE = {SELLER: "seller", BUYER: "buyer"}
 
@@ -26,11 +28,40 @@ def _offer_ids(lo: int, hi: int, step: int) -> tuple[str, ...]:
     return tuple(f"offer:{p}" for p in range(lo, hi + 1, step))
 
 
-class PriceGame(BargainingBase):
-    """Mixin: state and hooks of the two-player price bargain."""
+class Negotiate(Phase["PriceBargainingEngine"]):
+    """The only phase: the mover offers, accepts, rejects, walks away, passes or talks."""
 
-    def _price_setup(self) -> None:
+    def pending(self, game: PriceBargainingEngine) -> list[int]:
+        return [game.mover()]
+
+    def decision(self, game: PriceBargainingEngine, seat: int) -> Decision:
+        return game.negotiate_decision(seat)
+
+    def apply(self, game: PriceBargainingEngine, seat: int, action: Action) -> None:
+        game.negotiate(seat, action)
+
+
+class PriceBargainingEngine(PhasedEngine):
+    """Two players, a seller and a buyer, bargain over the price of one item."""
+
+    game = "price_bargaining"
+    Rules = PriceRules
+    rules: PriceRules
+    PHASES = {"negotiate": Negotiate()}
+
+    @property
+    def n_seats(self) -> int:
+        return 2
+
+    def max_options(self) -> int:
+        return len(self.rules.grid()) + 4
+
+    def roles(self) -> dict[int, str]:
+        return dict(ROLE)
+
+    def _start(self) -> None:
         r = self.rules
+        self.step = "negotiate"
         sc: PriceScenario = sample_price(self.rng, r)
         self.sc = sc
         self.turn = 1
@@ -57,7 +88,7 @@ class PriceGame(BargainingBase):
         for s in (SELLER, BUYER):
             self.emit(
                 "private_info",
-                f"(private to {n[s]}) {self._price_private_text(s)}",
+                f"(private to {n[s]}) {self.private_text(s)}",
                 visibility=Visibility.private(s),
                 seat=s,
             )
@@ -70,7 +101,7 @@ class PriceGame(BargainingBase):
             first_mover=sc.first_mover,
         )
 
-    def _price_private_text(self, s: int) -> str:
+    def private_text(self, s: int) -> str:
         sc = self.sc
         if s == SELLER:
             text = f"Your cost (the lowest price you can accept without a loss) is {sc.r_s}."
@@ -95,7 +126,7 @@ class PriceGame(BargainingBase):
         u = price_utility(self.sc, seat, price, self.round_of(self.turn), self.rules.discount)
         return u >= self.sc.outside[seat]
 
-    def _price_decision(self, seat: int) -> Decision:
+    def negotiate_decision(self, seat: int) -> Decision:
         r = self.rules
         ids: list[str] = []
         if self.standing[1 - seat] is not None:
@@ -121,8 +152,8 @@ class PriceGame(BargainingBase):
             silent_option="pass",
         )
 
-    def _price_apply(self, seat: int, action: Action) -> None:
-        refuse_action_like_text(action, self._price_decision(seat).option_ids)
+    def negotiate(self, seat: int, action: Action) -> None:
+        refuse_action_like_text(action, self.negotiate_decision(seat).option_ids)
         choice = action.choice
         if choice is None and not self.rules.allow_talk:
             raise InvalidAction("talk is disabled in this game: choose an action")
@@ -147,25 +178,23 @@ class PriceGame(BargainingBase):
             accepted = self.standing[other]
             assert accepted is not None
             self.emit("accept", f"{name} accepts {accepted}.", actor=seat, turn=self.turn)
-            self._price_end("agreement", "accepted", accepted)
+            self._end("agreement", "accepted", accepted)
             return
         elif choice == "reject":
             self.standing[other] = None
             self.emit("reject", f"{name} rejects the offer.", actor=seat, turn=self.turn)
         elif choice == "walk_away":
             self.emit("walk_away", f"{name} walks away.", actor=seat, turn=self.turn)
-            self._price_end("walk_away", "walk_away", None, walker=seat)
+            self._end("walk_away", "walk_away", None, walker=seat)
             return
         else:
             kind = "fallback_pass" if action.fallback else "pass"
             self.emit(kind, f"{name} passes.", actor=seat, turn=self.turn)
         self.turn += 1
         if self.turn > self.rules.max_turns:
-            self._price_end("no_deal", "turn_cap", None)
+            self._end("no_deal", "turn_cap", None)
 
-    def _price_end(
-        self, label: str, reason: str, price: int | None, walker: int | None = None
-    ) -> None:
+    def _end(self, label: str, reason: str, price: int | None, walker: int | None = None) -> None:
         sc = self.sc
         rnd = self.round_of(self.turn)
         if price is None:
@@ -195,7 +224,7 @@ class PriceGame(BargainingBase):
             )
         self.emit("result", visibility=Visibility.god(), **self.result)
 
-    def _price_scores(self) -> list[float]:
+    def scores(self) -> list[float]:
         """Rating score of §8.11: the clipped surplus share, 0 without a deal."""
         assert self.result is not None
         price, z = self.result["price"], self.sc.zopa
@@ -206,7 +235,7 @@ class PriceGame(BargainingBase):
             return [1.0 if g >= 0 else 0.0 for g in gains]
         return [min(1.0, max(0.0, g / z)) for g in gains]
 
-    def _price_facts(self) -> list[PrivateFact]:
+    def private_facts(self) -> list[PrivateFact]:
         sc = self.sc
         facts = [
             PrivateFact(
@@ -228,7 +257,7 @@ class PriceGame(BargainingBase):
                 )  # fmt: skip
         return facts
 
-    def _price_state(self, seat: int | None) -> dict[str, Any]:
+    def state(self, seat: int | None) -> dict[str, Any]:
         r = self.rules
         st: dict[str, Any] = {
             "phase": self.phase,
@@ -257,7 +286,7 @@ class PriceGame(BargainingBase):
             st["label"], st["price"] = self.result["label"], self.result["price"]
         return st
 
-    def _price_status(self, seat: int) -> str:
+    def status(self, seat: int) -> str:
         r = self.rules
         left = r.max_turns - self.turn
         parts = [f"Turn {self.turn} of {r.max_turns}; {left} turn(s) remain after this one."]
@@ -267,7 +296,7 @@ class PriceGame(BargainingBase):
             parts.append(f"{self._names[1 - seat]}'s standing offer: {self.standing[1 - seat]}.")
         return " ".join(parts)
 
-    def _price_briefing(self, seat: int) -> str:
+    def briefing(self, seat: int) -> str:
         r = self.rules
         other = self._names[1 - seat]
         role = ROLE[seat]
@@ -280,7 +309,7 @@ class PriceGame(BargainingBase):
         return (
             f"You are {self._names[seat]} (seat {seat}), the {role}, bargaining with {other} "
             f"over the price of one item (prices {r.price_range[0]}..{r.price_range[1]}). "
-            f"{self._price_private_text(seat)} Your payoff from a deal is {gain}.{disc} A new "
+            f"{self.private_text(seat)} Your payoff from a deal is {gain}.{disc} A new "
             f"offer replaces your standing offer and clears {other}'s; an offer made on the "
             "last turn cannot be accepted."
         )

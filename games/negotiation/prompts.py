@@ -1,7 +1,9 @@
-"""Negotiation briefings for LLM agents: ``dealornodeal`` (item split) and ``bargaining``
-(buyer–seller price, or the n-party pie division with ``mode="pie"``).
+"""Negotiation briefings for LLM agents: ``dealornodeal`` (item split), ``price_bargaining``
+(buyer–seller price) and ``pie_division`` (n-party pie); ``auction`` has no templates yet and
+gets the generic briefing. The old id ``bargaining`` gets the briefing of the game its ``mode``
+names.
 
-Both game ids find this module through the registry (their engines live in
+Every game id finds this module through the registry (their engines live in
 ``games.negotiation``). A briefing is built only from what the seat knows: its observation
 (``obs.private``: its own item values, reservation price, outside option or no-deal payoff;
 ``obs.state`` and the public events) and the public rule flags. It states the rules of the active
@@ -81,25 +83,28 @@ TEMPLATES: dict[str, dict[str, str]] = {
 
 
 def mode_of(obs: Observation, rules: dict[str, Any] | None) -> str:
-    """``split`` (dealornodeal), else the bargaining mode (``price``, ``pie``, ...)."""
+    """``split`` (dealornodeal), else the game's ``state["mode"]`` (``price``, ``pie``,
+    ``auction``), else the old id's ``mode`` flag."""
     if obs.game == "dealornodeal" or "items" in obs.state:
         return "split"
     return str(obs.state.get("mode") or (rules or {}).get("mode") or "price")
 
 
 def _rules(mode: str, rules: dict[str, Any] | None) -> Any:
-    """The rule flags; a full dump (with other modes' defaults) is read without re-validation."""
-    from games.negotiation.bargaining_rules import BargainingRules
+    """The game's rule flags; flags it does not know (an old full dump with other modes'
+    defaults) are dropped and the rest read without re-validation."""
+    from games.negotiation.auction_rules import AuctionRules
+    from games.negotiation.pie_rules import PieRules
+    from games.negotiation.price_rules import PriceRules
     from games.negotiation.split_rules import SplitRules
 
-    data = {k: v for k, v in (rules or {}).items() if k != "preset"}
-    cls: Any = SplitRules if mode == "split" else BargainingRules
-    if mode != "split":
-        data["mode"] = mode
+    classes = {"split": SplitRules, "price": PriceRules, "pie": PieRules, "auction": AuctionRules}
+    cls: Any = classes[mode]
+    data = {k: v for k, v in (rules or {}).items() if k not in ("preset", "mode")}
     try:
         return cls(**data)
     except Exception:
-        base = cls(**({} if mode == "split" else {"mode": mode})).model_dump()
+        base = cls().model_dump()
         known = {k: v for k, v in data.items() if k in base}
         return cls.model_construct(**{**base, **known})
 

@@ -10,12 +10,12 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from games.negotiation.common import NegotiationRules
+from games.negotiation.common import TwoPartyRules
 
 Vec = tuple[int, ...]
 
 
-class SplitRules(NegotiationRules):
+class SplitRules(TwoPartyRules):
     """Flags of ``arena/DealOrNoDeal-v0`` (defaults of negotiation.md §2.1)."""
 
     item_types: tuple[str, ...] = ("book", "hat", "ball")

@@ -131,6 +131,8 @@ def hidden_tokens_checked(engine: Any, seat: int, text: str, game: str) -> int:
 def test_negotiation_game_ids_find_the_shared_briefing_through_the_registry():
     assert registry.briefing("dealornodeal") is negotiation_prompts.briefing
     assert registry.briefing("bargaining") is negotiation_prompts.briefing
+    for game in ("price_bargaining", "pie_division", "auction"):
+        assert registry.briefing(game) is negotiation_prompts.briefing
     assert registry.briefing("avalon") is avalon_prompts.briefing
     assert registry.briefing("persona_dialogue") is persona_prompts.briefing
     assert registry.briefing("no_such_game") is None
@@ -143,6 +145,8 @@ def test_negotiation_game_ids_find_the_shared_briefing_through_the_registry():
         ("dealornodeal", "default", "split a pool of items"),
         ("bargaining", "default", "over the price of one item"),
         ("bargaining", "pie3", "dividing a pie of"),
+        ("price_bargaining", "default", "over the price of one item"),
+        ("pie_division", "default", "dividing a pie of"),
         ("persona_dialogue", "round_robin", "Your persona card"),
     ],
 )
@@ -211,7 +215,8 @@ def test_avalon_rules_line_follows_the_active_flags():
     + [
         ("bargaining", v)
         for v in ("default", "discount", "outside_options", "pie3", "pie5_majority")
-    ],
+    ]
+    + [(g, v) for g in ("price_bargaining", "pie_division") for v in registry.get(g).variants],
 )
 def test_negotiation_briefing_has_own_numbers_and_none_of_the_others(game, variant):
     checked = 0
@@ -230,7 +235,7 @@ def test_negotiation_briefing_has_own_numbers_and_none_of_the_others(game, varia
                         assert f"Your private values per item: {pairs}." in text
                     elif f.kind in ("reservation_price", "outside_option", "batna"):
                         assert re.search(rf"\b{f.value}\b", text), (f.kind, f.value)
-                if game == "bargaining" and engine.rules.mode == "price":
+                if engine.state(None).get("mode") == "price":
                     assert f"the {engine.roles()[seat]}," in text
                 checked += hidden_tokens_checked(engine, seat, text, game)
     assert checked > 0
@@ -242,6 +247,9 @@ def test_bargaining_briefing_follows_discount_outside_options_and_quota():
         make("bargaining", "outside_options", 2), 1, "bargaining"
     )
     pie5 = brief(make("bargaining", "pie5_majority", 2), 3, "bargaining")
+    assert "3 of 5 accepts" in pie5 and "allocate: a0, a1" in pie5 and "a4 for" in pie5
+    assert "factor 0.9" in brief(make("price_bargaining", "discount", 2), 0, "price_bargaining")
+    pie5 = brief(make("pie_division", "five_majority", 2), 3, "pie_division")
     assert "3 of 5 accepts" in pie5 and "allocate: a0, a1" in pie5 and "a4 for" in pie5
     sel = brief(make("dealornodeal", "selection", 2), 0, "dealornodeal")
     assert "keep:a-b-c" in sel and "no_agreement" in sel

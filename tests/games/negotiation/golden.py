@@ -197,6 +197,21 @@ def old_id(mode: str, rules: dict[str, Any], seed: int) -> RulesEngine[Any]:
     return registry.engine_class("bargaining")({"mode": mode, **rules}, seed=seed)
 
 
+#: mode of the old id -> (game id, env id) of the game it became
+GAMES = {
+    "price": ("price_bargaining", "arena/PriceBargaining-v0"),
+    "pie": ("pie_division", "arena/PieDivision-v0"),
+    "auction": ("auction", "arena/Auction-v0"),
+}
+
+
+def new_id(mode: str, rules: dict[str, Any], seed: int) -> RulesEngine[Any]:
+    """The engine of the game ``mode`` became, built through the registry."""
+    from arena import registry
+
+    return registry.engine_class(GAMES[mode][0])(rules, seed=seed)
+
+
 if __name__ == "__main__":
     out: dict[str, Any] = {f"{m}/{v}": fingerprint(old_id, m, v) for m, v in VARIANTS}
     for m, v in VARIANTS:

@@ -4,24 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.negotiation.bargaining import BargainingEngine
+from games.negotiation.auction import AuctionEngine
 from games.negotiation.dealornodeal import DealOrNoDealEngine
+from games.negotiation.pie import PieDivisionEngine
+from games.negotiation.price import PriceBargainingEngine
 
 
 def split_engine(seed: int = 0, **rules: Any) -> DealOrNoDealEngine:
     return DealOrNoDealEngine(rules, seed=seed)
 
 
-def price_engine(seed: int = 0, **rules: Any) -> BargainingEngine:
-    return BargainingEngine(rules, seed=seed)
+def price_engine(seed: int = 0, **rules: Any) -> PriceBargainingEngine:
+    return PriceBargainingEngine(rules, seed=seed)
 
 
-def pie_engine(seed: int = 0, **rules: Any) -> BargainingEngine:
-    return BargainingEngine({"mode": "pie", **rules}, seed=seed)
+def pie_engine(seed: int = 0, **rules: Any) -> PieDivisionEngine:
+    return PieDivisionEngine(rules, seed=seed)
 
 
-def auction_engine(seed: int = 0, **rules: Any) -> BargainingEngine:
-    return BargainingEngine({"mode": "auction", **rules}, seed=seed)
+def auction_engine(seed: int = 0, **rules: Any) -> AuctionEngine:
+    return AuctionEngine(rules, seed=seed)
 
 
 def mover(engine: Any) -> int:

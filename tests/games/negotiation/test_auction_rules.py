@@ -6,15 +6,16 @@ import pytest
 from pydantic import ValidationError
 
 from arena.types import InvalidAction
+from games.negotiation.auction import AuctionEngine
 from games.negotiation.bargaining import BargainingEngine
 from tests.games.negotiation.helpers import auction_engine, god
 
 
-def _sealed(seed: int = 0, **rules: object) -> BargainingEngine:
+def _sealed(seed: int = 0, **rules: object) -> AuctionEngine:
     return auction_engine(seed, pre_bid_talk_rounds=0, **rules)
 
 
-def _bid_all(e: BargainingEngine, bids: list[str]) -> None:
+def _bid_all(e: AuctionEngine, bids: list[str]) -> None:
     for seat, b in enumerate(bids):
         assert e.pending() == list(range(seat, e.n_seats))
         e.apply(seat, b)
@@ -77,7 +78,7 @@ def test_bid_off_the_grid_or_text_is_refused_and_fallback_is_no_bid() -> None:
     for bad in ("bid:101", "bid:-3", "50", "stay"):
         with pytest.raises(InvalidAction):
             e.apply(0, bad)
-    fb = e.fallback(0)
+    fb = e.fallback(0, "abstain")  # the spec's no-op; random_legal would bid at random
     assert fb.choices == ("no_bid",)
     e.apply(0, fb)
     assert e.pending() == [1, 2]
@@ -150,6 +151,15 @@ def test_talk_each_tick_precedes_every_clock_tick_and_no_talk_when_disabled() ->
 
 
 def test_config_errors_name_the_field() -> None:
+    with pytest.raises(ValidationError, match="discount"):
+        AuctionEngine({"discount": 0.9})
+    with pytest.raises(ValidationError, match="reserve_price"):
+        AuctionEngine({"reserve_price": 101})
+    with pytest.raises(ValidationError, match="n_bidders"):
+        AuctionEngine({"n_bidders": 9})
+    with pytest.raises(ValidationError, match="format"):
+        AuctionEngine({"format": "dutch"})
+    # the old id: a flag of another mode is refused by name
     with pytest.raises(ValidationError, match="n_bidders"):
         BargainingEngine({"n_bidders": 4})
     with pytest.raises(ValidationError, match="discount"):

@@ -1,15 +1,24 @@
 """The bargaining split keeps behaviour: fingerprints of the price, pie and auction games.
 
 :data:`EXPECTED` was printed by ``python -m tests.games.negotiation.golden`` over the code
-before the split (commit 1972c69: one ``BargainingEngine`` with ``mode``). The old id must keep
-reproducing it; so must the three games once they exist. A change that alters what the games
-emit or show on purpose reprints the table with the script and says why in its commit.
+before the split (commit 1972c69: one ``BargainingEngine`` with ``mode``). The old id and the
+three games it became (``price_bargaining``, ``pie_division``, ``auction``) reproduce it. A
+change that alters what the games emit or show on purpose reprints the table with the script
+and says why in its commit.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+from typing import Any
+
 import pytest
 
+from arena.results import MatchSpec
+from arena.runner import run_match
+from arena.sinks import MemorySink
+from games.negotiation.bots import BOTS_BARGAINING
 from tests.games.negotiation import golden
 
 EXPECTED: dict[str, dict[str, str]] = {
@@ -138,6 +147,51 @@ def test_old_env_id_reproduces_the_fingerprints(key: str) -> None:
     mode, variant = key.split("/")
     rules = {"mode": mode, **golden.VARIANTS[(mode, variant)]}
     assert golden.env_fingerprint("arena/Bargaining-v0", rules) == EXPECTED_ENV[key]
+
+
+@pytest.mark.parametrize(("mode", "variant"), list(golden.VARIANTS))
+def test_the_three_games_reproduce_the_fingerprints(mode: str, variant: str) -> None:
+    assert golden.fingerprint(golden.new_id, mode, variant) == EXPECTED[f"{mode}/{variant}"]
+
+
+@pytest.mark.parametrize("key", list(EXPECTED_ENV))
+def test_the_three_env_ids_reproduce_the_fingerprints(key: str) -> None:
+    mode, variant = key.split("/")
+    env_id = golden.GAMES[mode][1]
+    assert golden.env_fingerprint(env_id, golden.VARIANTS[(mode, variant)]) == EXPECTED_ENV[key]
+
+
+def _record(game: str, rules: dict[str, Any], seed: int, seats: list[str]) -> list[str]:
+    """A match under the runner, as comparable text: timings dropped, the game id blanked."""
+    sink = MemorySink()
+    spec = MatchSpec(match_id="m", game=game, rules=rules, seed=seed, seats=seats)
+    result = asyncio.run(run_match(spec, [BOTS_BARGAINING[n](n) for n in seats], [sink]))
+    assert result.status == "finished"
+    out = []
+    for e in sink.events:
+        data = e.model_dump(mode="json", exclude={"ts"})
+        data["payload"].pop("elapsed_s", None)
+        if data["payload"].get("game") == game:  # the runner's match start names the game
+            data["payload"]["game"] = "<game>"
+            data["text"] = data["text"].replace(f": {game} with", ": <game> with")
+        out.append(json.dumps(data, sort_keys=True))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("mode", "seats"),
+    [
+        ("price", ["boulware", "greedy"]),
+        ("pie", ["fair", "greedy", "random"]),
+        ("auction", ["truthful", "shader", "random"]),
+    ],
+)
+def test_the_old_id_plays_the_new_games_match_under_the_runner(mode: str, seats: list[str]) -> None:
+    game = golden.GAMES[mode][0]
+    for seed in range(4):
+        old = _record("bargaining", {"mode": mode}, seed, seats)
+        assert old == _record(game, {}, seed, seats)
+        assert len(old) > 10
 
 
 def test_the_driver_covers_every_ending_and_the_fallbacks() -> None:

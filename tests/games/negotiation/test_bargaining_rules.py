@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from arena.types import InvalidAction
-from games.negotiation.bargaining_rules import BUYER, SELLER, BargainingRules
+from games.negotiation.bargaining import BargainingRules
+from games.negotiation.pie_rules import PieRules
+from games.negotiation.price_rules import BUYER, SELLER, PriceRules
 from tests.games.negotiation.helpers import god, mover, pie_engine, price_engine
 
 
@@ -76,6 +78,15 @@ def test_block_irrational_accept_refuses_a_losing_accept() -> None:
 
 
 def test_price_flags_are_checked_and_named() -> None:
+    with pytest.raises(ValueError, match="n_parties"):
+        PriceRules(n_parties=4)
+    with pytest.raises(ValueError, match="max_turns"):
+        PieRules(max_turns=4)
+    with pytest.raises(ValueError, match="price_range"):
+        PriceRules(price_range=(-10, 10))
+    with pytest.raises(ValueError, match="discount"):
+        PriceRules(discount=0)
+    # the old id checks the flags with the rule set of the game its mode names
     with pytest.raises(ValueError, match="n_parties"):
         BargainingRules(n_parties=4)
     with pytest.raises(ValueError, match="max_turns"):

@@ -88,13 +88,15 @@ def test_discloser_states_its_number_and_offer_at_reservation_does_not() -> None
 
 
 def test_bots_play_through_the_async_match_runner() -> None:
-    for game, rules in (
-        ("dealornodeal", {}),
-        ("bargaining", {}),
-        ("bargaining", {"mode": "pie"}),
-        ("bargaining", {"mode": "auction"}),
+    for game, rules, n in (
+        ("dealornodeal", {}, 2),
+        ("bargaining", {}, 2),
+        ("bargaining", {"mode": "pie"}, 3),
+        ("bargaining", {"mode": "auction"}, 3),
+        ("price_bargaining", {}, 2),
+        ("pie_division", {}, 3),
+        ("auction", {}, 3),
     ):
-        n = 3 if rules else 2
         spec = MatchSpec(
             match_id=f"t-{game}",
             game=game,

@@ -57,7 +57,7 @@ def test_snapshot_restore_replays_identically(make) -> None:  # type: ignore[no-
 
 def _variants() -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
     out = []
-    for game in ("dealornodeal", "bargaining"):
+    for game in ("dealornodeal", "price_bargaining", "pie_division", "auction", "bargaining"):
         info = registry.get(game)
         out += [(info.env_id, name, rules) for name, rules in info.variants.items()]
     return out
@@ -70,8 +70,9 @@ def test_pettingzoo_api_and_seed(env_id: str, variant: str, rules: dict) -> None
     seed_test(lambda: pettingzoo.make("aec", env_id, **rules), num_cycles=30)
 
 
-def test_env_plays_a_game_to_the_end_with_text_actions() -> None:
-    env = pettingzoo.make("aec", "arena/Bargaining-v0")
+@pytest.mark.parametrize("env_id", ["arena/PriceBargaining-v0", "arena/Bargaining-v0"])
+def test_env_plays_a_game_to_the_end_with_text_actions(env_id: str) -> None:
+    env = pettingzoo.make("aec", env_id)
     env.reset(seed=3)
     seller = env.agent_selection
     env.step('{"choice": "offer:199", "text": "Best quality."}')
@@ -81,8 +82,11 @@ def test_env_plays_a_game_to_the_end_with_text_actions() -> None:
     assert env.rewards[seller] == 199 - engine.sc.r_s
 
 
-def test_auction_env_plays_to_the_end_with_text_actions() -> None:
-    env = pettingzoo.make("aec", "arena/Bargaining-v0", mode="auction", pre_bid_talk_rounds=0)
+@pytest.mark.parametrize(
+    ("env_id", "mode"), [("arena/Auction-v0", {}), ("arena/Bargaining-v0", {"mode": "auction"})]
+)
+def test_auction_env_plays_to_the_end_with_text_actions(env_id: str, mode: dict) -> None:  # type: ignore[type-arg]
+    env = pettingzoo.make("aec", env_id, pre_bid_talk_rounds=0, **mode)
     env.reset(seed=4)
     for answer in ("bid:80", '{"choice": "bid:60"}', "no_bid"):
         env.step(answer)

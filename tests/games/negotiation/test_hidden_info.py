@@ -47,10 +47,8 @@ def _view(e: Any, seat: int) -> str:
 def _private_lines(e: Any, seat: int) -> list[str]:
     if e.game == "dealornodeal":
         return [e.values_text(seat)]
-    if e.rules.mode == "price":
-        return [e._price_private_text(seat)]
-    if e.rules.mode == "auction":
-        return [e._auction_private_text(seat)]
+    if e.game in ("price_bargaining", "auction"):
+        return [e.private_text(seat)]
     return [f"Your outside option (payoff if no proposal passes) is {e.sc.outside[seat]}."]
 
 

@@ -7,11 +7,13 @@ import pytest
 
 from arena.events import GameEvent
 from games.negotiation import auction, pie, price
-from games.negotiation.bargaining_rules import AuctionScenario, PieScenario, PriceScenario
+from games.negotiation.auction_rules import AuctionScenario
 from games.negotiation.bots import BOTS_BARGAINING
 from games.negotiation.measures import aggregate, match_measures, per_agent
 from games.negotiation.measures_extra import gini
+from games.negotiation.pie_rules import PieScenario
 from games.negotiation.play import play
+from games.negotiation.price_rules import PriceScenario
 from tests.games.negotiation.helpers import auction_engine, pie_engine, price_engine
 
 
