@@ -16,7 +16,7 @@ from arena.live import topics
 from arena.live.broker import EmbeddedBroker
 from arena.live.bus import Publisher
 from arena.live.sink import MqttSink, sink_factory
-from arena.live.status import leaderboard_doc, read_results, status_doc
+from arena.live.status import RunStatus
 from arena.live.url import BrokerURL, BrokerURLError
 from arena.results import MatchSpec
 from arena.sinks import EventSink
@@ -59,7 +59,7 @@ class LiveSession:
         self.active: set[MqttSink] = set()
         self._make: SinkFactory | None = None
         self._task: asyncio.Task[None] | None = None
-        self._rated = -1
+        self.status = RunStatus(self.root / "arena.sqlite")
 
     async def __aenter__(self) -> LiveSession:
         await self.open()
@@ -138,12 +138,14 @@ class LiveSession:
             raise SystemExit(_fail(f"MQTT broker unavailable: {why}; --require-broker"))
         _say(f"warning: MQTT broker unavailable ({why}); the run goes on recording to JSONL")
 
-    def publish_status(self, final: bool = False) -> None:
+    async def publish_status(self, final: bool = False) -> None:
+        """Retain the run's status (and its leaderboard when matches finished since)."""
         if self.publisher is None:
             return
-        db = self.root / "arena.sqlite"
-        doc = status_doc(
-            db, running=0 if final else len(self.active), bus=self.publisher.counters()
+        running = 0 if final else len(self.active)
+        # SQLite reads and the rating fold run in a thread: the matches keep playing meanwhile
+        doc, board = await asyncio.to_thread(
+            self.status.poll, running, bus=self.publisher.counters()
         )
         if doc is None:
             return
@@ -151,17 +153,14 @@ class LiveSession:
             doc["broker"] = self.url.public()
         # The leaderboard goes out before the status that counts its matches: a subscriber
         # that sees ``done == N`` in the status already has the leaderboard of those N.
-        if doc["done"] != self._rated:
-            self._rated = doc["done"]
-            self.publisher.retain(
-                topics.leaderboard(self.run_id), leaderboard_doc(read_results(db))
-            )
+        if board is not None:
+            self.publisher.retain(topics.leaderboard(self.run_id), board)
         self.publisher.retain(topics.status(self.run_id), doc)
 
     async def _status_loop(self) -> None:
         while True:
             with contextlib.suppress(Exception):  # a status hiccup must never stop a run
-                self.publish_status()
+                await self.publish_status()
             await asyncio.sleep(STATUS_INTERVAL)
 
     async def close(self) -> None:
@@ -173,7 +172,7 @@ class LiveSession:
             self._task = None
         if self.publisher is not None:
             with contextlib.suppress(Exception):
-                self.publish_status(final=True)
+                await self.publish_status(final=True)
             await self.publisher.aclose(timeout=5.0)
             if self.publisher.dropped:
                 _say(

@@ -97,6 +97,47 @@ def team_ranks(result: MatchResult) -> dict[str, int] | None:
     return {t: distinct.index(v) for t, v in mean.items()}
 
 
+def rate_result(
+    env: trueskill.TrueSkill,
+    current: Callable[[str], trueskill.Rating],
+    keyfn: KeyFn,
+    result: MatchResult,
+    frozen: set[str] | frozenset[str] = frozenset(),
+) -> dict[str, trueskill.Rating] | None:
+    """The new ratings of the players ``result`` moves (None when it is not rated).
+
+    ``current(name)`` is a player's rating before this match; the hidden faction players are
+    named ``side:<game>:<team>``. One step of :func:`rate`, shared with incremental folds.
+    """
+    ranks_by_team = team_ranks(result)
+    if ranks_by_team is None:
+        return None
+    teams: dict[str, list[SeatResult]] = defaultdict(list)
+    for s in result.seats:
+        teams[s.team].append(s)
+    order = sorted(teams)
+    sides = {t: f"{SIDE}{result.game}:{t}" for t in order}
+    groups = [[current(keyfn(result, s)) for s in teams[t]] + [current(sides[t])] for t in order]
+    weights = [[1.0 / len(teams[t])] * len(teams[t]) + [1.0] for t in order]
+    new_groups = env.rate(groups, ranks=[ranks_by_team[t] for t in order], weights=weights)
+    updates: dict[str, list[trueskill.Rating]] = defaultdict(list)
+    for t, new in zip(order, new_groups, strict=True):
+        for seat, rating in zip(teams[t], new[:-1], strict=True):
+            updates[keyfn(result, seat)].append(rating)
+        updates[sides[t]].append(new[-1])
+    out: dict[str, trueskill.Rating] = {}
+    for name, copies in sorted(updates.items()):
+        if name in frozen:
+            continue
+        old = current(name)
+        mu = old.mu + sum(c.mu - old.mu for c in copies)
+        shrink = 1.0
+        for c in copies:
+            shrink *= (c.sigma / old.sigma) ** 2
+        out[name] = env.create_rating(mu=mu, sigma=old.sigma * shrink**0.5)
+    return out
+
+
 def rate(
     results: Iterable[MatchResult],
     key: KeyFn | str = "agent",
@@ -109,41 +150,17 @@ def rate(
     env = trueskill_env()
     ratings: dict[str, trueskill.Rating] = defaultdict(env.create_rating)
     for result in fold_order(results):
-        ranks_by_team = team_ranks(result)
-        if ranks_by_team is None:
-            continue
-        teams: dict[str, list[SeatResult]] = defaultdict(list)
-        for s in result.seats:
-            teams[s.team].append(s)
-        order = sorted(teams)
-        sides = {t: f"{SIDE}{result.game}:{t}" for t in order}
-        groups = [
-            [ratings[keyfn(result, s)] for s in teams[t]] + [ratings[sides[t]]] for t in order
-        ]
-        weights = [[1.0 / len(teams[t])] * len(teams[t]) + [1.0] for t in order]
-        new_groups = env.rate(groups, ranks=[ranks_by_team[t] for t in order], weights=weights)
-        updates: dict[str, list[trueskill.Rating]] = defaultdict(list)
-        for t, new in zip(order, new_groups, strict=True):
-            for seat, rating in zip(teams[t], new[:-1], strict=True):
-                updates[keyfn(result, seat)].append(rating)
-            updates[sides[t]].append(new[-1])
-        for name, copies in sorted(updates.items()):
-            if name in frozen:
-                continue
-            old = ratings[name]
-            mu = old.mu + sum(c.mu - old.mu for c in copies)
-            shrink = 1.0
-            for c in copies:
-                shrink *= (c.sigma / old.sigma) ** 2
-            ratings[name] = env.create_rating(mu=mu, sigma=old.sigma * shrink**0.5)
+        updated = rate_result(env, ratings.__getitem__, keyfn, result, frozen)
+        for name, rating in (updated or {}).items():
+            ratings[name] = rating
             if history is not None and not name.startswith(SIDE):
                 history.append(
                     HistoryPoint(
                         index=result.index,
                         match_id=result.match_id,
                         player=name,
-                        mu=round(ratings[name].mu, 4),
-                        sigma=round(ratings[name].sigma, 4),
+                        mu=round(rating.mu, 4),
+                        sigma=round(rating.sigma, 4),
                     )
                 )
     return dict(ratings)
@@ -196,6 +213,33 @@ def _tallies(results: list[MatchResult], keyfn: KeyFn) -> dict[str, _Tally]:
     return tallies
 
 
+def leaderboard_row(
+    agent: str,
+    rating: trueskill.Rating | None,
+    *,
+    games: int,
+    wins: int,
+    draws: int,
+    losses: int,
+    score: float,
+    reward: float,
+) -> LeaderboardRow:
+    """One row from a rating (None: the prior) and a tally; ``score`` is wins + draws/2."""
+    r = rating if rating is not None else trueskill_env().create_rating()
+    return LeaderboardRow(
+        agent=agent,
+        mu=round(r.mu, 3),
+        sigma=round(r.sigma, 3),
+        conservative=round(r.mu - 3 * r.sigma, 3),
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        win_rate=round(score / games, 4) if games else 0.0,
+        mean_reward=round(reward / games, 4) if games else 0.0,
+    )
+
+
 def leaderboard(
     results: list[MatchResult],
     by: By = "agent",
@@ -219,22 +263,19 @@ def leaderboard(
     rng = np.random.default_rng(seed)
     rows = []
     for agent in sorted(set(ratings) | set(tallies)):
-        r = ratings.get(agent, trueskill_env().create_rating())
         t = tallies.get(agent, _Tally())
         games = int(sum(t.den))
-        row = LeaderboardRow(
-            agent=agent,
-            mu=round(r.mu, 3),
-            sigma=round(r.sigma, 3),
-            conservative=round(r.mu - 3 * r.sigma, 3),
+        row = leaderboard_row(
+            agent,
+            ratings.get(agent),
             games=games,
             wins=t.wins,
             draws=t.draws,
             losses=t.losses,
-            win_rate=round(sum(t.num) / games, 4) if games else 0.0,
-            mean_reward=round(t.reward / games, 4) if games else 0.0,
-            roles=role_ratings.get(agent, {}),
+            score=sum(t.num),
+            reward=t.reward,
         )
+        row.roles = role_ratings.get(agent, {})
         if detail and games:
             ci: tuple[float, float] | None
             if t.draws == 0 and not t.multi:

@@ -60,17 +60,32 @@ class MemorySink:
         pass
 
 
+class RecordError(ValueError):
+    """A match record with a bad line before its end (not a crash's truncated last line)."""
+
+
 def read_jsonl(path: Path) -> Iterator[Event]:
-    """Events of a match record; a truncated last line (crashed writer) is skipped."""
+    """Events of a match record; a bad last line (a crashed writer's) is skipped.
+
+    A bad line followed by more lines is not a crash's trace: it raises :class:`RecordError`
+    naming the file and line, rather than silently dropping the rest of the record.
+    """
     with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
+        bad: tuple[int, Exception] | None = None
+        for number, raw in enumerate(fh, start=1):
+            line = raw.strip()
             if not line:
                 continue
+            if bad is not None:
+                where, err = bad
+                first = str(err).splitlines()[0] if str(err) else type(err).__name__
+                raise RecordError(f"{path}:{where}: not an event ({first}); later lines follow")
             try:
-                yield Event.model_validate(json.loads(line))
-            except (json.JSONDecodeError, ValueError):
-                return
+                event = Event.model_validate(json.loads(line))
+            except ValueError as err:  # JSON or validation error
+                bad = (number, err)
+                continue
+            yield event
 
 
 class GuardedSink:

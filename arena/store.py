@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -165,12 +166,28 @@ class Store:
                 ],
             )
 
-    def results(self, repeat: int | None = None) -> list[MatchResult]:
-        """Every match with a result, in plan order (the order ratings fold them)."""
+    def results(
+        self, repeat: int | None = None, ids: Collection[str] | None = None
+    ) -> list[MatchResult]:
+        """Every match with a result (or those of ``ids``), in plan order (the fold order)."""
+        if ids is not None:
+            # a live fold asks for the few new ones; chunks keep under SQLite's variable limit
+            chosen = sorted(ids)
+            out = [
+                r
+                for i in range(0, len(chosen), 500)
+                for r in self._results(repeat, chosen[i : i + 500])
+            ]
+            return sorted(out, key=lambda r: (r.index, r.match_id))
+        return self._results(repeat, None)
+
+    def _results(self, repeat: int | None, ids: list[str] | None) -> list[MatchResult]:
+        only = f" match_id IN ({','.join('?' * len(ids))})" if ids is not None else ""
         seats: dict[str, list[SeatResult]] = {}
         for row in self.db.execute(
             "SELECT match_id, seat, name, agent, team, role, reward, result, invalid, fallbacks"
-            " FROM seats ORDER BY match_id, seat"
+            " FROM seats" + (f" WHERE{only}" if only else "") + " ORDER BY match_id, seat",
+            ids or (),
         ):
             seats.setdefault(row[0], []).append(
                 SeatResult(
@@ -186,13 +203,17 @@ class Store:
                 )
             )
         out = []
+        params: list[Any] = [*DONE]
+        if repeat is not None:
+            params.append(repeat)
         for row in self.db.execute(
             "SELECT match_id, run_id, game, seed, idx, repeat, status, outcome, reason, winners,"
             " n_events, n_decisions, duration_s, jsonl FROM matches"
             f" WHERE status IN ({','.join('?' * len(DONE))})"
             + (" AND repeat=?" if repeat is not None else "")
+            + (f" AND{only}" if only else "")
             + " ORDER BY idx, match_id",
-            (*DONE, repeat) if repeat is not None else DONE,
+            [*params, *(ids or ())],
         ):
             out.append(
                 MatchResult(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.events import Event
+from arena.live.status import RunStatus
 from tui.model import RunModel
 
 Notify = Callable[[], None]
@@ -29,7 +30,7 @@ class RunDirSource:
         self.description = f"run dir {self.root}"
         self._offsets: dict[Path, int] = {}
         self._partial: dict[Path, bytes] = {}
-        self._rated = -1
+        self.status = RunStatus(self.root / "arena.sqlite")  # folds only new results
 
     async def run(self, model: RunModel, notify: Notify) -> None:
         model.connection = "files"
@@ -82,18 +83,14 @@ class RunDirSource:
         return n
 
     def _poll_store(self, model: RunModel) -> None:
-        from arena.live.status import leaderboard_doc, read_results, status_doc
-
-        db = self.root / "arena.sqlite"
         with contextlib.suppress(Exception):  # a busy or half-written store: next time
-            doc = status_doc(db)
+            doc, board = self.status.poll()
             if doc is None:
                 return
             model.apply_status(doc)
             model.running = sum(1 for m in model.matches.values() if m.status == "running")
-            if doc["done"] != self._rated:
-                self._rated = doc["done"]
-                model.apply_leaderboard(leaderboard_doc(read_results(db)))
+            if board is not None:
+                model.apply_leaderboard(board)
 
 
 class MqttSource:

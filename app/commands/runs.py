@@ -268,6 +268,7 @@ def find_match(match_id: str, run_dir: str | None, runs_dir: str) -> Path | None
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from arena.sinks import RecordError
     from tournaments.transcript import summary
 
     run_dir = find_match(args.match_id, args.run, args.runs_dir)
@@ -280,7 +281,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     finally:
         store.close()
     assert row is not None
-    text = summary(run_dir, row, max_lines=args.lines)
+    try:
+        text = summary(run_dir, row, max_lines=args.lines)
+    except RecordError as err:
+        return _fail(str(err), 1)
     console.print(text, highlight=False, markup=False)
     return 0
 

@@ -132,13 +132,17 @@ def resolve_record(match: str, run: str | None) -> Path | None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from arena.sinks import RecordError
     from tui.sources import replay_events
 
     path = resolve_record(args.match, args.run)
     if path is None:
         hint = "" if args.run or args.match.endswith(".jsonl") else " (a match id needs --run)"
         return _err(f"no match record {args.match!r}{hint}")
-    events, truncated = replay_events(path)
+    try:
+        events, truncated = replay_events(path)
+    except RecordError as err:
+        return _err(str(err), 1)
     if truncated:
         print(
             f"notice: {path} is truncated; replaying the {len(events)} complete events",

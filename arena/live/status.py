@@ -1,33 +1,38 @@
 """Run status and leaderboard documents (the retained ``status`` and ``leaderboard`` messages).
 
 Both are computed from the run's SQLite store, so the publisher and a TUI reading a run
-directory show the same numbers.
+directory show the same numbers. :class:`RunStatus` keeps the leaderboard's ratings between
+polls and folds only the matches finished since the last one (:mod:`arena.rating_fold`);
+re-rating every result at every poll made a long run quadratic.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from arena.results import MatchResult
+from arena.rating_fold import RatingFold
 
 HISTORY_POINTS = 24
 
 
-def leaderboard_doc(results: list[MatchResult]) -> dict[str, Any]:
-    """Rows (μ, σ, μ−3σ, games, wins...) and each agent's μ at up to 24 points of the run."""
-    from arena.ratings import leaderboard, rate
+def history_cuts(n: int) -> list[int]:
+    """The numbers of results after which the history samples each agent's μ (up to 24)."""
+    if not n:
+        return []
+    return sorted({max(1, round(n * (i + 1) / HISTORY_POINTS)) for i in range(HISTORY_POINTS)})
 
-    rows = [r.model_dump() for r in leaderboard(results)]
+
+def leaderboard_doc(fold: RatingFold) -> dict[str, Any]:
+    """Rows (μ, σ, μ−3σ, games, wins...) and each agent's μ at up to 24 points of the run."""
     history: dict[str, list[float]] = {}
-    n = len(results)
-    if n:
-        cuts = sorted({max(1, round(n * (i + 1) / HISTORY_POINTS)) for i in range(HISTORY_POINTS)})
-        for cut in cuts:
-            for agent, rating in rate(results[:cut]).items():
-                history.setdefault(agent, []).append(round(rating.mu, 3))
-    return {"rows": rows, "history": history, "n_results": n, "ts": time.time()}
+    for cut in history_cuts(len(fold)):
+        for agent, rating in fold.ratings_at(cut).items():
+            history.setdefault(agent, []).append(round(rating.mu, 3))
+    rows = [r.model_dump() for r in fold.rows()]
+    return {"rows": rows, "history": history, "n_results": len(fold), "ts": time.time()}
 
 
 def status_doc(db: Path, running: int | None = None, **extra: Any) -> dict[str, Any] | None:
@@ -57,11 +62,43 @@ def status_doc(db: Path, running: int | None = None, **extra: Any) -> dict[str, 
     return doc
 
 
-def read_results(db: Path) -> list[MatchResult]:
-    from arena.store import Store
+class RunStatus:
+    """The status and leaderboard of the run stored in ``db``, kept up to date incrementally.
 
-    store = Store(db)
-    try:
-        return store.results()
-    finally:
-        store.close()
+    :meth:`poll` reads SQLite and folds new results: blocking work, so callers on an event loop
+    run it in a thread (``asyncio.to_thread``). Polls are serialised by a lock.
+    """
+
+    def __init__(self, db: Path) -> None:
+        self.db = Path(db)
+        self.fold = RatingFold()
+        self._rated = -1  # results in the last leaderboard handed out
+        self._lock = threading.Lock()
+
+    def poll(
+        self, running: int | None = None, **extra: Any
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """(status, leaderboard); the leaderboard only when matches finished since the last one.
+
+        The leaderboard comes from a read after the status's, so it counts at least the
+        status's ``done`` matches: publish it first.
+        """
+        with self._lock:
+            status = status_doc(self.db, running, **extra)
+            if status is None:
+                return None, None
+            if status["done"] == self._rated:
+                return status, None
+            self.fold.add(self._new_results())
+            self._rated = len(self.fold)
+            return status, leaderboard_doc(self.fold)
+
+    def _new_results(self) -> list[Any]:
+        from arena.store import Store
+
+        store = Store(self.db)
+        try:
+            new = store.done_ids() - self.fold.ids
+            return store.results(ids=new) if new else []
+        finally:
+            store.close()

@@ -42,3 +42,30 @@ def test_a_failing_extra_sink_does_not_lose_matches(tmp_path: Path) -> None:
     for r in results:
         events = list(read_jsonl(tmp_path / "run" / r.jsonl))  # type: ignore[operator]
         assert events[-1].type == "match_end" and len(events) == r.n_events
+
+
+def _record(tmp_path: Path, n: int) -> tuple[Path, list[str]]:
+    lines = [
+        Event(match_id="m", seq=i, type="say", phase="day").model_dump_json() for i in range(n)
+    ]
+    return tmp_path / "m.jsonl", lines
+
+
+def test_read_jsonl_skips_only_a_bad_last_line(tmp_path: Path) -> None:
+    path, lines = _record(tmp_path, 4)
+    path.write_text("\n".join(lines) + "\n" + lines[0][:9] + "\n\n", encoding="utf-8")
+    assert [e.seq for e in read_jsonl(path)] == [0, 1, 2, 3]
+
+
+def test_read_jsonl_names_a_bad_line_before_the_end(tmp_path: Path) -> None:
+    import pytest
+
+    from arena.sinks import RecordError
+
+    path, lines = _record(tmp_path, 4)
+    lines[1] = '{"not": "an event"}'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    events = read_jsonl(path)
+    assert next(events).seq == 0
+    with pytest.raises(RecordError, match=r"m\.jsonl:2: not an event"):
+        next(events)
