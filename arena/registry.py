@@ -99,6 +99,9 @@ class GameInfo:
     # talk) and every other type. The conformance tests fail on any type not declared.
     speech_types: tuple[str, ...] = ()
     event_types: tuple[str, ...] = ()
+    # "module:function", an arena.measures.MeasuresHook: per agent entry, the game's measures
+    # of one match read from its events (`arena leaderboard --measures`, `arena score`).
+    measures: str | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}

@@ -167,19 +167,23 @@ def ratio_estimate(
     den: Sequence[float],
     rng: np.random.Generator,
     b: int = DEFAULT_RESAMPLES,
+    *,
+    binary: bool = False,
 ) -> Estimate:
     """Σnum / Σden over the clusters with ``den > 0``, with its 95% interval.
 
-    When every defining cluster is a single 0/1 trial (``den == 1``, ``num`` in {0, 1}) the
-    clusters are independent Bernoulli trials and the closed-form Wilson interval is used;
-    otherwise the cluster bootstrap (:func:`ratio_ci`).
+    ``binary`` says the figure is a share of yes/no outcomes (a win rate, an agreement rate).
+    When it is and every defining cluster is a single 0/1 trial (``den == 1``, ``num`` in
+    {0, 1}), the clusters are independent Bernoulli trials and the closed-form Wilson interval
+    is used; otherwise the cluster bootstrap (:func:`ratio_ci`). A count or a mean that happens
+    to be 0 or 1 is not a trial, hence the flag.
     """
     pairs = [(float(a), float(d)) for a, d in zip(num, den, strict=True) if d > 0]
     if not pairs:
         return Estimate(None)
     total_num, total_den = sum(a for a, _ in pairs), sum(d for _, d in pairs)
     value = total_num / total_den
-    if all(d == 1 and a in (0.0, 1.0) for a, d in pairs):
+    if binary and all(d == 1 and a in (0.0, 1.0) for a, d in pairs):
         lo, hi = wilson(total_num, total_den)
         return Estimate(value, lo, hi, len(pairs), "wilson")
     ci = ratio_ci([a for a, _ in pairs], [d for _, d in pairs], rng, b)

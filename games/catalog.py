@@ -57,6 +57,7 @@ GAMES: list[GameInfo] = [
         knowledge="games.werewolf.knowledge:KNOWLEDGE",
         speech_types=("message", "last_words", "wolf_message"),
         event_types=WEREWOLF_EVENTS,
+        measures="games.werewolf.measures:agent_measures",
         description="Werewolf / Mafia: hidden roles, night actions, day discussion and votes.",
         variants={
             "classic8": {},
@@ -78,6 +79,7 @@ GAMES: list[GameInfo] = [
         knowledge="games.avalon.knowledge:KNOWLEDGE",
         speech_types=("message",),
         event_types=AVALON_EVENTS,
+        measures="games.avalon.measures:agent_measures",
         description="The Resistance: Avalon, 5-10 players: hidden roles, team votes, secret quests.",
         variants={
             "basic5": {"n_players": 5},
@@ -113,6 +115,7 @@ GAMES: list[GameInfo] = [
         knowledge="games.negotiation.knowledge:ITEM_SPLIT",
         speech_types=("message",),
         event_types=DEALORNODEAL_EVENTS,
+        measures="games.negotiation.measures:agent_measures",
         description="Deal or No Deal: split a pool of items; private per-item values.",
         variants={
             "default": {},
@@ -131,6 +134,7 @@ GAMES: list[GameInfo] = [
         knowledge="games.negotiation.knowledge:BARGAINING",
         speech_types=("message",),
         event_types=PRICE_EVENTS,
+        measures="games.negotiation.measures:agent_measures",
         description="Buyer-seller price bargaining with private reservation prices.",
         variants={
             "default": {},
@@ -148,6 +152,7 @@ GAMES: list[GameInfo] = [
         knowledge="games.negotiation.knowledge:BARGAINING",
         speech_types=("message",),
         event_types=PIE_EVENTS,
+        measures="games.negotiation.measures:agent_measures",
         description="n parties divide a pie by rotating proposals and votes; private outside "
         "options.",
         variants={
@@ -165,6 +170,7 @@ GAMES: list[GameInfo] = [
         knowledge="games.negotiation.knowledge:BARGAINING",
         speech_types=("message",),
         event_types=AUCTION_EVENTS,
+        measures="games.negotiation.measures:agent_measures",
         description="Single-item auction with private values: sealed second or first price, "
         "or an ascending clock.",
         variants={
@@ -183,6 +189,7 @@ GAMES: list[GameInfo] = [
         knowledge="games.negotiation.knowledge:BARGAINING",
         speech_types=("message",),
         event_types=BARGAINING_EVENTS,
+        measures="games.negotiation.measures:agent_measures",
         description="Old id: price_bargaining, pie_division or auction, picked by mode "
         "(price|pie|auction); prefer the new ids.",
         variants={

@@ -112,6 +112,45 @@ def render_roles(doc: dict[str, Any]) -> Table | None:
     return table
 
 
+def bootstrap_settings(config: dict[str, Any]) -> tuple[int, int]:
+    """The seed and resample count of a run's intervals (derived from its master seed)."""
+    from arena.seeding import derive_seed
+
+    seed = derive_seed(config.get("master_seed", 0), "bootstrap") % 2**32
+    return seed, int((config.get("ratings") or {}).get("bootstrap", 2000))
+
+
+def _estimate(e: dict[str, Any] | None) -> str:
+    if e is None or e["value"] is None:
+        return "-"
+    ci = f" [{e['low']:.3f}, {e['high']:.3f}]" if e["low"] is not None else ""
+    return f"{e['value']:.3f}{ci} n={e['n']}"
+
+
+def render_measures(doc: dict[str, Any] | None) -> list[Table]:
+    """One table per game of ``arena.measures.report``: a row per measure, a column per entry."""
+    if not doc:
+        return []
+    tables = []
+    for game, g in doc["games"].items():
+        agents = sorted(g["agents"])
+        names = sorted({name for a in agents for name in g["agents"][a]})
+        title = (
+            f"{game} measures per agent entry: value [95% CI] n=matches ({g['matches']} matches"
+            + (f", {g['skipped']} without measures" if g["skipped"] else "")
+            + f"; Wilson for one yes/no outcome per match, else a bootstrap of matches,"
+            f" {doc['resamples']} resamples, seed {doc['seed']})"
+        )
+        table = Table(title=title, title_justify="left")
+        table.add_column("measure")
+        for a in agents:
+            table.add_column(a, justify="right")
+        for name in names:
+            table.add_row(name, *(_estimate(g["agents"][a].get(name)) for a in agents))
+        tables.append(table)
+    return tables
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.ratings import report
 
@@ -119,17 +158,19 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         results, config = _load(args.run_dir)
     except FileNotFoundError as err:
         return _fail(str(err))
-    from arena.seeding import derive_seed
-
-    ratings_cfg = config.get("ratings") or {}
-    seed = derive_seed(config.get("master_seed", 0), "bootstrap") % 2**32
+    seed, resamples = bootstrap_settings(config)
     doc = report(
         results,
         by=args.by,
         seed=seed,
-        bootstrap=ratings_cfg.get("bootstrap", 2000),
-        freeze=ratings_cfg.get("freeze", []),
+        bootstrap=resamples,
+        freeze=(config.get("ratings") or {}).get("freeze", []),
     )
+    if getattr(args, "measures", False):  # the games' own measures per agent entry
+        from arena.measures import report as measures_report
+        from arena.measures import run_records
+
+        doc["measures"] = measures_report(run_records(args.run_dir), seed, resamples)
     metric_cols: list[str] = []
     if getattr(args, "metrics", False):  # privacy/persona columns beside the ratings (§C9)
         from arena.metrics.report import leaderboard_metrics
@@ -149,6 +190,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         sys.stdout.write(out.getvalue())
         return 0
     console.print(render_table(doc))
+    for table in render_measures(doc.get("measures")):
+        console.print(table)
     if metric_cols:
         from arena.metrics.report import render_metrics_table
 
@@ -323,6 +366,13 @@ def add_commands(sub: Any) -> None:
         "--metrics",
         action="store_true",
         help="add privacy and persona columns (scores RUN_DIR/metrics first if missing)",
+    )
+    p.add_argument(
+        "--measures",
+        action="store_true",
+        help="add each game's own measures per agent entry with 95%% CIs (vote accuracy, "
+        "deduction, deception, Pareto, Nash welfare, ...), read from the match records; "
+        "a table per game, `measures` in --json (not in --csv)",
     )
     p.set_defaults(func=cmd_leaderboard)
 

@@ -15,7 +15,9 @@ def add_commands(sub: Any) -> None:
         help="recompute privacy and persona metrics offline for a run directory or a match",
         description="Scores every match JSONL of RUN_DIR into RUN_DIR/metrics/<match>.json, or "
         "one MATCH.jsonl (report printed, or written with --out). Threshold version, detector "
-        "versions and the embedding model are stamped into every report.",
+        "versions and the embedding model are stamped into every report. A run directory also "
+        "gets RUN_DIR/metrics/measures.json: each game's own measures per agent entry with 95%% "
+        "CIs (as `arena leaderboard --measures --json`).",
     )
     p.add_argument("target", help="run directory or match JSONL file")
     p.add_argument("--settings", help="YAML file of MetricsSettings (thresholds, tiers, options)")
@@ -23,6 +25,25 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--out", help="single match: write the report here")
     p.add_argument("--columns", action="store_true", help="run: print leaderboard columns")
     p.set_defaults(func=cmd_score)
+
+
+def write_measures(run_dir: Path) -> Path:
+    """RUN_DIR/metrics/measures.json: the games' measures per agent entry with their CIs."""
+    from app.commands.runs import bootstrap_settings
+    from arena.measures import report, run_records
+    from arena.store import Store
+
+    store = Store(run_dir / "arena.sqlite")
+    try:
+        config = (store.run_info() or {}).get("config", {})
+    finally:
+        store.close()
+    seed, resamples = bootstrap_settings(config)
+    dest = run_dir / "metrics" / "measures.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    doc = report(run_records([run_dir]), seed, resamples)
+    dest.write_text(json.dumps(doc, indent=1, sort_keys=True), encoding="utf-8")
+    return dest
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -46,6 +67,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         paths = score_run(target, settings)
         print(f"scored {len(paths)} matches into {target / 'metrics'} "
               f"(thresholds {settings.thresholds.version})")  # fmt: skip
+        if (target / "arena.sqlite").exists():
+            dest = write_measures(target)
+            print(f"game measures per agent entry: {dest}")
         if args.columns:
             print(json.dumps(metrics_columns(target), indent=1, default=str))
         return 0

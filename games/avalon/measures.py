@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from arena.events import GameEvent
+from arena.measures import AgentFigures, Figure
 from arena.stats import ratio_ci, wilson
 from games.avalon.config import SETUP_TABLE, side_of
 
@@ -57,9 +58,7 @@ def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
     ev = list(events)
     setup = next(e for e in ev if e.type == "setup").payload
     n = int(setup["n_players"])
-    roles = {
-        int(s): r for s, r in next(e for e in ev if e.type == "deal").payload["roles"].items()
-    }
+    roles = {int(s): r for s, r in next(e for e in ev if e.type == "deal").payload["roles"].items()}
     sides = {s: side_of(r) for s, r in roles.items()}
     over = [e for e in ev if e.type == "game_over"]
     label = over[-1].payload["label"] if over else "aborted"
@@ -168,6 +167,54 @@ def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
         ),
         "merlin_exposure": _mean(exposure),
         "cards_logged": len(cards) == len(quests),
+    }
+
+
+# -- per agent entry, for the arena (GameInfo.measures) ----------------------------------------
+# Leaderboard name -> per-seat metric of match_measures (§9).
+AGENT_FIGURES = {
+    "deduction_accuracy": "da",  # §9.2 DA over the final belief report
+    "deduction_accuracy_nt": "da_nt",  # over the players the seat was not told about
+    "deduction_bce": "bce",
+    "deception": "dec",  # §9.3: mean P(good) the good observers gave this seat
+    "deception_gain": "dec_gain",  # the same minus the prior
+    "leadership": "lead",  # share of its proposals approved
+    "influence": "inf",  # share of its ballots that matched the result
+    "pivotal": "pivotal",
+    "purity_approve": "purity_approve",
+    "purity_reject": "purity_reject",
+    "assassin_hit": "assassin_hit",
+    "merlin_survived": "merlin_survived",
+}
+
+
+BINARY = ("assassin_hit", "merlin_survived")  # yes/no outcomes of a seat
+
+
+def agent_measures(events: Sequence[GameEvent], seats: Mapping[int, str]) -> AgentFigures:
+    """The arena's hook (GameInfo.measures): per agent entry, win rates by side (wins, seats)
+    and every :data:`AGENT_FIGURES` metric as (sum over the agent's seats that define it,
+    number of those seats). Empty when aborted."""
+    mm = match_measures(events)
+    if mm["label"] == "aborted":
+        return {}
+    out: dict[str, dict[str, list[float]]] = {}
+    for s, m in mm["seats"].items():
+        figures = out.setdefault(seats[int(s)], {})
+        wr = figures.setdefault(f"win_rate_{m['side']}", [0.0, 0.0])
+        wr[0] += float(bool(m["won"]))
+        wr[1] += 1
+        for name, key in AGENT_FIGURES.items():
+            if m.get(key) is not None:
+                pair = figures.setdefault(name, [0.0, 0.0])
+                pair[0] += float(m[key])
+                pair[1] += 1
+    return {
+        agent: {
+            name: Figure(num, den, name.startswith("win_rate") or name in BINARY)
+            for name, (num, den) in sorted(figures.items())
+        }
+        for agent, figures in sorted(out.items())
     }
 
 

@@ -11,13 +11,14 @@ interval needs two matches: with one, ``lo``/``hi`` are ``None`` and the mean st
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
 from arena.events import GameEvent
+from arena.measures import AgentFigures, Figure
 from arena.stats import mean_ci
 from games.negotiation.measures_extra import (
     auction_measures,
@@ -306,6 +307,59 @@ def aggregate(
     }
 
 
+ROW_KEYS = (
+    "agreement", "score_all", "score_agreed", "norm", "surplus_share", "surplus_share_clipped",
+    "gain_share", "pareto", "nash_welfare", "nash_efficiency", "walk_away", *PER_SEAT,
+    "bid_shading", "truthful_bid", "win",
+)  # fmt: skip
+# per_agent's report names of the row keys that are not named as reported
+REPORT_NAMES = {"agreement": "agreement_rate", "pareto": "pareto_optimal_rate",
+                "walk_away": "walk_away_rate", "truthful_bid": "truthful_bid_rate",
+                "win": "win_rate"}  # fmt: skip
+
+
+def agent_values(m: MatchMeasures) -> dict[str, dict[str, float]]:
+    """Per agent entry of one match (seat labels in ``MatchMeasures.seats``): each defined row
+    value. An agent holding several seats (self-play) gets the mean over its seats, so the match
+    stays the resampling cluster; a value the match does not define is left out."""
+    if not m.seats:
+        raise ValueError("per_agent needs the agent entry of every seat (MatchMeasures.seats)")
+
+    def mean(xs: Sequence[float]) -> float:
+        return sum(xs) / len(xs)
+
+    out: dict[str, dict[str, float]] = {}
+    for agent in sorted(set(m.seats)):
+        mine = [s for s, a in enumerate(m.seats) if a == agent]
+        row: dict[str, float] = {}
+        for key in (*PER_SEAT, "bid_shading", "truthful_bid"):
+            seq = getattr(m, key) or []
+            xs = [float(seq[s]) for s in mine if s < len(seq) and seq[s] is not None]
+            if xs:
+                row[key] = mean(xs)
+        if m.game == "auction":
+            row["win"] = 1.0 if m.winner in mine else 0.0
+        row["agreement"] = 1.0 if m.agreed else 0.0
+        row["score_all"] = mean([m.utilities[s] for s in mine])
+        row["norm"] = mean([m.norm[s] for s in mine])
+        row["nash_welfare"] = m.nash_welfare
+        if m.nash_efficiency is not None:
+            row["nash_efficiency"] = m.nash_efficiency
+        row["walk_away"] = 1.0 if m.walker in mine else 0.0
+        if m.agreed:
+            row["score_agreed"] = mean([m.utilities[s] for s in mine])
+            if m.pareto_optimal is not None:
+                row["pareto"] = 1.0 if m.pareto_optimal else 0.0
+        if m.surplus_share is not None:
+            raw = mean([m.surplus_share[s] for s in mine])
+            row["surplus_share"] = raw
+            row["surplus_share_clipped"] = min(1.0, max(0.0, raw))
+        if m.gain_share is not None:
+            row["gain_share"] = mean([m.gain_share[s] for s in mine])
+        out[agent] = row
+    return out
+
+
 def per_agent(
     matches: Sequence[MatchMeasures], seed: int = 0, n_boot: int = 2000
 ) -> dict[str, Any]:
@@ -316,43 +370,31 @@ def per_agent(
     """
     rows: dict[str, dict[str, list[float]]] = {}
     for m in matches:
-        if not m.seats:
-            raise ValueError("per_agent needs the agent entry of every seat (MatchMeasures.seats)")
-        for agent in sorted(set(m.seats)):
-            mine = [s for s, a in enumerate(m.seats) if a == agent]
-            row = rows.setdefault(agent, {k: [] for k in (
-                "agreement", "score_all", "score_agreed", "norm", "surplus_share",
-                "surplus_share_clipped", "gain_share", "pareto", "nash_welfare", "walk_away",
-                *PER_SEAT, "bid_shading", "truthful_bid", "win")})  # fmt: skip
-            mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
-            for key in (*PER_SEAT, "bid_shading", "truthful_bid"):
-                seq = getattr(m, key) or []
-                xs = [float(seq[s]) for s in mine if s < len(seq) and seq[s] is not None]
-                if xs:
-                    row[key].append(mean(xs))
-            if m.game == "auction":
-                row["win"].append(1.0 if m.winner in mine else 0.0)
-            row["agreement"].append(1.0 if m.agreed else 0.0)
-            row["score_all"].append(mean([m.utilities[s] for s in mine]))
-            row["norm"].append(mean([m.norm[s] for s in mine]))
-            row["nash_welfare"].append(m.nash_welfare)
-            row["walk_away"].append(1.0 if m.walker in mine else 0.0)
-            if m.agreed:
-                row["score_agreed"].append(mean([m.utilities[s] for s in mine]))
-                if m.pareto_optimal is not None:
-                    row["pareto"].append(1.0 if m.pareto_optimal else 0.0)
-            if m.surplus_share is not None:
-                raw = mean([m.surplus_share[s] for s in mine])
-                row["surplus_share"].append(raw)
-                row["surplus_share_clipped"].append(min(1.0, max(0.0, raw)))
-            if m.gain_share is not None:
-                row["gain_share"].append(mean([m.gain_share[s] for s in mine]))
+        for agent, values in agent_values(m).items():
+            row = rows.setdefault(agent, {k: [] for k in ROW_KEYS})
+            for key, value in values.items():
+                row[key].append(value)
     out: dict[str, Any] = {}
     for agent, row in sorted(rows.items()):
         out[agent] = {"games": len(row["agreement"])}
         for key, vals in row.items():
-            name = {"agreement": "agreement_rate", "pareto": "pareto_optimal_rate",
-                    "walk_away": "walk_away_rate", "truthful_bid": "truthful_bid_rate",
-                    "win": "win_rate"}.get(key, key)  # fmt: skip
-            out[agent][name] = bootstrap_ci(vals, seed, n_boot)
+            out[agent][REPORT_NAMES.get(key, key)] = bootstrap_ci(vals, seed, n_boot)
     return out
+
+
+BINARY = ("agreement", "pareto", "walk_away", "win", "truthful_bid")  # yes/no outcomes
+
+
+def agent_measures(events: Sequence[GameEvent], seats: Mapping[int, str]) -> AgentFigures:
+    """The arena's hook (GameInfo.measures): :func:`agent_values` of one match under their
+    report names, one value per match. Empty when the log has no outcome (unfinished match)."""
+    try:
+        m = match_measures(events, [seats[s] for s in sorted(seats)])
+    except ValueError:  # no scenario/result: the match did not finish
+        return {}
+    return {
+        agent: {
+            REPORT_NAMES.get(k, k): Figure(v, 1.0, k in BINARY) for k, v in sorted(values.items())
+        }
+        for agent, values in agent_values(m).items()
+    }

@@ -17,10 +17,11 @@ denominator is 0 — missing is never 0). Conventions chosen where the spec leav
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from arena.events import GameEvent
+from arena.measures import AgentFigures, Figure
 from games.werewolf.suspicion import is_wolf_result, team_of
 
 WOLF = "werewolf"
@@ -257,6 +258,7 @@ def match_measures(
             if village_ballots and len(a_d) > 1:
                 share = sum(t == w for _, t in village_ballots) / len(village_ballots)
                 c.add("suspicion_ratio", share * (len(a_d) - 1))
+                c.add(f"suspicion_ratio|{agents[w]}", share * (len(a_d) - 1))
         c.add("no_exile", float(exiled is None))
         if exiled is not None:
             c.add("exile_acc", float(exiled in wolves))
@@ -330,3 +332,39 @@ def match_measures(
         "counts": counts, "values": {k: _ratio(a, b) for k, (a, b) in counts.items()},
         "beliefs": reports, "speech": speech, "bids": bids, "turns": turns,
     }  # fmt: skip
+
+
+# -- per agent entry, for the arena (GameInfo.measures) ----------------------------------------
+# Leaderboard name -> (counts key of match_measures, {a}: the agent entry; yes/no outcomes?).
+AGENT_FIGURES = {
+    "win_rate_village": ("wr|{a}|village", True),  # §14.1, a draw scores ½
+    "win_rate_wolves": ("wr|{a}|wolves", True),
+    "vote_accuracy": ("va|{a}", True),  # §14.2: the agent's village ballots that hit a wolf
+    "vote_accuracy_chance": ("va_chance|{a}", False),  # what random ballots would have hit
+    "wolf_suspicion_ratio": ("suspicion_ratio|{a}", False),  # §14.5 deception: < 1 hides
+    "deduction_accuracy": ("da|agent={a}", False),  # §14.6 over every other player
+    "deduction_accuracy_nt": ("da_nt|agent={a}", False),  # over the players it did not know
+    "deduction_bce": ("bce|agent={a}", False),
+    "deduction_auc": ("auc|agent={a}", False),
+}
+
+
+def agent_measures(events: Sequence[GameEvent], seats: Mapping[int, str]) -> AgentFigures:
+    """The arena's hook (GameInfo.measures): per agent entry, the :data:`AGENT_FIGURES` of one
+    match, plus survival (seats alive at the end / seats played). Empty when aborted."""
+    m = match_measures(events, seats)
+    if m["aborted"]:
+        return {}
+    out: AgentFigures = {}
+    for agent in sorted(set(seats.values())):
+        figures: dict[str, Figure] = {}
+        for name, (key, binary) in AGENT_FIGURES.items():
+            pair = m["counts"].get(key.format(a=agent))
+            if pair is not None and pair[1] > 0:
+                figures[name] = Figure(pair[0], pair[1], binary)
+        mine = [x for x in m["seats"].values() if x["agent"] == agent]
+        if mine:
+            alive = float(sum(x["alive_end"] for x in mine))
+            figures["survival"] = Figure(alive, float(len(mine)), binary=True)
+        out[agent] = figures
+    return out

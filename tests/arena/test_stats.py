@@ -101,9 +101,14 @@ def test_mean_ci_of_constant_values_is_a_point_and_needs_two_values() -> None:
 
 
 def test_ratio_estimate_uses_wilson_for_independent_trials_else_the_bootstrap() -> None:
-    trials = stats.ratio_estimate([1, 0, 1, 1], [1, 1, 1, 1], rng())
+    trials = stats.ratio_estimate([1, 0, 1, 1], [1, 1, 1, 1], rng(), binary=True)
     assert trials.method == "wilson" and trials.value == 0.75 and trials.n == 4
     assert (trials.low, trials.high) == stats.wilson(3, 4)
+    # the same numbers as a count per match (not yes/no outcomes): the bootstrap
+    counts = stats.ratio_estimate([1, 0, 1, 1], [1, 1, 1, 1], rng())
+    assert counts.method == "bootstrap" and counts.value == 0.75
+    # a draw (½) is not a 0/1 trial either
+    assert stats.ratio_estimate([1, 0.5, 0], [1, 1, 1], rng(), binary=True).method == "bootstrap"
     pooled = stats.ratio_estimate([2, 0, 1, 3], [2, 1, 2, 3], rng())
     assert pooled.method == "bootstrap" and pooled.value == pytest.approx(6 / 8)
     assert pooled.low is not None and pooled.low <= 0.75 <= pooled.high  # type: ignore[operator]

@@ -6,10 +6,17 @@ from typing import Any
 
 import pytest
 
-from arena.events import Event
+from arena.events import Event, GameEvent
+from arena.measures import aggregate as arena_aggregate
 from arena.stats import wilson
 from games.avalon.bots import RandomBot, RuleBot
-from games.avalon.measures import aggregate, deduction, label_shares, match_measures
+from games.avalon.measures import (
+    agent_measures,
+    aggregate,
+    deduction,
+    label_shares,
+    match_measures,
+)
 from games.avalon.rules import AvalonEngine
 from tests.games.avalon.helpers import run, scripted
 from tests.games.played import play
@@ -67,11 +74,12 @@ def by_side(entry: str, seat: int) -> RuleBot | RandomBot:
 
 def test_aggregate_reports_side_and_role_win_rates_with_intervals() -> None:
     matches: list[tuple[dict[str, Any], dict[int, str]]] = []
+    logs: list[tuple[list[GameEvent], dict[int, str]]] = []
     for seed in range(40):
         match = play("avalon", {}, seed, by_side, by_team={"good": "rule", "evil": "random"})
-        matches.append(
-            (match_measures(match.engine.log), {s: a.name for s, a in enumerate(match.agents)})
-        )
+        seats = {s: a.name for s, a in enumerate(match.agents)}
+        matches.append((match_measures(match.engine.log), seats))
+        logs.append((match.engine.log, seats))
     agg = aggregate(matches, seed=1)
     rule = agg["agents"]["rule"]
     assert rule["wr_evil"]["n"] == 0 and rule["wr_good"]["n"] == 120
@@ -83,6 +91,16 @@ def test_aggregate_reports_side_and_role_win_rates_with_intervals() -> None:
     assert da["n"] == 120 and da["ci"][0] <= da["mean"] <= da["ci"][1]
     assert agg["agents"]["random"]["dec"]["mean"] is not None
     assert aggregate(matches, seed=1) == agg  # the bootstrap RNG is seeded
+    # the arena's hook (per agent entry, pooled over matches) gives the same figures
+    hooked = arena_aggregate(
+        "avalon", [agent_measures(eng_log, seats) for eng_log, seats in logs], seed=1
+    )
+    assert hooked["rule"]["win_rate_good"].value == pytest.approx(rule["wr_good"]["value"])
+    assert "win_rate_evil" not in hooked["rule"]  # rule only ever played good
+    assert hooked["rule"]["deduction_accuracy"].value == pytest.approx(da["mean"])
+    assert hooked["rule"]["deduction_accuracy"].n == 40  # matches, where Avalon counts seats
+    dec = agg["agents"]["random"]["dec"]
+    assert hooked["random"]["deception"].value == pytest.approx(dec["mean"])
     shares = label_shares([mm["label"] for mm, _ in matches])
     assert sum(shares.values()) == pytest.approx(1.0)
 

@@ -7,10 +7,17 @@ import itertools
 
 import pytest
 
+from arena.measures import aggregate as arena_aggregate
 from arena.results import MatchSpec
 from arena.runner import run_match
 from games.negotiation.bots import BOTS_BARGAINING, BOTS_DEALORNODEAL
-from games.negotiation.measures import aggregate, bootstrap_ci, match_measures, per_agent
+from games.negotiation.measures import (
+    agent_measures,
+    aggregate,
+    bootstrap_ci,
+    match_measures,
+    per_agent,
+)
 from games.negotiation.play import play
 from tests.games.negotiation.helpers import auction_engine, pie_engine, price_engine, split_engine
 
@@ -146,11 +153,13 @@ def test_price_measures_surplus_share_and_efficiency() -> None:
 
 def test_aggregate_and_per_agent_with_seeded_cis() -> None:
     ms = []
+    logs = []
     for seed in range(60):
         e = price_engine(seed)
         seats = ["boulware", "conceder"] if seed % 2 else ["conceder", "boulware"]
         play(e, [BOTS_BARGAINING[n]() for n in seats], seed)
         ms.append(match_measures(e.log, seats))
+        logs.append((e.log, seats))
     agg = aggregate(ms, seed=1, n_boot=300)
     assert (
         agg["agreement_rate"]["lo"] <= agg["agreement_rate"]["mean"] <= agg["agreement_rate"]["hi"]
@@ -159,4 +168,53 @@ def test_aggregate_and_per_agent_with_seeded_cis() -> None:
     pa = per_agent(ms, seed=1, n_boot=300)
     assert pa["boulware"]["surplus_share"]["mean"] > pa["conceder"]["surplus_share"]["mean"]
     assert per_agent(ms, seed=1, n_boot=300) == pa
+    # the arena's hook reads the same logs: per agent entry, one value per match
+    hooked = arena_aggregate("bargaining", [agent_measures(lg, dict(enumerate(st))) for lg, st in logs], seed=1)  # fmt: skip
+    for agent in ("boulware", "conceder"):
+        for name in ("score_all", "surplus_share", "agreement_rate", "norm", "nash_welfare"):
+            assert hooked[agent][name].value == pytest.approx(pa[agent][name]["mean"]), name
+            assert hooked[agent][name].n == pa[agent][name]["n"]
+    assert hooked["boulware"]["agreement_rate"].method == "wilson"  # one yes/no per match
+    assert hooked["boulware"]["score_all"].method == "bootstrap"
     assert bootstrap_ci([]) is None
+
+
+@pytest.mark.parametrize(
+    ("game", "names", "expect"),
+    [
+        ("dealornodeal", ["rule", "random"], "pareto_optimal_rate"),
+        ("price_bargaining", ["rule", "random"], "surplus_share"),
+        ("pie_division", ["rule", "fair", "random"], "gain_share"),
+        ("auction", ["truthful", "random", "truthful"], "win_rate"),
+        ("bargaining", ["rule", "random"], "surplus_share"),  # the old id: price by default
+    ],
+)
+def test_every_negotiation_game_declares_its_measures_hook(
+    game: str, names: list[str], expect: str
+) -> None:
+    """The registry finds the hook of each negotiation game; over the runner's record (typed
+    Events) it gives per agent entry the figures its engine's outcome defines."""
+    from arena import registry
+    from arena.measures import hook
+    from tests.games.played import play as play_runner
+
+    bots = registry.bots(game)
+    seen: set[str] = set()
+    for seed in range(12):
+        played = play_runner(game, {}, seed, [bots[n](name=n) for n in names])
+        fn = hook(game)
+        assert fn is not None
+        figs = fn(played.events, {s.seat: s.agent for s in played.result.seats})
+        assert set(figs) == set(names)
+        for agent, f in figs.items():
+            assert f["agreement_rate"].binary and f["agreement_rate"].den == 1.0
+            assert (
+                f["score_all"].num
+                == pytest.approx(
+                    sum(s.reward for s in played.result.seats if s.agent == agent)
+                    / sum(s.agent == agent for s in played.result.seats)
+                )
+                or game == "auction"
+            )  # the auction's result reward is its normalised score
+            seen.update(f)
+    assert expect in seen

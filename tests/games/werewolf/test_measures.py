@@ -8,8 +8,9 @@ import math
 import pytest
 
 from arena.events import Event, GameEvent
+from arena.measures import Figure
 from arena.stats import wilson
-from games.werewolf.measures import deduction, match_measures
+from games.werewolf.measures import agent_measures, deduction, match_measures
 from games.werewolf.measures_agg import aggregate
 
 ROLES = {0: "werewolf", 1: "werewolf", 2: "seer", 3: "doctor", 4: "villager", 5: "villager"}
@@ -191,3 +192,21 @@ def test_aggregate_bootstraps_draws_deterministically_and_skips_aborted() -> Non
     assert runs[0]["n_aborted"] == 1 and fig["method"] == "bootstrap"
     assert fig["value"] == 0.75 and 0.5 <= fig["ci"][0] <= fig["ci"][1] <= 1.0
     assert "wr_bal|vbot" not in runs[0]["figures"]  # vbot never played the wolves
+
+
+def test_agent_measures_hook_reports_per_agent_entry(m: dict) -> None:
+    figs = agent_measures(hand_log(), AGENTS)
+    vbot, wolfbot = figs["vbot"], figs["wolfbot"]
+    assert vbot["vote_accuracy"] == Figure(8.0, 9.0, True)  # the village's ballots (c["va|vbot"])
+    assert vbot["win_rate_village"] == Figure(1.0, 1.0, True) and "win_rate_wolves" not in vbot
+    assert wolfbot["win_rate_wolves"] == Figure(0.0, 1.0, True)
+    assert vbot["survival"] == Figure(2.0, 4.0, True)  # the Seer (2) and villager 5 died
+    assert wolfbot["survival"] == Figure(0.0, 2.0, True)
+    # deception: both wolves are wolfbot, so its ratio is the match's (9.75 over 5 wolf-days)
+    ratio = wolfbot["wolf_suspicion_ratio"]
+    assert ratio.num / ratio.den == pytest.approx(9.75 / 5) and not ratio.binary
+    assert (vbot["deduction_accuracy"].num, vbot["deduction_accuracy"].den) == tuple(
+        m["counts"]["da|agent=vbot"]
+    )
+    assert "vote_accuracy" not in wolfbot  # wolves' ballots are not scored
+    assert agent_measures(hand_log("aborted", ()), AGENTS) == {}
