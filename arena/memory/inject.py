@@ -45,6 +45,7 @@ class Selection:
     select: str
     retrieval: str
     ids: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
 
     def record(self) -> dict[str, Any]:
         return asdict(self)
@@ -151,20 +152,24 @@ def rank(
     select: str,
     retrieval: str = "auto",
     bank_key: str = "",
+    exclude: tuple[str, ...] = (),
 ) -> tuple[list[Insight], str]:
     """The insights a seat gets, best first, and how they were ranked."""
     pool = _pool(bank_key or str(id(snapshot)), snapshot, namespace)
     items = pool.insights
     if select == "all" or not items:
-        return (items if k is None else items[:k]), "evidence"
+        kept = [i for i in items if i.id not in exclude] if exclude else items
+        return (kept if k is None else kept[:k]), "evidence"
     use_embedding = retrieval == "embedding" or (retrieval == "auto" and embeddings_available())
     if use_embedding:
         scores, label = pool.embedding(query), EMBEDDING_LABEL
     else:
         scores, label = pool.lexical(query), LEXICAL_LABEL
     # a stable sort on rounded scores: ties keep the evidence order (deterministic everywhere)
-    order = np.argsort(-np.round(scores, 6), kind="stable")[: k or 5]
-    return [items[int(j)] for j in order], label
+    order = [int(j) for j in np.argsort(-np.round(scores, 6), kind="stable")]
+    if exclude:
+        order = [j for j in order if items[j].id not in exclude]
+    return [items[j] for j in order[: k or 5]], label
 
 
 def pinned_version(spec: MemorySpec) -> int:
@@ -181,7 +186,9 @@ def choose(
     bank = open_bank(spec.bank)
     snapshot = bank.at(version)
     ns = seat_namespace(spec.namespace, game, role, seat)
-    chosen, label = rank(snapshot, ns, query, spec.k, spec.select, spec.retrieval, str(bank.path))
+    chosen, label = rank(
+        snapshot, ns, query, spec.k, spec.select, spec.retrieval, str(bank.path), spec.exclude
+    )
     selection = Selection(
         bank=str(bank.path),
         version=snapshot.version,
@@ -190,6 +197,7 @@ def choose(
         select=spec.select,
         retrieval=label,
         ids=[i.id for i in chosen],
+        exclude=list(spec.exclude),
     )
     return selection, render_block(selection, chosen)
 

@@ -23,6 +23,7 @@ class MemorySpec(BaseModel):
     select: Literal["relevance", "all"] = "relevance"
     retrieval: Literal["auto", "embedding", "lexical"] = "auto"
     version: int | None = Field(None, ge=0)
+    exclude: tuple[str, ...] = ()  # insight ids never selected (ablation arms)
     # -- learning during a tournament (tournaments read these; the agent ignores them)
     learn: bool = False
     every: int = Field(1, ge=1)
