@@ -33,7 +33,7 @@ from arena.types import Action, Decision, InvalidAction, PrivateFact
 from games.negotiation.auction_rules import AuctionRules, AuctionScenario, sample_auction
 from games.negotiation.common import option_list
 from games.negotiation.measures_extra import auction_norm
-from games.negotiation.phases import Phase, PhasedEngine
+from games.negotiation.phases import PRIVATE_HINT, Phase, PhasedEngine, post_talk, talk_decision
 
 FORMAT_TEXT = {
     "sealed_second": "a sealed-bid second-price",
@@ -60,20 +60,10 @@ class Talk(Phase["AuctionEngine"]):
 
     def decision(self, game: AuctionEngine, seat: int) -> Decision:
         r = game.rules
-        ids = ["pass"]
-        if r.allow_private:
-            ids += [f"to:{t}" for t in range(r.n_bidders) if t != seat]
         when = "before bidding" if self.before_bidding else f"at a price of {game.price}"
-        return Decision(
-            kind="talk",
-            prompt=f"Talk {when}: write a public message"
-            + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
-            + ", or pass.",
-            options=list(option_list(tuple(ids))),
-            free_text=True,
-            max_chars=r.max_message_chars,
-            silent_option="pass",
-        )
+        hint = PRIVATE_HINT if r.allow_private else ""
+        prompt = f"Talk {when}: write a public message{hint}, or pass."
+        return talk_decision("talk", prompt, seat, r.n_bidders, r)
 
     def apply(self, game: AuctionEngine, seat: int, action: Action) -> None:
         game.talk(seat, action)
@@ -236,16 +226,11 @@ class AuctionEngine(PhasedEngine):
             self.step = "tick"
 
     def talk(self, seat: int, action: Action) -> None:
-        choice, text = action.choice, (action.text or "").strip()
-        if choice is None and _BID_LIKE.match(text):
+        text = (action.text or "").strip()
+        if action.choice is None and _BID_LIKE.match(text):
             raise InvalidAction(f"{text[:40]!r}: this is a talk turn (message or pass), not a bid")
-        if choice and choice.startswith("to:"):
-            if not text:
-                raise InvalidAction("a private message needs text")
-            self.post_message(seat, text, recipients=(int(choice[3:]),))
-        elif choice is None:
-            self.post_message(seat, text)
-        elif action.fallback:
+        post_talk(self, seat, action)
+        if action.choice == "pass" and action.fallback:
             self.emit("fallback_pass", f"{self._names[seat]} says nothing.", actor=seat)
         self.queue.pop(0)
         if self.queue and self.step == "talk":

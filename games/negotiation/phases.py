@@ -13,8 +13,8 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-from arena.types import Action, Decision, Outcome
-from games.negotiation.common import NegotiationEngine, seat_names
+from arena.types import Action, Decision, InvalidAction, Outcome
+from games.negotiation.common import NegotiationEngine, option_list, seat_names
 
 G = TypeVar("G", bound="PhasedEngine")
 
@@ -40,6 +40,37 @@ class Phase(Generic[G]):
     def noop(self, game: G, seat: int) -> Action:
         """The spec's no-op answer (§6): a pass that uses up the turn."""
         return Action(seat=seat, choices=("pass",), fallback="fallback_pass")
+
+
+PRIVATE_HINT = '; {"choice": "to:<seat>", "text": ...} is private'
+
+
+def talk_decision(kind: str, prompt: str, seat: int, n_seats: int, rules: Any) -> Decision:
+    """A talk turn (pie discussion, auction talk): a message as free text or ``pass``, and
+    ``to:<seat>`` for a private message when ``rules.allow_private``."""
+    ids = ["pass"]
+    if rules.allow_private:
+        ids += [f"to:{t}" for t in range(n_seats) if t != seat]
+    return Decision(
+        kind=kind,
+        prompt=prompt,
+        options=list(option_list(tuple(ids))),
+        free_text=True,
+        max_chars=rules.max_message_chars,
+        silent_option="pass",
+    )
+
+
+def post_talk(game: NegotiationEngine, seat: int, action: Action) -> None:
+    """The message of a talk turn: private with ``to:<seat>`` (text needed), public as plain
+    text; a pass posts nothing."""
+    choice, text = action.choice, (action.text or "").strip()
+    if choice and choice.startswith("to:"):
+        if not text:
+            raise InvalidAction("a private message needs text")
+        game.post_message(seat, text, recipients=(int(choice[3:]),))
+    elif choice is None:
+        game.post_message(seat, text)
 
 
 class PhasedEngine(NegotiationEngine):

@@ -15,7 +15,7 @@ from typing import Any
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
 from games.negotiation.common import option_list, refuse_action_like_text
-from games.negotiation.phases import Phase, PhasedEngine
+from games.negotiation.phases import PRIVATE_HINT, Phase, PhasedEngine, post_talk, talk_decision
 from games.negotiation.pie_rules import PieRules, PieScenario, sample_pie
 
 _ALLOC = re.compile(
@@ -76,20 +76,11 @@ class Discuss(Phase["PieDivisionEngine"]):
 
     def decision(self, game: PieDivisionEngine, seat: int) -> Decision:
         r = game.rules
-        ids = ["pass"]
-        if r.allow_private:
-            ids += [f"to:{t}" for t in range(r.n_parties) if t != seat]
-        return Decision(
-            kind="discuss",
-            prompt=game.round_head()
-            + "Comment on the proposal (plain text is public"
-            + ('; {"choice": "to:<seat>", "text": ...} is private' if r.allow_private else "")
-            + ") or pass.",
-            options=list(option_list(tuple(ids))),
-            free_text=True,
-            max_chars=r.max_message_chars,
-            silent_option="pass",
+        hint = PRIVATE_HINT if r.allow_private else ""
+        prompt = (
+            game.round_head() + f"Comment on the proposal (plain text is public{hint}) or pass."
         )
+        return talk_decision("discuss", prompt, seat, r.n_parties, r)
 
     def apply(self, game: PieDivisionEngine, seat: int, action: Action) -> None:
         game.discuss(seat, action)
@@ -209,16 +200,9 @@ class PieDivisionEngine(PhasedEngine):
 
     def discuss(self, seat: int, action: Action) -> None:
         refuse_action_like_text(action, ["pass"])
-        choice = action.choice
-        text = (action.text or "").strip()
-        if choice and choice.startswith("to:"):
-            if not text:
-                raise InvalidAction("a private message needs text")
-            self.post_message(seat, text, recipients=(int(choice[3:]),))
-        elif choice is None:
-            if not self.rules.allow_talk:
-                raise InvalidAction("talk is disabled in this game: pass")
-            self.post_message(seat, text)
+        if action.choice is None and not self.rules.allow_talk:
+            raise InvalidAction("talk is disabled in this game: pass")
+        post_talk(self, seat, action)
         self.queue.pop(0)
 
     def count_votes(self) -> None:
