@@ -217,6 +217,9 @@ def check(config: RunConfig) -> None:
     for i, name in enumerate(config.ratings.freeze):
         if name not in names:
             problems.append(f"ratings.freeze.{i}: unknown agent entry {name!r}")
+    from tournaments.learning import learning_problems
+
+    problems += learning_problems(config)
     if problems:
         raise ConfigError(problems)
 

@@ -162,6 +162,8 @@ class Tournament:
         self.specs = schedule.plan(config, run_id)
         self.total = schedule.total_planned(config)
         self._started = 0
+        # entry -> bank version its memory reads (learning runs pin one per block)
+        self.memory_pins: dict[str, int] = {}
 
     def prepare(self) -> Store:
         self.dir.matches.mkdir(parents=True, exist_ok=True)
@@ -182,7 +184,11 @@ class Tournament:
 
     def make_agent(self, entry_name: str, seat: int) -> Agent:
         entry = self.config.entry(entry_name)
-        return factory.build(entry.name, entry.kind, self.config.game, entry.params)
+        params = entry.params
+        pin = self.memory_pins.get(entry.name)
+        if pin is not None:
+            params = {**params, "memory": {**params["memory"], "version": pin}}
+        return factory.build(entry.name, entry.kind, self.config.game, params)
 
     async def run_one(
         self, spec: MatchSpec, store: Store, progress: Progress | None = None
@@ -279,8 +285,12 @@ class Tournament:
         progress.changed()
         sem = asyncio.Semaphore(self.config.concurrency)
         store.set_run_status(self.run_id, "running")
+        from tournaments.learning import learning_entries, run_learning
+
         if self.config.format == "rating_driven":
             await self._run_adaptive(store, progress, sem)
+        elif learning_entries(self.config):
+            await run_learning(self, store, progress, sem)
         else:
             todo = [s for s in self.specs if s.match_id not in done]
             await self._run_specs(todo, store, progress, sem)

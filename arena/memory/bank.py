@@ -250,6 +250,15 @@ class Bank:
         )
         return [self._row(r) for r in reversed(rows.fetchall())]
 
+    def of_kind(self, op: str) -> list[Op]:
+        """Every operation of one kind, oldest first (e.g. the ``fold`` markers of learning)."""
+        rows = self._connect().execute(
+            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops"
+            " WHERE op = ? ORDER BY version",
+            (op,),
+        )
+        return [self._row(r) for r in rows.fetchall()]
+
     def history(self, insight_id: str) -> list[Op]:
         """Every operation that names ``insight_id`` (as its subject, a merge source or target)."""
         out = []

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-OpKind = Literal["add", "edit", "retire", "merge", "restore", "support", "effect", "reject"]
+OpKind = Literal["add", "edit", "retire", "merge", "restore", "support", "effect", "reject", "fold"]
 Status = Literal["active", "retired", "merged"]
 
 MAX_TEXT = 400  # characters of one insight: a directive, not a transcript

@@ -210,6 +210,30 @@ def default_rule(traj: Trajectory, insights: list[Insight]) -> list[dict[str, An
     return []
 
 
+def directive_rule(traj: Trajectory, insights: list[Insight]) -> list[dict[str, Any]]:
+    """A deterministic rule that writes directives the test backend understands: after a game
+    without reward, "Avoid X." for the option of the seat's last decision; otherwise support
+    the first insight it was given."""
+    if traj.reward > 0:
+        return [{"op": "support", "id": insights[0].id}] if insights else []
+    last = next((d for d in reversed(traj.decisions) if (d["action"] or {}).get("choices")), None)
+    if last is None:
+        return []
+    option = str(last["action"]["choices"][0]).split(":")[0]
+    return [{"op": "add", "text": f"Avoid {option}.", "turns": [last["seq"], last["seq"]]}]
+
+
+def make_reflector(spec: str | dict[str, Any]) -> Reflector:
+    """``scripted``, ``scripted:directives`` or a BackendConfig mapping for an LLM reflector."""
+    if spec == "scripted":
+        return ScriptedReflector()
+    if spec == "scripted:directives":
+        return ScriptedReflector(directive_rule, name="scripted:directives")
+    if isinstance(spec, dict):
+        return LLMReflector(spec)
+    raise ValueError(f"unknown reflector {spec!r}: scripted, scripted:directives or a backend")
+
+
 class LLMReflector:
     """Any configured ``arena.llm`` backend, asked for a structured answer."""
 

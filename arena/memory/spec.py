@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,4 +26,8 @@ class MemorySpec(BaseModel):
     exclude: tuple[str, ...] = ()  # insight ids never selected (ablation arms)
     # -- learning during a tournament (tournaments read these; the agent ignores them)
     learn: bool = False
-    every: int = Field(1, ge=1)
+    every: int = Field(1, ge=1)  # fold the reflections of every K finished matches
+    # "scripted" (the default rule), "scripted:directives", or an arena.llm BackendConfig
+    reflector: str | dict[str, Any] = "scripted"
+    budget: int = Field(3, ge=1, le=50)
+    cap: int = Field(20, ge=1, le=10_000)

@@ -206,8 +206,8 @@ def apply_op(state: dict[str, Insight], op: Op) -> None:
         state[ins.id] = ins.model_copy(
             update={"effect": Effect.model_validate(p["effect"]), "updated": v}
         )
-    elif op.op == "reject":
-        pass  # the tabu log: recorded and chained, changes no insight
+    elif op.op in ("reject", "fold"):
+        pass  # the tabu log / a learning run's progress marker: chained, changes no insight
     else:  # pragma: no cover - OpKind is closed
         raise BankError(f"unknown op {op.op!r}")
 

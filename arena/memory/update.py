@@ -333,6 +333,28 @@ def parse_proposal(raw: str) -> tuple[Proposal | None, str]:
         return None, f"does not match the schema: {problems}"[:500]
 
 
+def plan_proposal(
+    txn: Txn,
+    namespace: Namespace,
+    raw: str,
+    traj: Trajectory,
+    guard: PrivacyGuard | None,
+    settings: UpdateSettings,
+    created_by: str = "",
+) -> UpdateReport:
+    """Append the outcome of one raw reflector answer to an open update."""
+    evidence = Evidence(run_id=traj.run_id, match_id=traj.match_id, seat=traj.seat, turns=traj.span)
+    proposal, problem = parse_proposal(raw)
+    report = UpdateReport(namespace.key(), traj.match_id, traj.seat, txn.version)
+    p = _Plan(txn, namespace, report, evidence, guard, settings, created_by)
+    if proposal is None:
+        p.reject("unparseable", problem, {})
+    else:
+        p.run(proposal.operations)
+    report.version_after = txn.version
+    return report
+
+
 def apply_proposal(
     bank: Bank,
     namespace: Namespace,
@@ -344,20 +366,9 @@ def apply_proposal(
 ) -> UpdateReport:
     """Apply one raw reflector answer for one seat, as one transaction."""
     settings = settings or UpdateSettings()
-    evidence = Evidence(run_id=traj.run_id, match_id=traj.match_id, seat=traj.seat, turns=traj.span)
-    proposal, problem = parse_proposal(raw)
-
-    def plan(txn: Txn) -> UpdateReport:
-        report = UpdateReport(namespace.key(), traj.match_id, traj.seat, txn.base_version)
-        p = _Plan(txn, namespace, report, evidence, guard, settings, created_by)
-        if proposal is None:
-            p.reject("unparseable", problem, {})
-        else:
-            p.run(proposal.operations)
-        report.version_after = txn.version
-        return report
-
-    report, _ = bank.update(plan)
+    report, _ = bank.update(
+        lambda txn: plan_proposal(txn, namespace, raw, traj, guard, settings, created_by)
+    )
     return report
 
 

@@ -1,0 +1,135 @@
+"""Learning during a tournament: blocks of K matches read the version the previous fold left,
+folds are in match-identity order, and a run killed with SIGKILL and resumed ends with the
+same hash chain as an uninterrupted one."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.llm.server import ServerThread
+from arena.memory import Bank
+from arena.memory.directives import DirectiveEngine
+from arena.memory.learn import BASE, folds
+from arena.memory.trajectory import load_events
+from tournaments import config as tconfig
+from tournaments.executor import Tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_ID = "learn"
+
+
+def learning_config(url: str, bank: Path, out: Path, matches: int = 16, every: int = 4) -> dict:
+    memory = {
+        "bank": str(bank),
+        "select": "all",
+        "k": None,
+        "learn": True,
+        "every": every,
+        "reflector": "scripted:directives",
+    }
+    return {
+        "name": "learn",
+        "game": "dealornodeal",
+        "agents": [
+            {
+                "name": "llm",
+                "kind": "llm",
+                "params": {
+                    "backend": {"base_url": url, "model": "scripted", "timeout_s": 30},
+                    "memory": memory,
+                },
+            },
+            {"name": "bot", "kind": "rule"},
+        ],
+        "lineups": [{"vs": ["llm", "bot"]}],
+        "matches": matches,
+        "master_seed": 11,
+        "concurrency": 4,
+        "output_dir": str(out),
+    }
+
+
+def run_in_process(raw: dict[str, Any]) -> Path:
+    config = tconfig.parse(raw)
+    run_dir = Path(config.output_dir) / RUN_ID
+    asyncio.run(Tournament(config, run_dir, RUN_ID).run())
+    return run_dir
+
+
+def chain(bank: Path) -> list[str]:
+    return [op.hash for op in Bank(bank).ops()]
+
+
+def test_blocks_read_the_previous_fold_and_the_same_run_gives_the_same_bank(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(DirectiveEngine(seed=1)) as server:
+        a = tmp_path / "a.sqlite"
+        run_dir = run_in_process(learning_config(server.url, a, tmp_path / "ra"))
+        b = tmp_path / "b.sqlite"
+        run_in_process(learning_config(server.url, b, tmp_path / "rb"))
+    bank = Bank(a)
+    markers = folds(bank, RUN_ID)
+    assert sorted(markers) == [BASE, 0, 1, 2, 3]
+    assert all(len(markers[k].payload["matches"]) == 4 for k in range(4))
+    pins = {k: markers[k - 1].version for k in range(4)}
+    for path in sorted((run_dir / "matches").glob("*.jsonl")):
+        events = load_events(path)
+        index = next(e for e in events if e.type == "match_start").match_id
+        block = sorted(p.stem for p in (run_dir / "matches").glob("*.jsonl")).index(index) // 4
+        (record,) = [e.payload["memory"] for e in events if "memory" in e.payload]
+        assert record["version"] == pins[block]
+    texts = {i.text for i in bank.at().insights()}
+    assert texts and all(t.startswith("Avoid ") for t in texts)
+    assert bank.verify().ok
+    assert chain(a) == chain(b)
+
+
+def test_a_killed_learning_run_resumes_to_the_same_hash_chain(tmp_path: Path) -> None:
+    engine = DirectiveEngine(seed=1, latency="const:0.03")  # slow enough to be killed midway
+    with ServerThread(engine) as server:
+        ref = tmp_path / "ref.sqlite"
+        run_in_process(learning_config(server.url, ref, tmp_path / "rref", matches=24))
+        bank = tmp_path / "bank.sqlite"
+        raw = learning_config(server.url, bank, tmp_path / "runs", matches=24)
+        cfg = tmp_path / "learn.yaml"
+        cfg.write_text(yaml.safe_dump(raw), encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+        cmd = [sys.executable, "-m", "app.cli", "run", str(cfg), "--run-id", RUN_ID]
+        child = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and child.poll() is None:
+            if bank.exists() and len(folds(Bank(bank), RUN_ID)) >= 3:  # base + two blocks
+                break
+            time.sleep(0.05)
+        assert child.poll() is None, "the run ended before it could be killed"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=60)
+        killed_at = len(folds(Bank(bank), RUN_ID))
+        assert 3 <= killed_at < 7  # base + 6 blocks when complete
+        resume = [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "run",
+            "--resume",
+            str(tmp_path / "runs" / RUN_ID),
+        ]
+        done = subprocess.run(
+            resume, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert sorted(folds(Bank(bank), RUN_ID)) == [BASE, 0, 1, 2, 3, 4, 5]
+    assert chain(bank) == chain(ref)
+    assert Bank(bank).at().to_json() == Bank(ref).at().to_json()
