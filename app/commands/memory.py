@@ -59,6 +59,18 @@ def add_commands(sub: Any) -> None:
     q.add_argument("--namespace", default="{game}/{role}")
     q.add_argument("--budget", type=int, default=3)
     q.add_argument("--cap", type=int, default=20)
+    q = cmd(
+        "ablate",
+        "measure each insight's effect: paired seeded units with the bank and "
+        "the bank minus it, effects written to the log",
+        cmd_ablate,
+    )
+    q.add_argument("config", help="tournament config whose llm entry reads BANK")
+    q.add_argument("--units", type=int, help="the first N planned matches (default: all)")
+    q.add_argument("--metric", choices=["score", "win"], default="score")
+    q.add_argument("--whole", action="store_true", help="also the whole bank vs no memory")
+    q.add_argument("--retire", action="store_true", help="retire insights measured harmful")
+    q.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
 
 
@@ -227,4 +239,45 @@ def cmd_reflect(args: argparse.Namespace) -> int:
             await reflector.close()
 
     asyncio.run(run())
+    return 0
+
+
+def cmd_ablate(args: argparse.Namespace) -> int:
+    from arena.errors import ConfigError
+    from arena.memory.ablate import retire_harmful
+    from tournaments import config as tconfig
+    from tournaments.ablation import ablate_config
+
+    bank = _bank(args)
+    try:
+        config = tconfig.load(args.config)
+        results = asyncio.run(
+            ablate_config(config, str(bank.path), args.units, args.metric, args.whole, args.seed)
+        )
+    except ConfigError as err:
+        for problem in err.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
+    snap = bank.at()
+    for r in results:
+        e = r.estimate
+        label = "whole bank" if len(r.ids) > 1 else snap.get(r.ids[0]).text
+        print(
+            json.dumps(
+                {
+                    "ids": list(r.ids),
+                    "insight": label,
+                    "metric": args.metric,
+                    "delta": e.value,
+                    "lo": e.low,
+                    "hi": e.high,
+                    "n": e.n,
+                    "with": r.with_mean,
+                    "without": r.without_mean,
+                }
+            )
+        )
+    if args.retire:
+        for iid in retire_harmful(bank):
+            print(json.dumps({"retired": iid}))
     return 0

@@ -18,7 +18,13 @@ def add_commands(sub: Any) -> None:
         "and deterministically with optional latency and faults; 'transformers' runs the local "
         "model (default: bundled SmolLM2-135M) with dynamic batching across clients.",
     )
-    p.add_argument("--engine", choices=["scripted", "transformers"], default="scripted")
+    p.add_argument(
+        "--engine",
+        choices=["scripted", "directives", "transformers"],
+        default="scripted",
+        help="directives: scripted, but choices follow 'prefer X'/'avoid X' in the prompt's "
+        "insights (docs/memory.md)",
+    )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--model", help="model name served (default: the engine's name)")
@@ -67,13 +73,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"error: {args.api_key_env} is not set", file=sys.stderr)
             return 2
     engine: Any
-    if args.engine == "scripted":
+    if args.engine in ("scripted", "directives"):
         rates = {}
         for item in args.fault:
             kind, _, rate = item.partition("=")
             rates[kind] = float(rate or 1.0)
+        cls: Any = ScriptedEngine
+        if args.engine == "directives":
+            from arena.memory.directives import DirectiveEngine
+
+            cls = DirectiveEngine
         try:
-            engine = ScriptedEngine(
+            engine = cls(
                 seed=args.seed,
                 latency=args.latency,
                 fault_rates=rates,

@@ -73,7 +73,8 @@ async def ablate(
         )
     if write:
         drafts = []
-        for ab in out:
+        # groups first, single insights last: an insight's own effect is the one that stays
+        for ab in sorted(out, key=lambda a: -len(a.ids)):
             eff = ab.effect(metric, run_id)
             if eff is None:
                 continue

@@ -211,16 +211,15 @@ def default_rule(traj: Trajectory, insights: list[Insight]) -> list[dict[str, An
 
 
 def directive_rule(traj: Trajectory, insights: list[Insight]) -> list[dict[str, Any]]:
-    """A deterministic rule that writes directives the test backend understands: after a game
-    without reward, "Avoid X." for the option of the seat's last decision; otherwise support
-    the first insight it was given."""
-    if traj.reward > 0:
-        return [{"op": "support", "id": insights[0].id}] if insights else []
+    """A deterministic rule that writes directives the test backend understands: repeat what
+    ended well, avoid what ended badly — "Prefer X." after a game with a reward, "Avoid X."
+    after one without, X being the option of the seat's last choice."""
     last = next((d for d in reversed(traj.decisions) if (d["action"] or {}).get("choices")), None)
     if last is None:
         return []
     option = str(last["action"]["choices"][0]).split(":")[0]
-    return [{"op": "add", "text": f"Avoid {option}.", "turns": [last["seq"], last["seq"]]}]
+    verb = "Prefer" if traj.reward > 0 else "Avoid"
+    return [{"op": "add", "text": f"{verb} {option}.", "turns": [last["seq"], last["seq"]]}]
 
 
 def make_reflector(spec: str | dict[str, Any]) -> Reflector:

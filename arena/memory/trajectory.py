@@ -64,13 +64,24 @@ def trajectory(events: Iterable[Event], seat: int) -> Trajectory:
     names = list(start.payload.get("names") or [])
     gt = truth.payload if truth is not None else {}
     team = (gt.get("teams") or {}).get(str(seat))
+    knowledge = Knowledge(events)
+    # The role is the seat's own role fact — what the agent saw at play time, so insights are
+    # filed under the namespace the same seat will look them up in (None: the game deals none).
+    role = next(
+        (
+            str(f["value"])
+            for f in knowledge.initial()
+            if f["kind"] == "role" and int(f["owner"]) == seat
+        ),
+        None,
+    )
     traj = Trajectory(
         run_id=start.run_id,
         match_id=start.match_id,
         game=str(start.payload.get("game", "")),
         seat=seat,
         name=names[seat] if seat < len(names) else f"seat {seat}",
-        role=(gt.get("roles") or {}).get(str(seat)),
+        role=role,
         team=team,
     )
     for e in events:
@@ -98,5 +109,5 @@ def trajectory(events: Iterable[Event], seat: int) -> Trajectory:
             traj.result = "draw"
         else:
             traj.result = "win" if team in winners else "loss"
-    traj.revealed = Knowledge(events).known_by(seat)
+    traj.revealed = knowledge.known_by(seat)
     return traj

@@ -86,3 +86,52 @@ def test_verify_exits_1_on_an_edited_row_and_export_import_keeps_the_chain(
     assert "BROKEN at version 2" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["memory", "list", str(tmp_path / "missing.sqlite")])
+
+
+def test_ablate_measures_each_insight_on_the_configs_units_and_retires_the_harmful(
+    tmp_path: Path, capsys
+) -> None:
+    import yaml
+
+    from arena.llm.server import ServerThread
+    from arena.memory import Bank
+    from arena.memory.directives import DirectiveEngine
+    from tests.arena.memory.directed import HELPS, HURTS, NOTHING
+
+    bank = Bank(tmp_path / "bank.sqlite")
+    ids = [bank.add("dealornodeal", t) for t in (HELPS, NOTHING, HURTS)]
+    with ServerThread(DirectiveEngine(seed=1)) as server:
+        raw = {
+            "name": "abl",
+            "game": "dealornodeal",
+            "agents": [
+                {
+                    "name": "llm",
+                    "kind": "llm",
+                    "params": {
+                        "backend": {"base_url": server.url, "model": "scripted"},
+                        "memory": {"bank": str(bank.path), "select": "all", "k": None},
+                    },
+                },
+                {"name": "bot", "kind": "rule"},
+            ],
+            "lineups": [{"vs": ["llm", "bot"]}],
+            "matches": 60,
+            "master_seed": 5,
+        }
+        cfg = tmp_path / "abl.yaml"
+        cfg.write_text(yaml.safe_dump(raw), encoding="utf-8")
+        capsys.readouterr()
+        assert main(["memory", "ablate", str(bank.path), str(cfg), "--whole", "--retire"]) == 0
+    rows = [json.loads(x) for x in out_lines(capsys)]
+    by = {tuple(r["ids"]): r for r in rows if "ids" in r}
+    hurts, nothing = by[(ids[2],)], by[(ids[1],)]
+    assert hurts["hi"] < 0 and hurts["n"] == 60
+    assert nothing["delta"] == 0 and nothing["lo"] <= 0 <= nothing["hi"]
+    assert tuple(ids) in by  # the whole bank against no memory
+    assert {"retired": ids[2]} in rows
+    snap = Bank(bank.path).at()
+    assert snap.get(ids[2]).status == "retired" and snap.get(ids[2]).effect.hi < 0
+    assert snap.get(ids[1]).effect.delta == 0  # its own effect, not the whole bank's
+    with pytest.raises(SystemExit):
+        main(["memory", "ablate", str(tmp_path / "none.sqlite"), str(cfg)])

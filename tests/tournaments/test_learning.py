@@ -89,7 +89,7 @@ def test_blocks_read_the_previous_fold_and_the_same_run_gives_the_same_bank(
         (record,) = [e.payload["memory"] for e in events if "memory" in e.payload]
         assert record["version"] == pins[block]
     texts = {i.text for i in bank.at().insights()}
-    assert texts and all(t.startswith("Avoid ") for t in texts)
+    assert texts and all(t.startswith(("Avoid ", "Prefer ")) for t in texts)
     assert bank.verify().ok
     assert chain(a) == chain(b)
 

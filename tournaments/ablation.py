@@ -1,0 +1,76 @@
+"""``arena memory ablate BANK CONFIG``: the measured effect of a bank's insights on the units a
+tournament config plans (same seeds, seats and roles in both arms; docs/memory.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.memory.ablate import Ablation, ablate
+from arena.memory.bank import open_bank
+from arena.memory.spec import MemorySpec
+from arena.results import MatchSpec
+from arena.runner import MatchRunner
+from tournaments import schedule
+from tournaments.config import RunConfig
+
+
+def memory_entries(config: RunConfig, bank: str) -> dict[str, MemorySpec]:
+    """``llm`` entries of ``config`` whose memory reads ``bank``."""
+    from pathlib import Path
+
+    target = Path(bank).expanduser().resolve()
+    out = {}
+    for entry in config.agents:
+        memory = entry.params.get("memory") if entry.kind == "llm" else None
+        if (
+            isinstance(memory, dict)
+            and Path(memory.get("bank", "")).expanduser().resolve() == target
+        ):
+            out[entry.name] = MemorySpec.model_validate(memory).model_copy(update={"learn": False})
+    return out
+
+
+async def ablate_config(
+    config: RunConfig,
+    bank_path: str,
+    units: int | None = None,
+    metric: str = "score",
+    whole: bool = False,
+    seed: int = 0,
+    run_id: str = "ablate",
+) -> list[Ablation]:
+    """Ablate every active insight alone (and, with ``whole``, the whole bank) on the first
+    ``units`` planned matches; effects are written to the bank's log."""
+    from arena.agents import factory
+
+    entries = memory_entries(config, bank_path)
+    if not entries:
+        raise ConfigError([f"no llm entry of the config reads the bank {bank_path}"])
+    if config.format == "rating_driven":
+        raise ConfigError(["ablation needs a planned format (round_robin or gauntlet)"])
+    specs = schedule.plan(config, run_id)[:units]
+    base = next(iter(entries.values()))
+
+    async def play(spec: MatchSpec, memory: MemorySpec) -> float:
+        def make(entry_name: str, seat: int) -> Any:
+            entry = config.entry(entry_name)
+            params = entry.params
+            if entry.name in entries:
+                params = {**params, "memory": memory.model_dump(mode="json")}
+            return factory.build(entry.name, entry.kind, config.game, params)
+
+        result = await MatchRunner(spec, make, [], config.policy).run()
+        mine = [s for s in result.seats if s.agent in entries]
+        if metric == "win":
+            return sum(s.result == "win" for s in mine) / max(1, len(mine))
+        return sum(s.reward for s in mine) / max(1, len(mine))
+
+    bank = open_bank(bank_path)
+    version = bank.head()[0]
+    active = [i.id for i in bank.at(version).insights()]
+    groups: list[list[str]] = [[i] for i in active]
+    if whole and active:
+        groups.append(active)
+    spec = base.model_copy(update={"version": version})
+    return await ablate(bank, spec, specs, play, groups, metric, seed, True, run_id)
