@@ -3,8 +3,9 @@
     python bench/negotiation_baselines.py [--games 1000] [--only dealornodeal,price,pie,...]
 
 For every pairing of random / greedy / boulware / conceder (and ``fair`` in the pie division)
-it plays ``--games`` seeded games (seed i = game i; seats swap every game so first-mover and role
-advantages cancel) and prints the agreement rate, mean utility and mean normalised score of each
+it plays ``--games`` seeded games through the match runner ``arena run`` uses
+(``MatchRunner.play``: same observations, private facts and agent seeds; seed i = game i; seats
+swap every game so first-mover and role advantages cancel; every answer must be legal) and prints the agreement rate, mean utility and mean normalised score of each
 side with 95% bootstrap CIs (seeded), plus Pareto-optimal / efficient-outcome rates. The auctions
 (``auction_second``, ``auction_first``, ``auction_ascending``: 3 bidders, seats alternate a/b)
 pair random / greedy / truthful / shader and report the sale rate, revenue, allocative
@@ -19,30 +20,23 @@ import json
 import time
 from typing import Any
 
-from games.negotiation.bargaining import BargainingEngine
-from games.negotiation.bots import BOTS_BARGAINING
-from games.negotiation.dealornodeal import DealOrNoDealEngine
+from arena import registry
+from arena.results import InvalidActionPolicy, MatchSpec
+from arena.runner import MatchRunner
 from games.negotiation.measures import aggregate, match_measures, per_agent
-from games.negotiation.play import play
 
 BOTS = ["random", "greedy", "boulware", "conceder"]
 AUCTION_BOTS = ["random", "greedy", "truthful", "shader"]
-GAMES: dict[str, tuple[Any, dict[str, Any], list[str]]] = {
-    "dealornodeal": (DealOrNoDealEngine, {}, BOTS),
-    "price": (BargainingEngine, {}, BOTS),
-    "pie": (BargainingEngine, {"mode": "pie"}, [*BOTS, "fair"]),
-    "auction_second": (BargainingEngine, {"mode": "auction"}, AUCTION_BOTS),
-    "auction_first": (
-        BargainingEngine,
-        {"mode": "auction", "format": "sealed_first"},
-        AUCTION_BOTS,
-    ),
-    "auction_ascending": (
-        BargainingEngine,
-        {"mode": "auction", "format": "ascending"},
-        AUCTION_BOTS,
-    ),
+# figure name -> (registered game, rules, bots paired)
+GAMES: dict[str, tuple[str, dict[str, Any], list[str]]] = {
+    "dealornodeal": ("dealornodeal", {}, BOTS),
+    "price": ("price_bargaining", {}, BOTS),
+    "pie": ("pie_division", {}, [*BOTS, "fair"]),
+    "auction_second": ("auction", {}, AUCTION_BOTS),
+    "auction_first": ("auction", {"format": "sealed_first"}, AUCTION_BOTS),
+    "auction_ascending": ("auction", {"format": "ascending"}, AUCTION_BOTS),
 }
+STRICT = InvalidActionPolicy(retries=0, timeout_s=None)
 
 
 def seats_for(a: str, b: str, n: int, i: int) -> list[str]:
@@ -51,14 +45,20 @@ def seats_for(a: str, b: str, n: int, i: int) -> list[str]:
 
 
 def run_pairing(game: str, a: str, b: str, n_games: int, n_boot: int) -> dict[str, Any]:
-    engine_cls, rules, _ = GAMES[game]
+    game_id, rules, _ = GAMES[game]
+    bots = registry.bots(game_id)
+    n_seats = registry.engine_class(game_id)(rules, seed=0).n_seats
     ms = []
     t0 = time.perf_counter()
     for i in range(n_games):
-        e = engine_cls(rules, seed=i)
-        seats = seats_for(a, b, e.n_seats, i)
-        play(e, [BOTS_BARGAINING[name](name) for name in seats], i)
-        ms.append(match_measures(e.log, seats))
+        seats = seats_for(a, b, n_seats, i)
+        spec = MatchSpec(match_id=f"{game}-{i}", game=game_id, rules=rules, seed=i, seats=seats)
+        runner = MatchRunner(spec, lambda name, seat: bots[name](name), policy=STRICT)
+        result = runner.play()
+        refused = [s.seat for s in result.seats if s.invalid or s.fallbacks]
+        if result.status != "finished" or refused:
+            raise RuntimeError(f"{game} {i}: {result.status} {result.reason}, refused {refused}")
+        ms.append(match_measures(runner.engine.log, seats))
     elapsed = time.perf_counter() - t0
     agg = aggregate(ms, seed=0, n_boot=n_boot)
     entries = per_agent(ms, seed=0, n_boot=n_boot)
@@ -83,6 +83,7 @@ def run_pairing(game: str, a: str, b: str, n_games: int, n_boot: int) -> dict[st
         "efficient_outcome_rate": r(agg["efficient_outcome_rate"]),
         "nash_efficiency": r(agg["nash_efficiency"]),
         "games_per_s": round(n_games / elapsed, 1),
+        "driver": "arena.runner",
         "ci": "mean, 2.5%, 97.5% (bootstrap over matches, seed 0)",
     }
     if game.startswith("auction"):

@@ -18,6 +18,7 @@ from arena.events import Event
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec
 from arena.runner import MatchRunner
 from arena.sinks import EventSink
+from arena.types import Action
 
 STRICT = InvalidActionPolicy(retries=0, timeout_s=None)
 LENIENT = InvalidActionPolicy(timeout_s=None)
@@ -55,6 +56,23 @@ class Played:
 
     def refusals(self) -> list[dict[str, Any]]:
         return self.of_type("invalid_action") + self.of_type("fallback")
+
+    def actions(self) -> list[tuple[int, Action]]:
+        """The applied actions rebuilt from the record, to replay the match on an engine."""
+        return [
+            (
+                e.actor,
+                Action(
+                    seat=e.actor,
+                    choices=tuple(e.payload["action"].get("choices", ())),
+                    text=e.payload["action"].get("text"),
+                    belief=e.payload["action"].get("belief"),
+                    fallback=e.payload["action"].get("fallback"),
+                ),
+            )
+            for e in self.events
+            if e.type == "decision" and e.actor is not None
+        ]
 
 
 def play(
@@ -94,3 +112,11 @@ def play(
         assert result.status == "finished", (game, rules, seed, result.status, result.reason)
         assert not played.refusals(), (game, rules, seed, played.refusals()[:3])
     return played
+
+
+def play_engine(
+    engine: RulesEngine[Any], agents: SeatAgent | list[Agent], seed: int, **kw: Any
+) -> Played:
+    """:func:`play` on an engine built by the caller (its rules; ``seed`` seeds the agents)."""
+    rules = engine.rules.model_dump(mode="json")
+    return play(engine.game, rules, seed, agents, engine=engine, **kw)

@@ -18,8 +18,8 @@ from games.negotiation.measures import (
     match_measures,
     per_agent,
 )
-from games.negotiation.play import play
 from tests.games.negotiation.helpers import auction_engine, pie_engine, price_engine, split_engine
+from tests.games.played import play_engine
 
 NAMES = ["random", "greedy", "boulware", "conceder", "linear", "discloser", "offer_at_reservation"]
 
@@ -49,10 +49,9 @@ def test_bots_never_make_an_invalid_move(make) -> None:  # type: ignore[no-untyp
     pairs = list(itertools.product([*NAMES, "fair", "truthful", "shader"], repeat=2))
     for seed, (a, b) in enumerate(pairs * 2):
         e = make(seed)
-        invalid = [0] * e.n_seats
         bots = [BOTS_BARGAINING[a if s % 2 == 0 else b]() for s in range(e.n_seats)]
-        play(e, bots, seed, invalid=invalid, with_text=seed % 10 == 0)
-        assert invalid == [0] * e.n_seats, (a, b, seed)
+        match = play_engine(e, bots, seed)  # strict: a refused answer fails, with its error
+        assert [s.invalid for s in match.result.seats] == [0] * e.n_seats, (a, b, seed)
         assert e.is_over()
 
 
@@ -60,7 +59,7 @@ def test_concession_bots_never_accept_irrational_deals_and_never_walk_away() -> 
     for seed in range(300):
         for make in (split_engine, price_engine):
             e = make(seed)
-            play(e, [BOTS_BARGAINING["boulware"](), BOTS_BARGAINING["conceder"]()], seed)
+            play_engine(e, [BOTS_BARGAINING["boulware"](), BOTS_BARGAINING["conceder"]()], seed)
             m = match_measures(e.log)
             assert m.label != "walk_away"
             if m.agreed:
@@ -74,7 +73,7 @@ def test_boulware_out_earns_conceder() -> None:
     for seed in range(200):
         order = ["boulware", "conceder"] if seed % 2 else ["conceder", "boulware"]
         e = split_engine(seed)
-        play(e, [BOTS_DEALORNODEAL[n]() for n in order], seed)
+        play_engine(e, [BOTS_DEALORNODEAL[n]() for n in order], seed)
         for s, n in enumerate(order):
             gains[n] += e.outcome().rewards[s]
     assert gains["boulware"] > gains["conceder"]
@@ -82,7 +81,7 @@ def test_boulware_out_earns_conceder() -> None:
 
 def test_discloser_states_its_number_and_offer_at_reservation_does_not() -> None:
     e = price_engine(11)
-    play(e, [BOTS_BARGAINING["discloser"](), BOTS_BARGAINING["offer_at_reservation"]()], 11)
+    play_engine(e, [BOTS_BARGAINING["discloser"](), BOTS_BARGAINING["offer_at_reservation"]()], 11)
     msgs = [ev for ev in e.log if ev.type == "message"]
     seller_first = next(m for m in msgs if m.actor == 0).payload["message"]
     buyer_first = next(m for m in msgs if m.actor == 1).payload["message"]
@@ -157,7 +156,7 @@ def test_aggregate_and_per_agent_with_seeded_cis() -> None:
     for seed in range(60):
         e = price_engine(seed)
         seats = ["boulware", "conceder"] if seed % 2 else ["conceder", "boulware"]
-        play(e, [BOTS_BARGAINING[n]() for n in seats], seed)
+        play_engine(e, [BOTS_BARGAINING[n]() for n in seats], seed)
         ms.append(match_measures(e.log, seats))
         logs.append((e.log, seats))
     agg = aggregate(ms, seed=1, n_boot=300)

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from arena.agents.base import Agent
 from games.negotiation import auction, dealornodeal, pie, price
 from games.negotiation.bots import BOTS_BARGAINING
-from games.negotiation.play import observation, run_sync
 from games.negotiation.split_rules import value_vectors
 from tests.games.negotiation.helpers import (
     auction_engine,
@@ -24,6 +24,7 @@ from tests.games.negotiation.helpers import (
     price_engine,
     split_engine,
 )
+from tests.games.played import play_engine
 
 PRIVATE_TYPES = {"private_info", "payoff", "bid"}
 SECRET_KEYS = (
@@ -67,22 +68,31 @@ def _check_view(e: Any, seat: int) -> None:
                 assert line in own or line not in text
 
 
+class Checking(Agent):
+    """Wraps a bot: before every third decision it asks for, every seat's view of the engine
+    is checked (the runner asks in the order it applies)."""
+
+    def __init__(self, inner: Agent, engine: Any, asked: list[int]) -> None:
+        super().__init__(inner.name)
+        self.inner, self.engine, self.asked = inner, engine, asked
+
+    def reset(self, context: Any) -> None:
+        super().reset(context)
+        self.inner.reset(context)
+
+    async def act(self, observation: Any, decision: Any) -> Any:
+        if self.asked[0] % 3 == 0:
+            for s in range(self.engine.n_seats):
+                _check_view(self.engine, s)
+        self.asked[0] += 1
+        return await self.inner.act(observation, decision)
+
+
 def _fuzz_game(e: Any, seed: int) -> None:
     rng = random.Random(seed)
-    bots = [BOTS_BARGAINING[rng.choice(BOT_NAMES)]() for _ in range(e.n_seats)]
-    from arena.agents.base import MatchContext
-
-    for s, b in enumerate(bots):
-        b.reset(MatchContext(game=e.game, match_id="f", seat=s, name=e.names[s], names=e.names,
-                             seed=seed * 31 + s, team_seed=0, rules=e.rules.model_dump(mode="json")))  # fmt: skip
-    step = 0
-    while not e.is_over():
-        seat = e.pending()[0]
-        if step % 3 == 0:
-            for s in range(e.n_seats):
-                _check_view(e, s)
-        e.apply(seat, run_sync(bots[seat].act(observation(e, seat), e.decision(seat))))
-        step += 1
+    asked = [0]
+    bots = [Checking(BOTS_BARGAINING[rng.choice(BOT_NAMES)](), e, asked) for _ in range(e.n_seats)]
+    play_engine(e, bots, seed)  # through the runner, strict
     for s in range(e.n_seats):
         _check_view(e, s)
 
@@ -164,15 +174,11 @@ def test_views_do_not_depend_on_other_seats_secrets(
         monkeypatch.setattr(module, fn, real)
         assert twin.sc != base.sc
         bots = [BOTS_BARGAINING["random"](p_walk=0.0) for _ in range(n)]
-        from arena.agents.base import MatchContext
-
-        for s, b in enumerate(bots):
-            b.reset(MatchContext(game=base.game, match_id="n", seat=s, name="x", names=base.names,
-                                 seed=seed + s, team_seed=0, rules={}))  # fmt: skip
+        # the runner plays ``base`` with the bots; a fresh copy and the twin replay its actions
+        actions = play_engine(base, bots, seed, strict=False).actions()
+        base = make(seed)
         assert _view(base, observer) == _view(twin, observer)
-        while not base.is_over():
-            seat = base.pending()[0]
-            action = run_sync(bots[seat].act(observation(base, seat), base.decision(seat)))
+        for seat, action in actions:
             base.apply(seat, action)
             if twin.is_over():
                 break

@@ -12,9 +12,9 @@ from games.negotiation.bots import BOTS_BARGAINING
 from games.negotiation.measures import aggregate, match_measures, per_agent
 from games.negotiation.measures_extra import gini
 from games.negotiation.pie_rules import PieScenario
-from games.negotiation.play import play
 from games.negotiation.price_rules import PriceScenario
 from tests.games.negotiation.helpers import auction_engine, pie_engine, price_engine
+from tests.games.played import play_engine
 
 
 def _fix(monkeypatch: pytest.MonkeyPatch, module: object, fn: str, scenario: object) -> None:
@@ -122,7 +122,7 @@ def _auction_matches(fmt: str, a: str, b: str, n_games: int = 120) -> list:  # t
     for i in range(n_games):
         e = auction_engine(i, format=fmt)
         seats = [a if (s + i) % 2 == 0 else b for s in range(3)]
-        play(e, [BOTS_BARGAINING[x]() for x in seats], i)
+        play_engine(e, [BOTS_BARGAINING[x]() for x in seats], i)
         ms.append(match_measures(e.log, seats))
     return ms
 
@@ -147,7 +147,7 @@ def test_shader_bids_the_first_price_equilibrium_and_beats_truthful_there() -> N
     assert pa["truthful"]["bid_shading"]["mean"] == 0.0
     for i in range(40):
         e = auction_engine(i, format="sealed_first", n_bidders=2 + i % 5)
-        play(e, [BOTS_BARGAINING["shader"]() for _ in range(e.n_seats)], i)
+        play_engine(e, [BOTS_BARGAINING["shader"]() for _ in range(e.n_seats)], i)
         bids = next(ev.payload for ev in e.log if ev.type == "result")["bids"]
         n = e.n_seats
         assert bids == {str(s): v * (n - 1) // n for s, v in enumerate(e.sc.values)}
@@ -158,7 +158,7 @@ def test_shader_bids_the_first_price_equilibrium_and_beats_truthful_there() -> N
 def test_ascending_truthful_winner_has_the_highest_value_and_pays_near_the_second() -> None:
     for i in range(80):
         e = auction_engine(i, format="ascending", increment=5)
-        play(e, [BOTS_BARGAINING["truthful"]() for _ in range(3)], i)
+        play_engine(e, [BOTS_BARGAINING["truthful"]() for _ in range(3)], i)
         v = sorted(e.sc.values, reverse=True)
         res = next(ev.payload for ev in e.log if ev.type == "result")
         if res["winner"] is None:
