@@ -7,7 +7,8 @@ registered a second time here with a measures hook defined in this module.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -21,17 +22,17 @@ from arena.stats import ratio_estimate, wilson
 from tests.tournaments.test_executor import make_config
 from tournaments.executor import Tournament
 
-registry.register_game(
-    registry.GameInfo(
-        game="toy_measured",
-        env_id="arena/ToyMeasured-v0",
-        engine="tests.arena.toygame:ToyEngine",
-        env="tests.arena.toygame:env",
-        bots="tests.arena.toygame:BOTS",
-        description="test-only toy game with measures",
-        measures="tests.arena.test_measures:toy_measures",
+
+@pytest.fixture(scope="module", autouse=True)
+def toy_measured() -> Iterator[None]:
+    """The toy game with a measures hook, registered for this module only: the registry is
+    global, and the conformance suite runs every game registered when it is collected."""
+    info = dataclasses.replace(
+        registry.get("toy"), game="toy_measured", measures="tests.arena.test_measures:toy_measures"
     )
-)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(registry._GAMES, info.game, info)  # no public unregister: undone on exit
+        yield
 
 
 def toy_measures(events: Sequence[GameEvent], seats: Mapping[int, str]) -> AgentFigures:
