@@ -13,7 +13,7 @@ from types import TracebackType
 from typing import Any
 
 from arena.live import topics
-from arena.live.broker import EmbeddedBroker
+from arena.live.broker import BrokerProcess
 from arena.live.bus import Publisher
 from arena.live.sink import MqttSink, sink_factory
 from arena.live.status import RunStatus
@@ -53,7 +53,7 @@ class LiveSession:
         self.run_id = run_id
         self.root = Path(root)
         self.options = options or LiveOptions()
-        self.broker: EmbeddedBroker | None = None
+        self.broker: BrokerProcess | None = None
         self.publisher: Publisher | None = None
         self.url: BrokerURL | None = None
         self.active: set[MqttSink] = set()
@@ -85,7 +85,7 @@ class LiveSession:
             if options.broker:
                 self.url = BrokerURL.parse(options.broker)
             else:
-                self.broker = EmbeddedBroker()
+                self.broker = BrokerProcess()  # its own process: off the matches' GIL
                 self.url = await asyncio.to_thread(self.broker.start)
         except (BrokerURLError, RuntimeError, OSError) as err:
             self._unreachable(str(err))

@@ -1,4 +1,6 @@
-"""The embedded MQTT broker (``amqtt``), run on its own thread and event loop.
+"""The embedded MQTT broker (``amqtt``), run on its own thread and event loop, or in a child
+process (:class:`BrokerProcess`, what ``arena run`` starts) so that routing every message of a
+busy run never competes with the matches for the interpreter.
 
 By default it listens on 127.0.0.1 on a free port. Listening on any other address needs
 ``allow_remote=True`` *and* a username and password (stored only as an argon2 hash in a
@@ -14,6 +16,8 @@ import ipaddress
 import logging
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -163,3 +167,93 @@ class EmbeddedBroker:
         if self._broker is not None:
             with contextlib.suppress(Exception):
                 await self._broker.shutdown()
+
+
+class BrokerProcess:
+    """An :class:`EmbeddedBroker` on loopback (anonymous) in a child process.
+
+    The child prints its port, then serves until its stdin closes: when this object stops it,
+    or when the parent dies, so a crashed run never leaves a broker behind.
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        if not is_loopback(host):
+            raise BrokerSecurityError("a broker process listens on loopback only")
+        self.host = host
+        self.port = port
+        self._proc: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> BrokerURL:
+        return BrokerURL(host=self.host, port=self.port)
+
+    def start(self, timeout: float = 30.0) -> BrokerURL:
+        # the child imports this very package, wherever it was imported from here
+        root = str(Path(__file__).resolve().parents[2])
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]),
+        }
+        cmd = [sys.executable, "-m", "arena.live.broker", self.host, str(self.port)]
+        self._proc = proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, env=env,
+        )  # fmt: skip
+        first: list[str] = []
+        out = proc.stdout
+        assert out is not None
+        reader = threading.Thread(target=lambda: first.append(out.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        line = first[0].strip() if first else ""
+        if not line.startswith("port "):
+            self.stop()
+            why = line or ("no answer in time" if reader.is_alive() else "it exited")
+            raise RuntimeError(f"embedded MQTT broker process failed to start: {why}")
+        self.port = int(line.split()[1])
+        return self.url
+
+    def stop(self, timeout: float = 5.0) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            if proc.stdin is not None:
+                proc.stdin.close()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def __enter__(self) -> BrokerProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _serve_child(host: str, port: int) -> None:
+    """The child of :class:`BrokerProcess`: serve until stdin closes."""
+    broker = EmbeddedBroker(host, port)
+    try:
+        url = broker.start()
+    except Exception as err:
+        print(f"error {err}", flush=True)
+        return
+    print(f"port {url.port}", flush=True)
+    try:
+        sys.stdin.read()  # returns at EOF: the parent stopped us or is gone
+    finally:
+        broker.stop()
+
+
+if __name__ == "__main__":
+    _serve_child(sys.argv[1], int(sys.argv[2]))

@@ -16,6 +16,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict, deque
 from typing import Any
 
@@ -40,8 +41,18 @@ class Publisher:
         max_batch: int = 500,
         backoff: tuple[float, float] = (0.1, 5.0),
         client_id: str | None = None,
+        linger: float = 0.02,
+        interval: float = 0.5,
     ) -> None:
         self.url = url
+        # After a wake from idle, wait this long before draining, so a burst of events goes out
+        # as a few batch messages and costs producers one wake-up, not one per event.
+        self.linger = linger
+        # Under a steady flood (rule bots), at most one batch per topic this often: the cost of
+        # the bus is per message (client and broker alike), so batches this long halve it.
+        # Sparse events (LLM speed) still go out after ``linger``.
+        self.interval = interval
+        self._last_flush = 0.0
         self.max_buffer = max_buffer
         self.max_batch = max_batch
         self.backoff = backoff
@@ -86,6 +97,9 @@ class Publisher:
         self._poke()
 
     def _poke(self) -> None:
+        # One wake-up per idle period: the flag is cleared by the publisher only when it has
+        # drained everything and goes back to waiting (a wake-up is a syscall on the producer's
+        # thread; one per event cost rule-bot runs a fifth of their speed).
         loop = self._loop
         if loop is not None and not self._wake_pending:
             self._wake_pending = True
@@ -93,7 +107,6 @@ class Publisher:
                 loop.call_soon_threadsafe(self._woken)
 
     def _woken(self) -> None:
-        self._wake_pending = False
         if self._wake is not None:
             self._wake.set()
 
@@ -200,12 +213,23 @@ class Publisher:
             if self._closing:
                 return True
             self._wake.clear()
+            self._wake_pending = False  # from here on, the next producer wakes us
+            if self._buffer or self._dirty:  # arrived before the flag was down: no wake-up came
+                return False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), 0.25)
+            if self._wake.is_set() and not self._closing:
+                await asyncio.sleep(self.linger)
             return False
+        wait = self._last_flush + self.interval - time.monotonic()
+        if wait > 0 and not self._closing:
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):  # close() wakes it early
+                await asyncio.wait_for(self._wake.wait(), wait)
+        self._last_flush = time.monotonic()
         groups: dict[str, list[str]] = {}
         n = 0
-        while self._buffer and n < self.max_batch * 8:
+        while self._buffer and n < self.max_buffer:  # all of it: one interval's worth
             topic, ev = self._buffer.popleft()
             groups.setdefault(topic, []).append(ev)
             n += 1

@@ -42,7 +42,7 @@ EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
     "llm_overhead": "agent_overhead_ratio",
     "scheduler": "vs_bare_client",
-    "scale": "matches_per_s",
+    "scale": "default_vs_no_broker",  # both paths ran
     "live": "events_per_s_delivered",
     "local_batching": "batching_speedup",
     "metrics_cost": "score_all_offline_tiers_cpu_s",

@@ -50,3 +50,28 @@ async def test_password_protected_broker_refuses_wrong_or_missing_credentials() 
     finally:
         broker.stop()
     assert broker._tmp is None
+
+
+async def test_broker_process_serves_loopback_and_stops_with_its_owner() -> None:
+    import asyncio
+
+    from arena.live.broker import BrokerProcess
+    from tests.arena.live.helpers import Collector
+
+    broker = BrokerProcess()
+    url = await asyncio.to_thread(broker.start)
+    try:
+        assert url.host == "127.0.0.1" and url.port > 0 and broker.running
+        async with Collector(url, "arena/v1/#") as col:
+            async with aiomqtt.Client(**url.client_kwargs()) as client:
+                await client.publish("arena/v1/ping", b"1")
+            await col.wait_for(lambda: len(col.messages) == 1)
+        assert col.messages[0][:2] == ("arena/v1/ping", b"1")
+    finally:
+        await asyncio.to_thread(broker.stop)
+    assert not broker.running
+    with pytest.raises(aiomqtt.MqttError):  # nothing listens any more
+        async with aiomqtt.Client(**url.client_kwargs(), timeout=3):
+            pass
+    with pytest.raises(BrokerSecurityError, match="loopback only"):
+        BrokerProcess("0.0.0.0")
