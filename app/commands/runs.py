@@ -166,7 +166,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         bootstrap=resamples,
         freeze=(config.get("ratings") or {}).get("freeze", []),
     )
-    if getattr(args, "measures", False):  # the games' own measures per agent entry
+    if getattr(args, "measures", False) and not args.csv:  # the games' own measures per entry
         from arena.measures import report as measures_report
         from arena.measures import run_records
 
