@@ -2,12 +2,17 @@
 
 A rules engine is pure and seeded: given ``(rules, seed, decisions)`` it always produces the
 same events. It owns its ``random.Random`` (never the global one), says whose decision is
-pending and what it is, validates and applies actions, computes each seat's view from event
-visibility, and can snapshot/restore itself exactly.
+pending and what it is, validates and applies actions, fixes each event's audience when it
+emits it, and can snapshot/restore itself exactly.
 
 Games subclass :class:`RulesEngine` and implement the abstract hooks; the base class does the
-bookkeeping that must be identical everywhere (event log, visibility filtering, parsing,
-fallbacks, snapshots, rendering the text a seat reads).
+bookkeeping that must be identical everywhere (event log, audiences, parsing, fallbacks,
+snapshots, rendering the text a seat reads).
+
+The audience rule (:meth:`RulesEngine.audience`): a ``god`` event reaches no seat; a
+``private`` one reaches the seats it lists; a ``public`` or ``team`` one reaches the seats its
+visibility admits that are observing (:meth:`RulesEngine.observers`), plus its actor. Games
+never filter views afterwards: what an event's audience says is what every consumer shows.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from arena.events import GameEvent, Visibility
+from arena import transcript as lines
+from arena.events import GameEvent, Speech, Visibility
 from arena.types import Action, Decision, InvalidAction, Outcome, PrivateFact
 
 NAME_POOL = (
@@ -65,8 +71,9 @@ class RulesEngine(ABC, Generic[R]):
         self.log: list[GameEvent] = []
         self.phase = "setup"
         self._aborted: Outcome | None = None
-        self._views: dict[int, Any] = {}  # per-seat incremental views (visible_log, render)
+        self._views: dict[int, tuple[int, list[GameEvent]]] = {}  # per-seat incremental views
         self._texts: dict[int, tuple[int, str]] = {}
+        self._everyone: tuple[int, ...] | None = None
         self._clear_cache()
         self._setup()
         self._clear_cache()
@@ -160,7 +167,12 @@ class RulesEngine(ABC, Generic[R]):
 
     @property
     def names(self) -> list[str]:
-        return list(getattr(self, "_names", [f"P{i}" for i in range(self.n_seats)]))
+        return list(self._seat_names())
+
+    def _seat_names(self) -> list[str]:
+        """The seat names, not copied (read-only: the renderer's hot path)."""
+        found: list[str] | None = getattr(self, "_names", None)
+        return found if found is not None else [f"P{i}" for i in range(self.n_seats)]
 
     @abstractmethod
     def teams(self) -> dict[int, str]:
@@ -191,6 +203,36 @@ class RulesEngine(ABC, Generic[R]):
             lines.append(f"- {who}: {f.kind} {f.key} = {f.value}")
         return "\n".join(lines)
 
+    # -- audiences -------------------------------------------------------------------
+    def observers(self) -> frozenset[int] | None:
+        """The seats observing the match now; ``None`` (the default): every seat.
+
+        Games where a seat stops observing (the dead, a character who left) override this; it
+        is read when an event is emitted, so it decides that event's audience for good."""
+        return None
+
+    def audience(self, visibility: Visibility, actor: int | None) -> tuple[int, ...]:
+        """The seats an event with ``visibility`` and ``actor`` emitted now is delivered to."""
+        scope = visibility.scope
+        if scope == "god":
+            return ()
+        if scope == "private":  # addressed to its seats: delivered whoever observes
+            return visibility.seats
+        watching = self.observers()
+        if scope == "public":
+            if watching is None:
+                if self._everyone is None:
+                    self._everyone = tuple(range(self.n_seats))
+                return self._everyone
+            seats = set(watching)
+        else:
+            if watching is None:
+                return visibility.seats
+            seats = {s for s in visibility.seats if s in watching}
+        if actor is not None and (scope == "public" or actor in visibility.seats):
+            seats.add(actor)  # a seat always receives what it did itself
+        return tuple(sorted(seats))
+
     # -- applying actions ------------------------------------------------------------
     def emit(
         self,
@@ -200,20 +242,54 @@ class RulesEngine(ABC, Generic[R]):
         actor: int | None = None,
         visibility: Visibility | None = None,
         payload: dict[str, Any] | None = None,
+        speech: Speech | None = None,
         **fields: Any,
     ) -> GameEvent:
-        """Append an event to the log. Payload keys come from ``payload`` (any key, e.g.
-        ``text``) and/or keyword ``fields``."""
-        event = GameEvent(
-            type=type,
-            phase=self.phase,
-            actor=actor,
-            payload={**(payload or {}), **fields},
-            visibility=visibility or Visibility.public(),
-            text=text,
+        """Append an event to the log, its audience fixed now. Payload keys come from
+        ``payload`` (any key, e.g. ``text``) and/or keyword ``fields``.
+
+        A speech event passes ``speech`` (the speaker is ``actor``) and no ``text``: its line is
+        rendered by :mod:`arena.transcript`, so every seat reads it in the one convention."""
+        vis = visibility or Visibility.public()
+        if speech is not None:
+            if actor is None:
+                raise ValueError("speech needs a speaker (actor)")
+            if text:
+                raise ValueError("a speech event's text is rendered from its structure")
+            text = lines.speech_line(actor, speech, vis, None, self._seat_names())
+        event = GameEvent.emitted(
+            type,
+            self.phase,
+            actor,
+            {**(payload or {}), **fields},
+            vis,
+            text,
+            self.audience(vis, actor),
+            speech,
         )
         self.log.append(event)
         return event
+
+    def emit_speech(
+        self,
+        type: str,
+        seat: int,
+        body: str,
+        *,
+        visibility: Visibility | None = None,
+        label: str = "",
+        payload: dict[str, Any] | None = None,
+        **fields: Any,
+    ) -> GameEvent:
+        """``seat`` says ``body`` on the channel of ``visibility`` (default: everyone)."""
+        return self.emit(
+            type,
+            actor=seat,
+            visibility=visibility,
+            payload=payload,
+            speech=Speech(body=body, label=label),
+            **fields,
+        )
 
     def apply(self, seat: int, raw: Action | str | int | dict[str, Any]) -> list[GameEvent]:
         """Validate ``raw`` against the seat's pending decision and apply it.
@@ -256,12 +332,7 @@ class RulesEngine(ABC, Generic[R]):
 
     # -- views -----------------------------------------------------------------------
     def visible_log(self, seat: int | None) -> list[GameEvent]:
-        """Events ``seat`` may see (``None``: all), in log order.
-
-        Games may narrow this (e.g. the dead) but a seat's view must only ever grow at its
-        end: :meth:`render` extends its cached transcript with the new tail. The default is
-        incremental too, since an event's visibility never changes once emitted.
-        """
+        """Events delivered to ``seat`` (``None``: all), in log order."""
         if seat is None:
             return list(self.log)
         return list(self.view(seat))
@@ -269,12 +340,16 @@ class RulesEngine(ABC, Generic[R]):
     def view(self, seat: int) -> list[GameEvent]:
         """The engine's own (cached, growing) list behind :meth:`visible_log`: read-only.
 
-        Games that narrow what a seat sees override this, keeping it incremental."""
+        Incremental: an event's audience never changes once emitted, so a seat's view only
+        grows at its end."""
         done, seen = self._views.get(seat, (0, []))
         if done > len(self.log):  # the log was replaced: start over
             done, seen = 0, []
         if done < len(self.log):
-            seen.extend(e for e in self.log[done:] if e.visibility.visible_to(seat))
+            for e in self.log[done:]:
+                aud = e.audience  # inline delivered_to: this runs for every event and seat
+                if (seat in aud) if aud is not None else e.visibility.visible_to(seat):
+                    seen.append(e)
             self._views[seat] = (len(self.log), seen)
         return seen
 
@@ -282,10 +357,21 @@ class RulesEngine(ABC, Generic[R]):
         return [f for f in self.current_facts() if f.known_by(seat)]
 
     def render(self, seat: int, *, error: str | None = None) -> str:
-        """The text a seat reads: briefing, transcript of visible events, pending decision."""
+        """The text a seat reads: briefing, transcript, status line, pending decision.
+
+        The one layout (:func:`compose_view`) and the one line renderer
+        (:mod:`arena.transcript`): games supply the parts, never their own rendering."""
         return compose_view(
-            self.briefing(seat), self.transcript(seat), self.decision_text(seat), error
+            self.briefing(seat),
+            self.transcript(seat),
+            self.decision_text(seat),
+            error,
+            self.status_line(seat),
         )
+
+    def status_line(self, seat: int) -> str:
+        """A short line of game state shown after the transcript (e.g. turns left); "" = none."""
+        return ""
 
     def decision_text(self, seat: int) -> str | None:
         """The pending decision as the seat reads it (``None`` when it owes none)."""
@@ -294,7 +380,7 @@ class RulesEngine(ABC, Generic[R]):
         return None
 
     def transcript(self, seat: int) -> str:
-        """The text lines of the events ``seat`` may see, one per line.
+        """The lines of the events delivered to ``seat`` (:func:`arena.transcript.line`).
 
         Cached per seat and extended with the new tail of :meth:`view`, so a render costs
         the new events, not the whole game."""
@@ -303,7 +389,7 @@ class RulesEngine(ABC, Generic[R]):
         if count > len(view):
             count, text = 0, ""
         if count < len(view):
-            new = "\n".join(e.text for e in view[count:] if e.text)
+            new = lines.transcript(view[count:], seat, self._seat_names())
             if new:
                 text = f"{text}\n{new}" if text else new
             self._texts[seat] = (len(view), text)
@@ -312,7 +398,9 @@ class RulesEngine(ABC, Generic[R]):
     # -- snapshots -------------------------------------------------------------------
     def snapshot(self) -> bytes:
         """An exact copy of the whole state, RNG streams included."""
-        caches = ("_pending_cache", "_decision_cache", "_facts_cache", "_views", "_texts")
+        caches = (
+            "_pending_cache", "_decision_cache", "_facts_cache", "_views", "_texts", "_everyone"
+        )  # fmt: skip
         state = {k: v for k, v in self.__dict__.items() if k not in caches}
         return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -321,16 +409,23 @@ class RulesEngine(ABC, Generic[R]):
         self.__dict__.update(pickle.loads(blob))
         self._views = {}
         self._texts = {}
+        self._everyone = None
         self._clear_cache()
 
 
 def compose_view(
-    briefing: str, transcript: str, decision: str | None, error: str | None = None
+    briefing: str,
+    transcript: str,
+    decision: str | None,
+    error: str | None = None,
+    status: str = "",
 ) -> str:
     """The layout of the text a seat reads (see :meth:`RulesEngine.render`)."""
     parts = [briefing, "", "Transcript:"]
     if transcript:
         parts.append(transcript)
+    if status:
+        parts += ["", status]
     if decision is not None:
         parts += ["", "Your decision:", decision]
     if error:

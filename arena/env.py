@@ -89,7 +89,14 @@ class _CleanView:
         self.briefing = self.briefing_clean = ""
         self.transcript = self.transcript_clean = ""
 
-    def text(self, briefing: str, transcript: str, decision: str | None, error: str | None) -> str:
+    def text(
+        self,
+        briefing: str,
+        transcript: str,
+        decision: str | None,
+        error: str | None,
+        status: str = "",
+    ) -> str:
         if briefing is not self.briefing:
             self.briefing, self.briefing_clean = briefing, clean(briefing)
         if transcript is not self.transcript:
@@ -104,6 +111,7 @@ class _CleanView:
             self.transcript_clean,
             None if decision is None else clean(decision),
             None if error is None else clean(error),
+            clean(status),
         )
 
 
@@ -150,9 +158,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self._n_reset = 0
         self._next_seed = 0
-        # Engines that keep the base layout get incrementally cleaned views (see _CleanView).
-        self._composed = type(self.engine).render is RulesEngine.render
-        self._views: dict[int, _CleanView] = {}
+        self._views: dict[int, _CleanView] = {}  # incrementally cleaned texts (see _CleanView)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_spaces[agent]
@@ -230,15 +236,18 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         if not self.engine.is_over() and seat in self.engine.current_pending():
             mask[: len(self.engine.current_decision(seat).options)] = 1
         error = self._errors.get(agent)
-        if self._composed:
-            engine = self.engine
-            view = self._views.get(seat) or self._views.setdefault(seat, _CleanView())
-            text = view.text(
-                engine.briefing(seat), engine.transcript(seat), engine.decision_text(seat), error
-            )
-            return {"text": cap(text, self.MAX_TEXT), "legal": mask}
-        text = self.engine.render(seat, error=error)
-        return {"text": sanitize(text, self.MAX_TEXT), "legal": mask}
+        engine = self.engine
+        # The parts of RulesEngine.render (the one layout and line renderer), cleaned
+        # incrementally: the text equals sanitize(engine.render(seat, error=error)).
+        view = self._views.get(seat) or self._views.setdefault(seat, _CleanView())
+        text = view.text(
+            engine.briefing(seat),
+            engine.transcript(seat),
+            engine.decision_text(seat),
+            error,
+            engine.status_line(seat),
+        )
+        return {"text": cap(text, self.MAX_TEXT), "legal": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

@@ -2,8 +2,21 @@
 
 A rules engine emits :class:`GameEvent` drafts (what happened, who may see it). The match
 recorder stamps them into :class:`Event` records (run id, match id, sequence number, time)
-that go to the JSONL record, the results store and live views. Visibility is data: a
-player's view is computed from it, never from engine internals.
+that go to the JSONL record, the results store and live views.
+
+Who receives an event is decided once, when it is emitted: ``audience`` lists the seats it is
+delivered to (spectators see everything). The engine computes it from ``visibility`` (the
+scope and team label: who *may* see it) and the seats observing at that moment (a dead
+Werewolf seat, a character who left). Every consumer — env observations, the runner, LLM
+prompts, the MQTT seat topics, the TUI's seat view, the metrics — asks
+:meth:`GameEvent.delivered_to` and nothing else.
+
+Speech carries structure (:class:`Speech`: the speaker is ``actor``, the channel and the
+recipients are the visibility, the words are ``body``) so that one renderer
+(:mod:`arena.transcript`) writes a seat's own lines as "You" from the actor id.
+
+Schema history: v1 records have no ``audience`` and no ``speech``; they read as events whose
+audience is every seat their visibility admits and whose text is the line as written.
 """
 
 from __future__ import annotations
@@ -14,7 +27,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 Scope = Literal["public", "team", "private", "god"]
 
@@ -73,11 +86,27 @@ _PUBLIC = Visibility(scope="public")
 _GOD = Visibility(scope="god")
 
 
+class Speech(BaseModel):
+    """What a seat said: the structure the one renderer needs (see :mod:`arena.transcript`).
+
+    The speaker is the event's ``actor``; the channel (a team's, a private side message to
+    its recipients, or everyone) is the event's ``visibility``. ``label`` qualifies the line
+    (e.g. "last words").
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    body: str
+    label: str = ""
+
+
 class GameEvent(BaseModel):
     """An event as a rules engine (or the runner) emits it, before it is stamped.
 
-    ``text`` is the human-readable line a seat that may see the event reads in its
-    transcript; ``payload`` is the machine-readable content.
+    ``text`` is the human-readable line a spectator reads (for speech: rendered from
+    ``speech``); ``payload`` is the machine-readable content. ``audience``: the seats the event
+    is delivered to, fixed at emission; ``None`` only in v1 records and hand-made drafts,
+    where it is every seat the visibility admits.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -88,6 +117,69 @@ class GameEvent(BaseModel):
     payload: dict[str, Any] = Field(default_factory=dict)
     visibility: Visibility = _PUBLIC
     text: str = ""
+    audience: tuple[int, ...] | None = None
+    speech: Speech | None = None
+
+    @model_validator(mode="after")
+    def _check_audience(self) -> GameEvent:
+        aud, vis = self.audience, self.visibility
+        if aud is not None and aud:
+            if vis.scope == "god":
+                raise ValueError("a god-only event is delivered to no seat")
+            if vis.scope != "public" and not set(aud) <= set(vis.seats):
+                raise ValueError(f"audience {aud} outside the visibility's seats {vis.seats}")
+        if self.speech is not None and self.actor is None:
+            raise ValueError("speech needs a speaker (actor)")
+        return self
+
+    @classmethod
+    def emitted(
+        cls,
+        type: str,
+        phase: str,
+        actor: int | None,
+        payload: dict[str, Any],
+        visibility: Visibility,
+        text: str,
+        audience: tuple[int, ...],
+        speech: Speech | None,
+    ) -> GameEvent:
+        """An event from already-typed parts, without validation: what ``model_construct``
+        does, minus its generic default handling (the engine's emit is the hot path)."""
+        event = cls.__new__(cls)
+        state = {
+            "type": type,
+            "phase": phase,
+            "actor": actor,
+            "payload": payload,
+            "visibility": visibility,
+            "text": text,
+            "audience": audience,
+            "speech": speech,
+        }
+        object.__setattr__(event, "__dict__", state)
+        object.__setattr__(event, "__pydantic_fields_set__", _ALL_FIELDS)
+        object.__setattr__(event, "__pydantic_extra__", None)
+        object.__setattr__(event, "__pydantic_private__", None)
+        return event
+
+    def delivered_to(self, seat: int | None) -> bool:
+        """True when the event reaches ``seat``; ``None`` means a spectator (sees all)."""
+        if seat is None:
+            return True
+        aud = self.audience
+        if aud is None:
+            return self.visibility.visible_to(seat)
+        return seat in aud
+
+    def delivered_seats(self, n_seats: int) -> tuple[int, ...]:
+        """The seats the event reaches, in seat order, in a match of ``n_seats`` seats."""
+        if self.audience is not None:
+            return self.audience
+        return tuple(s for s in range(n_seats) if self.visibility.visible_to(s))
+
+
+_ALL_FIELDS = frozenset(GameEvent.model_fields)
 
 
 class Event(GameEvent):
@@ -120,5 +212,5 @@ class Event(GameEvent):
 
 
 def visible_events(events: Iterable[GameEvent], seat: int | None) -> list[GameEvent]:
-    """The events a seat may see (``None``: spectator, sees all)."""
-    return [e for e in events if e.visibility.visible_to(seat)]
+    """The events delivered to a seat (``None``: spectator, sees all)."""
+    return [e for e in events if e.delivered_to(seat)]

@@ -18,9 +18,9 @@ import time
 import traceback
 from typing import Any
 
-from arena import registry
+from arena import registry, transcript
 from arena.agents.base import Agent, MatchContext
-from arena.engine import RulesEngine
+from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
@@ -84,8 +84,11 @@ class MatchRunner:
         self.policy = policy or InvalidActionPolicy()
         self.engine = engine or registry.engine_class(spec.game)(spec.rules, seed=spec.seed)
         self.recorder = MatchRecorder(spec.run_id, spec.match_id, list(sinks or []))
-        self._stamped: dict[int, Event] = {}
-        self._n_logged = 0
+        # _stamped[i] is the record of engine.log[i]; _drafts[i] the engine event it stamped.
+        self._stamped: list[Event] = []
+        self._drafts: list[GameEvent] = []
+        self._log: list[GameEvent] | None = None
+        self._views: dict[int, tuple[int, list[Event]]] = {}
         self._facts = FactTracker()
         self.agents = self._seat_agents(agents)
         self.invalid = [0] * self.engine.n_seats
@@ -113,12 +116,24 @@ class MatchRunner:
         return list(agents)
 
     def _sync_log(self) -> None:
-        """Stamp engine events that are not yet in the record."""
+        """Stamp engine events that are not yet in the record.
+
+        Records are matched to engine events by log position. A ``restore()`` replaces the
+        engine's log: the records of the prefix it shares with the old one are kept, the rest
+        of the new log is stamped as new events (the record itself is append-only)."""
         log = self.engine.log
-        while self._n_logged < len(log):
-            draft = log[self._n_logged]
-            self._stamped[id(draft)] = self.recorder.record(draft)
-            self._n_logged += 1
+        if log is not self._log:
+            keep = 0
+            limit = min(len(log), len(self._drafts))
+            while keep < limit and log[keep] == self._drafts[keep]:
+                keep += 1
+            del self._stamped[keep:], self._drafts[keep:]
+            self._views = {}
+            self._log = log
+        while len(self._stamped) < len(log):
+            draft = log[len(self._stamped)]
+            self._stamped.append(self.recorder.record(draft))
+            self._drafts.append(draft)
         self._note_facts()
 
     def _note_facts(self) -> None:
@@ -132,16 +147,44 @@ class MatchRunner:
             )
 
     # -- observation -------------------------------------------------------------------
+    def seat_events(self, seat: int) -> list[Event]:
+        """The records of the engine events delivered to ``seat``, in order (incremental).
+
+        Only events already stamped count (the runner stamps after each applied answer, so
+        the record's order does not depend on when agents were asked)."""
+        if self.engine.log is not self._log:
+            self._sync_log()
+        done, seen = self._views.get(seat, (0, []))
+        stamped = self._stamped
+        if done < len(stamped):
+            seen.extend(e for e in stamped[done:] if e.delivered_to(seat))
+            self._views[seat] = (len(stamped), seen)
+        return seen
+
     def observation(self, seat: int, error: str | None = None) -> Observation:
         engine = self.engine
-        events = [self._stamped[id(e)] for e in engine.visible_log(seat) if id(e) in self._stamped]
-        return Observation.model_construct(
+        events = list(self.seat_events(seat))
+        names = engine.names
+        briefing = engine.briefing(seat)
+        status = engine.status_line(seat)
+        pending = engine.current_decision(seat) if seat in engine.current_pending() else None
+
+        def render() -> str:
+            # The same layout and line renderer as RulesEngine.render, from this
+            # observation's own events: the text is the view as of the ask.
+            decision = None if pending is None else pending.describe()
+            return compose_view(
+                briefing, transcript.transcript(events, seat, names), decision, error, status
+            )
+
+        return Observation.lazy(
+            render,
             game=self.spec.game,
             match_id=self.spec.match_id,
             seat=seat,
-            name=engine.names[seat],
+            name=names[seat],
             phase=engine.phase,
-            text=engine.render(seat, error=error),
+            names=names,
             events=events,
             private=engine.known_facts(seat),
             state=engine.state(seat),

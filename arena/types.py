@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from arena.events import Event
 
@@ -319,7 +320,13 @@ class Outcome(BaseModel):
 
 
 class Observation(BaseModel):
-    """What an agent receives with a decision: its own view of the match, nothing more."""
+    """What an agent receives with a decision: its own view of the match, nothing more.
+
+    ``events`` are the events delivered to the seat (their audience includes it), in order.
+    ``text`` is the rendered view (briefing, transcript, status, decision) that an env agent
+    reads; the runner renders it only when it is read (no shipped agent reads it), from the
+    same parts and the same line renderer as the env.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -328,8 +335,29 @@ class Observation(BaseModel):
     seat: int
     name: str
     phase: str
-    text: str  # the rendered view (briefing, transcript, decision)
-    events: list[Event] = Field(default_factory=list)  # events this seat may see, in order
+    names: list[str] = Field(default_factory=list)  # every seat's name, by seat
+    events: list[Event] = Field(default_factory=list)  # events delivered to this seat, in order
     private: list[PrivateFact] = Field(default_factory=list)  # facts this seat knows
     state: dict[str, Any] = Field(default_factory=dict)  # game-specific public summary
     error: str | None = None  # set on a re-ask: why the previous answer was refused
+    _text: str | None = PrivateAttr(default=None)
+    _render: Callable[[], str] | None = PrivateAttr(default=None)
+
+    def __init__(self, text: str | None = None, **data: Any) -> None:
+        super().__init__(**data)
+        self._text = text
+
+    @classmethod
+    def lazy(cls, render: Callable[[], str], **fields: Any) -> Observation:
+        """An observation built from trusted parts whose text ``render()`` makes on first read."""
+        obs = cls.model_construct(**fields)
+        obs._render = render
+        return obs
+
+    @property
+    def text(self) -> str:
+        """The rendered view a seat reads (rendered once, on first read)."""
+        if self._text is None:
+            render, self._render = self._render, None
+            self._text = render() if render is not None else ""
+        return self._text

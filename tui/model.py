@@ -103,7 +103,8 @@ class MatchModel:
         return True
 
     def visible(self, seat: int | None) -> list[Event]:
-        return [e for e in self.events if e.visibility.visible_to(seat)]
+        """The events delivered to ``seat`` (their audience), all of them for a spectator."""
+        return [e for e in self.events if e.delivered_to(seat)]
 
     def name(self, seat: int | None) -> str:
         if seat is None:

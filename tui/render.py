@@ -6,6 +6,7 @@ import json
 
 from rich.text import Text
 
+from arena import transcript
 from arena.events import Event
 from tui.model import MatchModel
 
@@ -42,14 +43,26 @@ def mark(event: Event, match: MatchModel) -> Text:
     return Text(f"[private → {who}] ", style="italic red")
 
 
-def event_line(event: Event, match: MatchModel, search: str = "") -> Text:
+def event_line(event: Event, match: MatchModel, search: str = "", seat: int | None = None) -> Text:
+    """One transcript line as ``seat`` reads it (``None``: the spectator).
+
+    The words come from the arena's one renderer (:func:`arena.transcript.line`), so a seat's
+    view shows exactly the lines its agent was shown, its own speech as "You"."""
     line = Text()
     line.append(f"{event.seq:>5} ", style="dim")
     line.append_text(mark(event, match))
-    if event.actor is not None:
+    if event.actor is not None and not event.text:
         line.append(f"{match.name(event.actor)}", style=speaker_style(event.actor))
-        line.append(f" ({event.type}) " if not event.text else " ", style="dim")
-    body = event.text or _payload_brief(event)
+        line.append(f" ({event.type}) ", style="dim")
+    if event.text:
+        body = transcript.line(event, seat, match.names)
+        if event.actor is not None and event.speech is not None:
+            # the speaker part (up to the colon) in the speaker's colour
+            head, sep, rest = body.partition(": ")
+            line.append(head + sep, style=speaker_style(event.actor))
+            body = rest
+    else:
+        body = _payload_brief(event)
     if event.type in ("error", "invalid_action", "fallback"):
         line.append(body, style="red")
     elif event.visibility.scope == "god":

@@ -1,8 +1,9 @@
 """The MQTT event sink: one per match, feeding a shared :class:`~arena.live.bus.Publisher`.
 
-Every event goes to the match's spectator (``god``) topic; to each seat's topic it goes only
-when ``event.visibility.visible_to(seat)`` — god-only events and other seats' private or team
-events never reach a seat topic. A retained ``summary`` keeps the match's state in brief.
+Every event goes to the match's spectator (``god``) topic; to a seat's topic it goes only when
+the seat is in the event's audience (``event.delivered_to(seat)``, fixed by the engine when it
+emitted the event) — god-only events, other seats' private or team events and whatever a seat
+no longer observes (a dead Werewolf seat, a character who left) never reach a seat topic. A retained ``summary`` keeps the match's state in brief.
 """
 
 from __future__ import annotations
@@ -62,14 +63,9 @@ class MqttSink:
         pub = self.publisher
         pub.publish_event(self.god_topic, data)
         if self.seat_streams:
-            vis = event.visibility
-            if vis.scope == "public":
-                for t in self.seat_topics:
-                    pub.publish_event(t, data)
-            elif vis.scope in ("team", "private"):
-                for s in vis.seats:
-                    if 0 <= s < self.n_seats and vis.visible_to(s):
-                        pub.publish_event(self.seat_topics[s], data)
+            for s in event.delivered_seats(self.n_seats):
+                if 0 <= s < self.n_seats:
+                    pub.publish_event(self.seat_topics[s], data)
         self._note(event)
 
     def _note(self, event: Event) -> None:

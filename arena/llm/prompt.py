@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from arena import registry
+from arena import registry, transcript
 from arena.llm.config import LLMAgentParams
 from arena.types import Decision, Observation
 
@@ -168,21 +168,14 @@ def generic_briefing(obs: Observation) -> str:
 
 
 def transcript_lines(obs: Observation) -> list[str]:
-    """Visible event lines, egocentric: this seat's own lines start with "You"."""
-    out: list[str] = []
-    prefix = f"{obs.name}:"
-    prefix2 = f"{obs.name} ("
-    for e in obs.events:
-        text = e.text
-        if not text:
-            continue
-        if e.actor == obs.seat:
-            if text.startswith(prefix):
-                text = "You:" + text[len(prefix) :]
-            elif text.startswith(prefix2):
-                text = "You (" + text[len(prefix2) :]
-        out.append(text)
-    return out
+    """The lines of the events delivered to this seat, from the one renderer
+    (:func:`arena.transcript.line`): the seat's own lines read "You" on every channel."""
+    return transcript.lines(obs.events, obs.seat, obs.names or _names_from(obs))
+
+
+def _names_from(obs: Observation) -> list[str]:
+    """Seat names when the observation carries none (hand-made ones): its own name only."""
+    return [obs.name if s == obs.seat else f"P{s}" for s in range(obs.seat + 1)]
 
 
 def decision_text(obs: Observation, decision: Decision, belief: bool, keys: list[str]) -> str:

@@ -1,9 +1,9 @@
 """A match's event log read into what the metrics need (§A2): messages with delivered recipients.
 
-Scanned: speech-like events (settings.message_types) with an actor and non-god visibility.
-R(t) = the seats the visibility admits (``Visibility.visible_to``), minus the speaker, minus
-seats that left (persona ``leave``), minus the dead where the rules stop the dead observing;
-the persona game's ``recipient_seats`` narrows public messages to present characters.
+Scanned: speech events (with ``speech``; in v1 records: settings.message_types) with an actor
+and non-god visibility. R(t) = the event's audience (``Event.delivered_seats``, fixed by the
+engine at emission: the dead who stop observing and characters who left are already out of it)
+minus the speaker. A v1 record has no audience: there it is every seat the visibility admits.
 Never scanned: god-only events (probes, beliefs, polls), structured actions, briefings.
 """
 
@@ -87,6 +87,9 @@ class MatchLog:
 
 
 def message_text(e: Event) -> str:
+    """The words of a message: its speech body, else (v1) the payload's message/text."""
+    if e.speech is not None and e.speech.body.strip():
+        return e.speech.body
     p = e.payload
     for key in ("message", "text"):
         v = p.get(key)
@@ -104,8 +107,6 @@ class LogReader:
     def __init__(self, message_types: tuple[str, ...]) -> None:
         self.types = set(message_types)
         self.log = MatchLog()
-        self.gone: set[int] = set()
-        self.dead: set[int] = set()
 
     def feed(self, e: Event) -> Message | None:
         log, p = self.log, e.payload
@@ -141,33 +142,23 @@ class LogReader:
             log.offers.append({"seat": e.actor, "price": p["price"], "seq": e.seq})
         elif e.type == "qa":
             log.qa.append(dict(p))
-        elif e.type == "leave" and e.actor is not None:
-            self.gone.add(e.actor)
-        elif e.type == "death":
-            seat = p.get("seat")
-            if isinstance(seat, int) and not log.rules.get("dead_observe", False):
-                self.dead.add(seat)
         elif e.type == "match_end":
             log.rewards = {int(k): float(v) for k, v in (p.get("rewards") or {}).items()}
             log.status = str(p.get("status", ""))
-        is_msg = e.type in self.types and e.actor is not None
+        is_msg = (e.speech is not None or e.type in self.types) and e.actor is not None
         if e.type in END_TYPES and log.end_seq is None:
             log.end_seq = e.seq
         if (e.visibility.scope != "god" and not is_msg and e.type != "metric"
                 and log.end_seq is None):  # fmt: skip
             text = message_text(e)
             if text.strip():
-                seen = frozenset(s for s in range(log.n_seats) if e.visibility.visible_to(s))
+                seen = frozenset(e.delivered_seats(log.n_seats))
                 log.view.append(ViewItem(e.seq, e.type, e.actor, seen, text))
         if is_msg and e.actor is not None and e.visibility.scope != "god":
             text = message_text(e)
             if not text.strip():
                 return None
-            n = log.n_seats
-            seats = {s for s in range(n) if e.visibility.visible_to(s)}
-            if isinstance(p.get("recipient_seats"), list):
-                seats &= {int(s) for s in p["recipient_seats"]} | {e.actor}
-            seats -= {e.actor} | self.gone | self.dead
+            seats = set(e.delivered_seats(log.n_seats)) - {e.actor}
             m = Message(
                 t=len(log.messages) + 1, seq=e.seq, speaker=e.actor, text=text,
                 recipients=frozenset(seats), scope=e.visibility.scope, phase=e.phase,

@@ -199,10 +199,10 @@ class AvalonEngine(AvalonDecisions, AvalonEndgame, AvalonViews, RulesEngine[Aval
                 self.conference.append({"seat": seat, "text": action.text})
             else:
                 vis = Visibility.public()
-            self.emit(
+            self.emit_speech(
                 "message",
-                f"{self._names[seat]}: {action.text}",
-                actor=seat,
+                seat,
+                action.text,
                 visibility=vis,
                 channel="evil" if self.phase == "confer" else "public",
                 message=action.text,

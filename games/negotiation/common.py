@@ -1,4 +1,4 @@
-"""Shared pieces of the negotiation engines: rule flags, messages, turn bookkeeping, views.
+"""Shared pieces of the negotiation engines: rule flags, messages, turn bookkeeping.
 
 Conventions of negotiation.md §1: a turn is one structured action plus an optional message;
 the engine validates the structured part and never parses numbers out of the message; a
@@ -77,7 +77,8 @@ def parse_vec(option_id: str) -> tuple[int, ...]:
 
 
 class NegotiationEngine(RulesEngine[Any]):
-    """Base of the negotiation engines: egocentric rendering, message events, fallbacks."""
+    """Base of the negotiation engines: message events (rendered by the arena's one renderer:
+    the seat's own lines as "You", spec §5), the status line after the transcript, fallbacks."""
 
     def fallback(self, seat: int, policy: str = "random_legal") -> Action:
         """A seat without a valid answer (negotiation.md §6), honouring the policy.
@@ -103,35 +104,11 @@ class NegotiationEngine(RulesEngine[Any]):
         """A message event: public, or private to the sender and named recipients."""
         if recipients:
             vis = Visibility.private(seat, *recipients)
-            to = ", ".join(self.names[r] for r in recipients)
-            line = f"{self.names[seat]} (privately to {to}): {text}"
             to_payload: Any = list(recipients)
         else:
             vis = Visibility.public()
-            line = f"{self.names[seat]}: {text}"
             to_payload = "all"
-        self.emit("message", line, actor=seat, visibility=vis, message=text, to=to_payload)
-
-    def render(self, seat: int, *, error: str | None = None) -> str:
-        """Egocentric transcript: the seat's own lines are marked "(you)" (spec §5)."""
-        me = self.names[seat]
-        parts = [self.briefing(seat), "", "Transcript:"]
-        for e in self.visible_log(seat):
-            if not e.text:
-                continue
-            line = e.text
-            if e.actor == seat and line.startswith(me):
-                line = f"{me} (you)" + line[len(me) :]
-            parts.append(line)
-        parts += ["", self.status_line(seat)]
-        if seat in self.pending():
-            parts += ["", "Your decision:", self.decision(seat).describe()]
-        if error:
-            parts += ["", f"Your previous answer was refused: {error}"]
-        return "\n".join(parts)
-
-    def status_line(self, seat: int) -> str:
-        return ""
+        self.emit_speech("message", seat, text, visibility=vis, message=text, to=to_payload)
 
 
 def seat_names(rng: Any, n: int) -> list[str]:

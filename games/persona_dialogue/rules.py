@@ -241,8 +241,8 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
                 self._speak(seat, e)
             elif e.kind == "act":
                 rec = self._recipients(seat, ())
-                self.emit("act", f"[{me} does: {e.text}]", actor=seat, message=e.text,
-                          turn=self.turn, **rec)  # fmt: skip
+                self.emit_speech("act", seat, e.text, label="action", message=e.text,
+                                 turn=self.turn, **rec)  # fmt: skip
             elif e.kind == "agree":
                 self.agreed.setdefault(e.proposition, [])
                 if seat not in self.agreed[e.proposition]:
@@ -259,7 +259,6 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
         return {"recipient_seats": seats, "recipients": [self.names[s] for s in seats]}
 
     def _speak(self, seat: int, e: Effect) -> None:
-        me = self.names[seat]
         rec = self._recipients(seat, e.to)
         role = self.cast.characters[seat].role
         kind = {"interrogator": "question", "subject": "answer"}.get(role, "speak")
@@ -271,12 +270,12 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
         if e.to:
             names = [self.names[s] for s in e.to]
             vis = Visibility.private(seat, *e.to)
-            self.emit("utterance", f"{me} → {', '.join(names)} (private): {e.text}", actor=seat,
-                      visibility=vis, channel="private", kind=kind, message=e.text, to=names,
-                      turn=self.turn, **rec, **extra)  # fmt: skip
+            self.emit_speech("utterance", seat, e.text, visibility=vis, channel="private",
+                             kind=kind, message=e.text, to=names, turn=self.turn, **rec,
+                             **extra)  # fmt: skip
         else:
-            self.emit("utterance", f"{me}: {e.text}", actor=seat, channel="public", kind=kind,
-                      message=e.text, to=[], turn=self.turn, **rec, **extra)  # fmt: skip
+            self.emit_speech("utterance", seat, e.text, channel="public", kind=kind,
+                             message=e.text, to=[], turn=self.turn, **rec, **extra)  # fmt: skip
         if role == "interrogator":
             self.emit("qa", visibility=Visibility.god(), index=self.qa_index, stage=self.stage,
                       question=e.text, retest_of=self._retest_of(self.qa_index))  # fmt: skip
@@ -414,8 +413,11 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
             out["agreed"] = self.agreed
         return out
 
+    def observers(self) -> frozenset[int] | None:
+        """A character who left stops observing; public lines reach the characters present."""
+        if all(self.present):
+            return None
+        return frozenset(s for s in range(self.n_seats) if self.present[s])
+
     def briefing(self, seat: int) -> str:
         return views.briefing(self, seat)
-
-    def render(self, seat: int, *, error: str | None = None) -> str:
-        return views.render(self, seat, error)

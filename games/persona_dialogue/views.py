@@ -1,7 +1,8 @@
-"""Egocentric views (spec §4): one neutral transcript, projected per character.
+"""Egocentric views (spec §4): the briefing of one character, and chat turns.
 
 Every function here reads only what the seat may see: its own card, goal and secrets, the
-names and ``known_by``-granted facts of the others, and the events whose visibility admits it.
+names and ``known_by``-granted facts of the others, and the events delivered to it. The
+transcript itself is the arena's one renderer (:mod:`arena.transcript`: own lines as "You");
 ``chat_messages`` turns an observation's events into chat turns (own lines = assistant).
 """
 
@@ -10,35 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.events import GameEvent
+from arena.transcript import SELF, line
 
 if TYPE_CHECKING:
     from games.persona_dialogue.rules import PersonaDialogueEngine
 
 SPEECH = ("utterance", "act", "agree", "leave")
-
-
-def _p(event: GameEvent, key: str, default: Any = None) -> Any:
-    return event.payload.get(key, default)
-
-
-def line_for(event: GameEvent, seat: int | None, names: list[str]) -> str:
-    """The transcript line of ``event`` as ``seat`` reads it (own lines labelled SELF)."""
-    me = seat is not None and event.actor == seat
-    who = "SELF" if me else (names[event.actor] if event.actor is not None else "")
-    if event.type == "utterance":
-        to = _p(event, "to") or []
-        msg = _p(event, "message", "")
-        if not to:
-            return f"{who}: {msg}"
-        shown = [("you" if seat is not None and n == names[seat] else n) for n in to]
-        return f"{who} → {', '.join(shown)} (private): {msg}"
-    if event.type == "act":
-        return f"[{who} does: {_p(event, 'message', '')}]"
-    if event.type == "agree":
-        return f"[{who} agrees: {_p(event, 'proposition')} — {_p(event, 'proposition_text', '')}]"
-    if event.type == "leave":
-        return f"[{who} leaves the conversation.]"
-    return event.text
 
 
 def briefing(engine: PersonaDialogueEngine, seat: int) -> str:
@@ -98,36 +76,20 @@ def briefing(engine: PersonaDialogueEngine, seat: int) -> str:
     return "\n".join(lines)
 
 
-def render(engine: PersonaDialogueEngine, seat: int, error: str | None = None) -> str:
-    parts = [briefing(engine, seat), "", "Transcript (SELF = you):"]
-    for e in engine.visible_log(seat):
-        if e.type in SPEECH:
-            parts.append(line_for(e, seat, engine.names))
-        elif e.text and e.type not in ("briefing",):
-            parts.append(e.text)
-    if seat in engine.pending():
-        parts += ["", "Your decision:", engine.decision(seat).describe()]
-    if error:
-        parts += ["", f"Your previous answer was refused: {error}"]
-    return "\n".join(parts)
-
-
 def chat_messages(
     events: list[Any], seat: int, names: list[str], system: str = ""
 ) -> list[dict[str, str]]:
     """Chat turns for ``seat``: own lines are assistant turns, others' lines user turns
-    prefixed with the speaker's name (consecutive lines of others merged)."""
+    prefixed with the speaker's name (consecutive lines of others merged). Lines come from
+    the one renderer (:func:`arena.transcript.line`): own lines read "You: ..."."""
     out: list[dict[str, str]] = [{"role": "system", "content": system}] if system else []
     for e in events:
-        etype = e.type if hasattr(e, "type") else e["type"]
-        if etype not in SPEECH:
-            continue
-        actor = e.actor if hasattr(e, "actor") else e.get("actor")
         ev = e if isinstance(e, GameEvent) else GameEvent.model_validate(e)
-        text = line_for(ev, seat, names)
-        if actor == seat:
-            body = text.removeprefix("SELF: ")
-            out.append({"role": "assistant", "content": body})
+        if ev.type not in SPEECH or not ev.text:
+            continue
+        text = line(ev, seat, names)
+        if ev.actor == seat:
+            out.append({"role": "assistant", "content": text.removeprefix(f"{SELF}: ")})
         elif out and out[-1]["role"] == "user":
             out[-1]["content"] += "\n" + text
         else:

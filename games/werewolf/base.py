@@ -30,6 +30,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
     alive: list[bool]
     cause: dict[int, str]
     revealed: dict[int, str]
+    _observing: frozenset[int]
     cutoff: dict[int, int]
     frozen: dict[int, dict[str, Any]]
     day: int
@@ -163,9 +164,11 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         return reveals
 
     def mark_observed_until_now(self, seats: list[int]) -> None:
+        """The dead stop observing from the next event on (see ``observers``)."""
         for s in seats:
-            self.cutoff[s] = len(self.log)
+            self.cutoff[s] = len(self.log)  # the first event the seat no longer observes
             self.frozen[s] = self.public_state()
+        self._observing = self._observing - set(seats)
 
     def reveal_text(self, reveals: dict[int, str]) -> str:
         if not reveals:

@@ -47,11 +47,12 @@ class DayMixin(WerewolfBase):
 
     def _on_last_words(self, seat: int, action: Action) -> None:
         if action.text:
-            self.ev(
+            self.emit_speech(
                 "last_words",
-                f"{self.n(seat)} (last words): {action.text}",
-                {"seat": seat, "text": action.text},
-                actor=seat,
+                seat,
+                action.text,
+                label="last words",
+                payload={"seat": seat, "text": action.text},
             )
         self._next_last_words()
 
@@ -127,12 +128,7 @@ class DayMixin(WerewolfBase):
 
     def say(self, seat: int, text: str | None, **extra: int) -> None:
         if text:
-            self.ev(
-                "message",
-                f"{self.n(seat)}: {text}",
-                {"seat": seat, "text": text, **extra},
-                actor=seat,
-            )
+            self.emit_speech("message", seat, text, payload={"seat": seat, "text": text, **extra})
 
     def _next_after_turn(self) -> None:
         if self.rules.discussion_mode == "bidding":

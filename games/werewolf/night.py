@@ -46,12 +46,12 @@ class NightMixin(WerewolfBase):
 
     def _on_wolf_discuss(self, seat: int, action: Action) -> None:
         if action.text:
-            self.ev(
+            self.emit_speech(
                 "wolf_message",
-                f"[wolves] {self.n(seat)}: {action.text}",
-                {"seat": seat, "text": action.text},
-                self.wolf_channel(),
-                actor=seat,
+                seat,
+                action.text,
+                visibility=self.wolf_channel(),
+                payload={"seat": seat, "text": action.text},
             )
         self.discuss_idx += 1
         if self.discuss_idx < len(self.discuss_order):

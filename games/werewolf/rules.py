@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.engine import NAME_POOL
-from arena.events import GameEvent, Visibility
+from arena.events import Visibility
 from arena.types import Option, Outcome, PrivateFact
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
 from games.werewolf.day import DayMixin
@@ -50,7 +50,7 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         self.revealed: dict[int, str] = {}
         self.cutoff: dict[int, int] = {}
         self.frozen: dict[int, dict[str, Any]] = {}
-        self._views = {}
+        self._observing = frozenset(range(n))
         # Fixed for the whole game, built once: seat options and briefings.
         self._seat_opts = [Option(id=str(s), label=nm) for s, nm in enumerate(self._names)]
         self._briefings: dict[int, str] = {}
@@ -169,36 +169,12 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         return facts
 
     # -- views -----------------------------------------------------------------------
-    def view(self, seat: int) -> list[GameEvent]:
-        """Events ``seat`` may see; without ``dead_observe`` a dead seat stops at its death.
-
-        After its death a seat still sees its own actions (last words, a Hunter shot),
-        events private to it (e.g. a Seer result due that night) and the game's end.
-        """
-        # Incremental: the log only grows and a cutoff only affects events emitted after it
-        # was set, so each seat's view extends its previous view (cached per seat).
-        cache = self._views.setdefault(seat, [0, []])
-        done, seen = cache
-        if done == len(self.log):
-            return seen  # type: ignore[no-any-return]
-        if done > len(self.log):  # the log was replaced (reset): start over
-            done, seen = 0, []
-        cut = None if self.rules.dead_observe else self.cutoff.get(seat)
-        for i in range(done, len(self.log)):
-            e = self.log[i]
-            if not e.visibility.visible_to(seat):
-                continue
-            if (
-                cut is not None
-                and i >= cut
-                and e.actor != seat
-                and e.visibility.scope != "private"
-                and e.type != "game_over"
-            ):
-                continue
-            seen.append(e)
-        self._views[seat] = [len(self.log), seen]
-        return seen  # type: ignore[no-any-return]
+    def observers(self) -> frozenset[int] | None:
+        """Without ``dead_observe`` a dead seat stops observing at its death (its own actions
+        and events addressed to it still reach it); once the game is over everyone observes."""
+        if self.rules.dead_observe or self.phase == "end" or not self.frozen:
+            return None
+        return self._observing
 
     def state(self, seat: int | None) -> dict[str, Any]:
         observed = self.rules.dead_observe or seat is None or seat not in self.frozen

@@ -74,9 +74,7 @@ class ToyEngine(RulesEngine[ToyRules]):
     def _apply(self, seat: int, action: Action) -> None:
         if self.step_kind == "speak":
             if action.text:
-                self.emit(
-                    "message", f"{self._names[seat]}: {action.text}", actor=seat, text_=action.text
-                )
+                self.emit_speech("message", seat, action.text, text_=action.text)
             self.speaker += 1
             if self.speaker >= self.n_seats:
                 self.step_kind = "vote"

@@ -93,7 +93,7 @@ class MatchScreen(Screen[None]):
             if event.phase != self._last_phase and not self.search:
                 log.write(phase_header(event.phase))
                 self._last_phase = event.phase
-            log.write(event_line(event, self.match, self.search))
+            log.write(event_line(event, self.match, self.search, self.view))
         self._rendered = len(events)
         self._shown = events
         self._refresh_side()

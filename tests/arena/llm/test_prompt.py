@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from arena.events import Event, Visibility
+from arena.events import Event, Speech, Visibility
 from arena.llm.config import LLMAgentParams
 from arena.llm.parse import interpret
 from arena.llm.prompt import output_schema, render_messages
+from arena.transcript import speech_line
 from arena.types import Decision, Observation, Option
 
 VOTE = Decision(kind="vote", options=[Option(id="1", label="Bo"), Option(id="2", label="Cy")])
@@ -16,14 +17,24 @@ SPEAK = Decision(
 )
 
 
-def ev(seq: int, text: str, actor: int | None = None) -> Event:
-    return Event(type="message", seq=seq, text=text, actor=actor, visibility=Visibility.public())
+NAMES = ["Al", "Bo", "Cy"]
+
+
+def ev(seq: int, text: str, actor: int | None = None, vis: Visibility | None = None) -> Event:
+    """A speech event when ``text`` reads "Name: words" and ``actor`` is set, else narration."""
+    vis = vis or Visibility.public()
+    if actor is not None and text.startswith(f"{NAMES[actor]}: "):
+        speech = Speech(body=text.split(": ", 1)[1])
+        return Event(type="message", seq=seq, actor=actor, visibility=vis, speech=speech,
+                     text=speech_line(actor, speech, vis, None, NAMES))  # fmt: skip
+    return Event(type="message", seq=seq, text=text, actor=actor, visibility=vis)
 
 
 def obs(events: list[Event], error: str | None = None) -> Observation:
     return Observation(
-        game="nogame", seat=0, name="Al", phase="day_1", text="", events=events, error=error
-    )
+        game="nogame", seat=0, name="Al", phase="day_1", text="", events=events, error=error,
+        names=NAMES,
+    )  # fmt: skip
 
 
 def test_own_lines_are_rendered_as_you_and_others_by_name():
@@ -33,6 +44,23 @@ def test_own_lines_are_rendered_as_you_and_others_by_name():
     assert "You: I am a villager." in user and "Bo: Al is lying." in user
     assert "Al: I am a villager." not in user
     assert messages[0]["role"] == "system" and "Al (seat 0)" in messages[0]["content"]
+
+
+def test_own_lines_on_team_and_side_channels_are_rendered_as_you():
+    wolves = Visibility.for_team("wolves", [0, 2])
+    side = Visibility.private(0, 1)
+    o = obs([ev(0, "Al: kill Bo", actor=0, vis=wolves), ev(1, "Al: psst", actor=0, vis=side),
+             ev(2, "Bo: hi Al", actor=1, vis=side)])  # fmt: skip
+    user = render_messages(o, VOTE, LLMAgentParams(), [])[0][1]["content"]
+    assert "[wolves] You: kill Bo" in user and "You → Bo (private): psst" in user
+    assert "Bo → you (private): hi Al" in user
+    assert "Al:" not in user and "Al →" not in user
+
+
+def test_narrated_text_that_starts_with_the_name_is_not_rewritten():
+    o = obs([ev(0, "Al: the narrator quotes Al", actor=None), ev(1, "Al votes for Bo.", actor=0)])
+    user = render_messages(o, VOTE, LLMAgentParams(), [])[0][1]["content"]
+    assert "Al: the narrator quotes Al" in user and "Al votes for Bo." in user
 
 
 def test_injected_instructions_stay_inside_the_transcript_block():

@@ -82,12 +82,23 @@ def test_side_message_is_seen_by_sender_and_recipients_only() -> None:
     assert seen == {0: True, 1: True, 2: True, 3: False}
 
 
-def test_own_lines_are_labelled_self_and_others_by_name() -> None:
+def test_own_lines_are_labelled_you_and_others_by_name() -> None:
     engine = PersonaDialogueEngine({"scenario": "bakery-loan", "probes": False}, seed=0)
     engine.apply(0, "Hello cousin.")
-    assert "SELF: Hello cousin." in engine.render(0)
+    assert "You: Hello cousin." in engine.render(0)
     assert "Lena Vogt: Hello cousin." in engine.render(1)
-    assert "SELF:" not in engine.render(1).split("Transcript")[1]
+    assert "You:" not in engine.render(1).split("Transcript")[1]
+
+
+def test_own_side_messages_are_labelled_you_and_the_recipient_reads_you() -> None:
+    engine = PersonaDialogueEngine({"scenario": "wedding-budget", "probes": False}, seed=0)
+    engine.apply(0, {"choice": ["to:dev"], "text": "just between us"})
+    sender, dev = engine.names[0], engine.names[1]
+    mine = engine.render(0).split("Transcript:")[1]
+    theirs = engine.render(1).split("Transcript:")[1]
+    assert f"You → {dev} (private): just between us" in mine
+    assert f"{sender} → you (private): just between us" in theirs
+    assert f"{sender} →" not in mine
 
 
 def test_briefing_shows_only_known_by_facts_of_others() -> None:

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from arena import transcript as lines
 from games.werewolf.rules import WerewolfEngine
 from tests.games.werewolf.fuzz import random_rules
 from tests.games.werewolf.helpers import random_answer
@@ -69,8 +70,8 @@ class Oracle:
             self.index[id(ev)] = i
             for s in range(e.n_seats):
                 assert not ev.visibility.visible_to(s) or s in who, (ev.type, s)
-            for s in who:
-                self.texts[s].add(ev.text)
+            for s in who:  # the line as the seat reads it (its own speech as "You")
+                self.texts[s].add(lines.line(ev, s, e.names))
             if ev.type == "dawn":
                 self.reveals.update(ev.payload["reveals"])
             elif ev.type in ("exile", "hunter_shot") and ev.payload.get("reveal"):
