@@ -146,6 +146,11 @@ class MatchRunner:
                 FACTS_EVENT, self.engine.phase, facts=[f.model_dump(mode="json") for f in changed]
             )
 
+    @property
+    def engine_records(self) -> list[Event]:
+        """The record of every engine event stamped so far, by engine log position."""
+        return list(self._stamped)
+
     # -- observation -------------------------------------------------------------------
     def seat_events(self, seat: int) -> list[Event]:
         """The records of the engine events delivered to ``seat``, in order (incremental).

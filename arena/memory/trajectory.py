@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from arena import transcript
 from arena.events import Event
 from arena.facts import GROUND_TRUTH_EVENT, Knowledge
 from arena.sinks import read_jsonl
@@ -94,11 +95,11 @@ def trajectory(events: Iterable[Event], seat: int) -> Trajectory:
                     "action": e.payload.get("action"),
                 }
             )
-        elif e.text and e.type != "match_start" and e.visibility.visible_to(seat):
+        elif e.text and e.type != "match_start" and e.delivered_to(seat):
             source: Source = (
                 "self" if e.actor == seat else "other" if e.actor is not None else "game"
             )
-            traj.lines.append(Line(e.seq, source, e.text))
+            traj.lines.append(Line(e.seq, source, transcript.line(e, seat, names)))
     if end is not None:
         winners = list(end.payload.get("winners") or [])
         traj.outcome = str(end.payload.get("outcome", ""))

@@ -5,7 +5,7 @@
 | Actions            | Text: free text = speak to everyone; `@Name: text` or `{"choice": ["to:<id>"], "text": ...}` = private message; `{"choice": "act", "text": ...}`; `agree:<proposition>`; `pass`; `leave`. Probe decisions: free text or `pass` |
 | Parallel API       | No (AEC; `free_for_all` ticks are buffered and delivered together in engine-RNG order) |
 | Agents             | `player_0` … `player_{N-1}`, N = the scenario's characters (2–8); interrogation: `player_0` interviewer, `player_1` subject |
-| Observation        | `Dict(text=Text, legal=Box(0,1,(4+P+N,),int8))`: the egocentric view (own card, goal, secrets; others by name; transcript with own lines as SELF) and a mask over the decision's options |
+| Observation        | `Dict(text=Text, legal=Box(0,1,(4+P+N,),int8))`: the egocentric view (own card, goal, secrets; others by name; transcript with own lines as "You") and a mask over the decision's options |
 | Decisions          | `turn` (speak / private / act / agree / pass / leave), `ask` and `answer` (interrogation), `probe` (off-record question; god-only answer) |
 | Rewards            | goal score in [0,1] at the end (`goal_scoring`: none = 0, rule, judge, rule+judge); missing judgements are omitted, never 0 |
 | Outcome labels     | `max_turns`, `everyone_left`, `stale`, `goal_stop`, `script_done` (`aborted` on forfeit) |

@@ -176,3 +176,38 @@ def test_play_keeps_the_finished_match_and_serves_agents_that_suspend() -> None:
     assert runner.engine.is_over() and runner.agents[0] is agents[0]
     assert runner.recorder.events[-1].type == "match_end"
     assert len(runner.recorder.events) == result.n_events
+
+
+def test_observation_events_survive_a_restore_of_the_engine() -> None:
+    """Records are matched to engine events by log position, not by object identity: after a
+    restore() replaces the log, the shared prefix keeps its records and new events are added."""
+    engine = ToyEngine({"n_players": 3}, seed=4)
+    runner = MatchRunner(spec(4), randoms(), engine=engine)
+    runner._sync_log()
+    engine.apply(0, "first words")
+    runner._sync_log()
+    blob = engine.snapshot()
+    before = [e.seq for e in runner.observation(1).events]
+    engine.apply(1, "second words")
+    runner._sync_log()
+    engine.restore(blob)  # back to before seat 1 spoke: a new log object, equal events
+    obs = runner.observation(1)
+    assert [e.seq for e in obs.events] == before
+    engine.apply(1, "other words")
+    runner._sync_log()
+    obs = runner.observation(2)
+    assert [e.text for e in obs.events][-2:] == ["P0: first words", "P1: other words"]
+    assert len(obs.events) == len(engine.visible_log(2))
+
+
+def test_observation_text_is_rendered_only_when_read_and_as_of_the_ask() -> None:
+    engine = ToyEngine({"n_players": 3}, seed=2)
+    runner = MatchRunner(spec(2), randoms(), engine=engine)
+    runner._sync_log()
+    rendered = engine.render(0)
+    obs = runner.observation(0)
+    assert obs._text is None  # nothing rendered yet
+    engine.apply(0, "later words")
+    runner._sync_log()
+    assert obs.text == rendered  # the view as of the ask, not of the read
+    assert "later words" not in obs.text

@@ -25,19 +25,25 @@ def bot_kinds(game: str) -> list[str]:
 
 
 class Checked(Agent):
-    """Wraps a bot and asserts the observation contract on every decision."""
+    """Wraps a bot and checks the observation contract on every decision (a failed check is
+    kept and asserted after the match: the runner turns an agent's exception into a refusal)."""
 
     def __init__(self, inner: Agent) -> None:
         super().__init__(inner.name)
         self.inner = inner
+        self.broken: list[int] = []
 
     def reset(self, context: Any) -> None:
         super().reset(context)
         self.inner.reset(context)
 
     async def act(self, observation: Any, decision: Any) -> Any:
-        assert all(e.visibility.visible_to(observation.seat) for e in observation.events)
-        assert all(f.known_by(observation.seat) for f in observation.private)
+        seat = observation.seat
+        if not (
+            all(e.delivered_to(seat) for e in observation.events)
+            and all(f.known_by(seat) for f in observation.private)
+        ):
+            self.broken.append(seat)
         return await self.inner.act(observation, decision)
 
 
@@ -48,11 +54,15 @@ async def play(game: str, seed: int) -> tuple[str, list[dict[str, Any]]]:
     spec = MatchSpec(match_id=f"{game}-{seed}", game=game, seed=seed, seats=seats)
     sink = MemorySink()
 
+    made: list[Checked] = []
+
     def make(entry: str, seat: int) -> Agent:
-        return Checked(factory.build(entry, entry, game))
+        made.append(Checked(factory.build(entry, entry, game)))
+        return made[-1]
 
     result = await MatchRunner(spec, make, [sink]).run()
     assert result.status == "finished", result.reason
+    assert not [s for a in made for s in a.broken]
     return result.outcome, [e.comparable() for e in sink.events]
 
 

@@ -43,7 +43,7 @@ async def _run(sinks: list[Any], n: int = 4) -> list[Event]:
 
 
 def _seat_view(events: list[Event], seat: int) -> list[str]:
-    return [e.model_dump_json() for e in events if e.visibility.visible_to(seat)]
+    return [e.model_dump_json() for e in events if e.delivered_to(seat)]
 
 
 async def test_seat_topics_get_exactly_the_events_visible_to_the_seat() -> None:

@@ -5,6 +5,10 @@ before the split (commit 1972c69: one ``BargainingEngine`` with ``mode``). The o
 three games it became (``price_bargaining``, ``pie_division``, ``auction``) reproduce it. A
 change that alters what the games emit or show on purpose reprints the table with the script
 and says why in its commit.
+
+Reprinted once (issue 12, one per-seat view): events now carry their audience and speech
+structure, and a seat's own messages render as "You" through the one transcript renderer, so
+the ``events`` and ``renders`` columns changed; ``facts``, ``states`` and ``outcomes`` did not.
 """
 
 from __future__ import annotations
@@ -23,105 +27,105 @@ from tests.games.negotiation import golden
 
 EXPECTED: dict[str, dict[str, str]] = {
     "price/default": {
-        "events": "4c4c65eb7d801619",
+        "events": "efd768785a69dda3",
         "facts": "e2861f0b41b48b36",
-        "renders": "090864b27afd4eea",
+        "renders": "36397346bd9767e5",
         "states": "e23874deabacae5b",
         "outcomes": "54c04eee0d4635ff",
     },
     "price/discount": {
-        "events": "f791182806c1900f",
+        "events": "b421afb49e23d680",
         "facts": "e2861f0b41b48b36",
-        "renders": "18384a698d86120f",
+        "renders": "74b0d75466153e46",
         "states": "e69a014c2011cf06",
         "outcomes": "588ff7766c31edce",
     },
     "price/outside": {
-        "events": "e2787772178938b9",
+        "events": "ae4c06a78d92edb0",
         "facts": "65515d62275a812f",
-        "renders": "8921a6e9187fff9d",
+        "renders": "d26da53205231948",
         "states": "5780177558ec939e",
         "outcomes": "1bd773108011308b",
     },
     "price/coarse": {
-        "events": "a8981fe313a872fb",
+        "events": "0d80a3553e56659a",
         "facts": "829a52785528bacb",
-        "renders": "2f7b3e3bebf5220e",
+        "renders": "bcbdf785d54f0678",
         "states": "9373e4b9f5011098",
         "outcomes": "499da2b432bc4aab",
     },
     "price/no_walk": {
-        "events": "ae8d155723d7e791",
+        "events": "a49c02ae29188fbc",
         "facts": "06ca6afac38a0db3",
-        "renders": "623bafcfa6eaa3d1",
+        "renders": "a6b4d3b0a6c3b07b",
         "states": "23b3624994a5bab3",
         "outcomes": "7a09bbd7f8f69761",
     },
     "pie/default": {
-        "events": "d4f139891d07f74b",
+        "events": "38fae513ef9bca2b",
         "facts": "947619953a62fc7e",
-        "renders": "447c408817688bb5",
+        "renders": "97075044af5c76fb",
         "states": "3a996889cf4e3920",
         "outcomes": "ee42592d5c84288c",
     },
     "pie/majority5": {
-        "events": "45189f694b6fffe8",
+        "events": "170dc9d0fe42c29e",
         "facts": "8e6a167b743a1e8d",
-        "renders": "4621843c189526d5",
+        "renders": "93b681825d7bd496",
         "states": "02aa80f192ff6090",
         "outcomes": "5c0ac211f26185f4",
     },
     "pie/private": {
-        "events": "3a0635fdc83debd1",
+        "events": "3553dc5a6e4a5afe",
         "facts": "8924d1b1e7395190",
-        "renders": "47d45a25c9d51fed",
+        "renders": "eb113c685afad7cf",
         "states": "fa0194e61e0e8794",
         "outcomes": "602bfa24ec333643",
     },
     "pie/silent": {
-        "events": "a03bd8063ea2df59",
+        "events": "42e4f74ec4cff374",
         "facts": "14190488b09da13a",
-        "renders": "16f30d91840e166a",
+        "renders": "688381dd86d9df11",
         "states": "d5989e3e257ed161",
         "outcomes": "850c9bcee70ae741",
     },
     "auction/default": {
-        "events": "db06faf1f12c9fc9",
+        "events": "44e00e6323c639b9",
         "facts": "bfbc1e8e503737cc",
-        "renders": "36d2211f0626ac60",
+        "renders": "44d2f2e48d94f3a3",
         "states": "0d269066af2097de",
         "outcomes": "8ba745e12c30a22d",
     },
     "auction/first_price": {
-        "events": "ba5b163d43ec38f0",
+        "events": "ead9de65d6682dc0",
         "facts": "bfbc1e8e503737cc",
-        "renders": "5f2a41138ec048a7",
+        "renders": "dcfe607a4d5dfd85",
         "states": "ba5616d56eef487f",
         "outcomes": "b34e6f8deb21946d",
     },
     "auction/ascending": {
-        "events": "3b5b7525207951d0",
+        "events": "e151c5f2047a8e64",
         "facts": "5769a75a9d02a8bf",
-        "renders": "a537deb6a5c068a6",
+        "renders": "0494675d86d74c56",
         "states": "3794553174891c11",
         "outcomes": "eb0281153bb7cde1",
     },
     "auction/ticks": {
-        "events": "f34d11da199fd6c3",
+        "events": "d5faac51ffd1ae7a",
         "facts": "e4fa0f202fa65552",
-        "renders": "79155c3d57a1d266",
+        "renders": "c31e14495eb727ed",
         "states": "969f4bf3751d95fc",
         "outcomes": "705b30ba2e8227be",
     },
     "auction/no_talk": {
-        "events": "50235cdb36257d6e",
+        "events": "5db448573994a8a2",
         "facts": "04a66aa16fc43b09",
         "renders": "ff0fdc1feedb5dab",
         "states": "065ccf9303590e09",
         "outcomes": "0eadeaa72c147d68",
     },
     "auction/quiet": {
-        "events": "d7afc0e989a81cd7",
+        "events": "97dc513dc070cb5c",
         "facts": "04a66aa16fc43b09",
         "renders": "706e1efab7dec40c",
         "states": "c95e6dd5fb5adb71",
@@ -129,11 +133,11 @@ EXPECTED: dict[str, dict[str, str]] = {
     },
 }
 EXPECTED_ENV: dict[str, str] = {
-    "price/default": "345a61d0b84265f6",
-    "pie/default": "147ac0baa112efb7",
-    "pie/private": "973f54c8bad5f331",
-    "auction/default": "63d61e689176a8a3",
-    "auction/ticks": "d5263c0a87fcd8ac",
+    "price/default": "c27e94d5d3ad27dd",
+    "pie/default": "54f22cc38868a1a3",
+    "pie/private": "ec32b357eb505f61",
+    "auction/default": "bfc411b60003c6b9",
+    "auction/ticks": "8bfd81337e6a135d",
 }
 
 
