@@ -117,7 +117,7 @@ def build_queries(log: MatchLog, secrets: list[SecretSpec],
         q, answer, (schema, opts) = question(log, s, secrets)
         analytic = s.kind == "role" and cfg.baseline == "analytic"
         for o in range(log.n_seats):
-            if o in s.auth:
+            if knew(log, o, s):
                 continue
             for base in (False, True) if not analytic else (False,):
                 view = render_view(log, o, not base, cfg.max_view_chars)
@@ -155,10 +155,22 @@ def score_guess(s: SecretSpec, guess: str | float) -> float:
     return float(any(f" {norm(x)} " in g for x in forms))
 
 
-def analytic_chance(s: SecretSpec, o: int, secrets: list[SecretSpec]) -> float | None:
+def knew(log: MatchLog | None, o: int, s: SecretSpec) -> bool:
+    """Did ``o`` know ``s`` by the end of its view (the facts timeline: e.g. a Seer's
+    inspections)? Then it is no unauthorised observer to attack."""
+    if o in s.auth:
+        return True
+    if log is None or s.fact is None or s.fact not in log.knowledge.ids():
+        return False
+    return log.knowledge.knew(o, s.fact, log.end_seq if log.end_seq is not None else 1 << 62)
+
+
+def analytic_chance(
+    s: SecretSpec, o: int, secrets: list[SecretSpec], log: MatchLog | None = None
+) -> float | None:
     family = s.id.split(":", 1)[0]
     peers = [x for x in secrets if x.id.split(":", 1)[0] == family]
-    cand = [x for x in peers if x.owner != o and o not in x.auth]
+    cand = [x for x in peers if x.owner != o and not knew(log, o, x)]
     if not cand:
         return None
     return sum(str(x.value) == str(s.value) for x in cand) / len(cand)
@@ -252,7 +264,7 @@ def llm_inference(log: MatchLog, secrets: list[SecretSpec], cfg: AdversarySettin
         for o in obs:
             g = got[(s.id, o, False)]
             if s.kind == "role" and cfg.baseline == "analytic":
-                g0, la0 = None, analytic_chance(s, o, secrets)
+                g0, la0 = None, analytic_chance(s, o, secrets, log)
             else:
                 g0 = got[(s.id, o, True)]
                 la0 = None if g0 is None else score_guess(s, g0)

@@ -10,8 +10,9 @@ from arena.metrics.text import band
 from arena.metrics.transcript import MatchLog
 
 
-def _final_beliefs(log: MatchLog) -> dict[int, dict[int, float]]:
-    out: dict[int, dict[int, float]] = {}
+def _final_reports(log: MatchLog) -> dict[int, tuple[dict[int, float], int]]:
+    """Each seat's last parseable belief report and its seq."""
+    out: dict[int, tuple[dict[int, float], int]] = {}
     for b in log.beliefs:
         raw = b.get("beliefs") or {}
         parsed = {}
@@ -21,7 +22,7 @@ def _final_beliefs(log: MatchLog) -> dict[int, dict[int, float]]:
             except (TypeError, ValueError):
                 continue  # unparseable: missing, never a guess
         if parsed:
-            out[int(b["seat"])] = parsed
+            out[int(b["seat"])] = (parsed, int(b.get("seq", 0)))
     return out
 
 
@@ -30,22 +31,32 @@ def role_inference(log: MatchLog, secrets: list[SecretSpec]) -> dict[str, Any]:
 
     A belief report gives P(seat is on the game's ``belief_side``) (Werewolf: P(wolf), Avalon:
     P(good)). LA = probability given to the truth; LA⁰ = (evil among o's candidates) /
-    (candidates), candidates = seats whose side o does not know."""
+    (candidates), candidates = seats whose side o did not know when it reported (a Seer's
+    inspected seats are known to it, not inferred: the facts timeline says so)."""
     model = registry.knowledge(log.game)
-    beliefs = _final_beliefs(log)
+    reports = _final_reports(log)
+    beliefs = {o: b for o, (b, _) in reports.items()}
     sides = {s.owner: s for s in secrets if s.id.startswith("side:")}
     if not sides or not beliefs or model.belief_side is None:
         return {}
     evil = model.evil_sides
+    timeline = log.knowledge
+
+    def knew(o: int, secret: SecretSpec, seq: int) -> bool:
+        if secret.fact is not None and secret.fact in timeline.ids():
+            return o in secret.auth or timeline.knew(o, secret.fact, seq)
+        return o in secret.auth
+
     p_is_evil = model.belief_side in evil
     out: dict[str, Any] = {}
     for j, s in sorted(sides.items()):
         evil_j = s.value in evil
         rows = []
         for o in sorted(beliefs):
-            if o in s.auth or j not in beliefs[o]:
+            at = reports[o][1]
+            if knew(o, s, at) or j not in beliefs[o]:
                 continue
-            cand = [x for x in sides if x != o and o not in sides[x].auth]
+            cand = [x for x in sides if x != o and not knew(o, sides[x], at)]
             if not cand:
                 continue
             base_evil = sum(sides[x].value in evil for x in cand) / len(cand)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.types import Observation
+from games.werewolf.texts import ROLE_HELP, wolf_win
 
 TEMPLATES: dict[str, str] = {
     "intro": "You are {name} (seat {seat}) playing Werewolf with {n} players: {players}.",
@@ -27,24 +28,6 @@ TEMPLATES: dict[str, str] = {
     "hints": "Hints: villagers should compare claims and voting patterns; wolves should "
     "blend in and avoid defending each other too openly; the seer's knowledge is most useful "
     "once shared at the right moment.",
-}
-
-ROLE_HELP: dict[str, str] = {
-    "werewolf": "Each night the wolves secretly choose one player to attack.",
-    "villager": "You have no night action. Find and exile the wolves by voting in the day.",
-    "seer": "Each night you inspect one player and privately learn whether they are a wolf "
-    "(or their exact role, if the rules say so).",
-    "doctor": "Each night you protect one player from the wolves' attack.",
-    "witch": "You have one healing potion (saves the wolves' victim) and one poison (kills "
-    "any player), each usable once per game.",
-    "guard": "Each night you guard one player from the wolves' attack.",
-    "hunter": "When you die you may immediately shoot one player.",
-}
-
-WOLF_WIN = {
-    "parity": "the wolves win when alive wolves are at least as many as everyone else",
-    "full_elimination": "the wolves win when no non-wolf is alive",
-    "side_elimination": "the wolves win when a whole side of the village is dead",
 }
 
 
@@ -91,7 +74,7 @@ def briefing(
         "role_help": ROLE_HELP.get(role, ""),
         "partners": ", ".join(partners) or "none",
         "composition": ", ".join(f"{c} {name}" for name, c in r.composition().items()),
-        "wolf_win": WOLF_WIN[r.win_condition],
+        "wolf_win": wolf_win(r),
         "rules": r.summary(),
     }
     keys = ["intro", "role"]

@@ -16,20 +16,8 @@ from arena.types import Option, Outcome, PrivateFact
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
 from games.werewolf.day import DayMixin
 from games.werewolf.night import NightMixin
+from games.werewolf.texts import ROLE_HELP, wolf_win
 from games.werewolf.votes import VoteMixin
-
-ROLE_HELP = {
-    "werewolf": "Each night the wolves secretly choose one player to attack. "
-    "You win when the wolves reach the win condition.",
-    "villager": "You have no night action. Find and exile the wolves.",
-    "seer": "Each night you inspect one player and privately learn "
-    "whether they are a wolf (or their role, if the rules say so).",
-    "doctor": "Each night you protect one player from the wolves' attack.",
-    "witch": "You have one healing potion (saves the wolves' victim) and one "
-    "poison (kills any player), each usable once per game.",
-    "guard": "Each night you guard one player from the wolves' attack.",
-    "hunter": "When you die (killed by the wolves or exiled) you may shoot one player.",
-}
 
 
 class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
@@ -233,13 +221,7 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
             + ", ".join(f"{c} {name}" for name, c in r.composition().items())
             + "."
         )
-        win = {
-            "parity": "the wolves win when alive wolves are at least as many as the others",
-            "full_elimination": "the wolves win when no non-wolf is alive",
-            "side_elimination": "the wolves win when all villagers"
-            + (" or all special roles" if r.side_elimination_scope == "both" else "")
-            + " are dead",
-        }[r.win_condition]
+        win = wolf_win(r)
         lines.append(f"The village wins when no wolf is alive; {win}.")
         lines.append(f"Rules: {r.summary()}.")
         return "\n".join(lines)

@@ -48,9 +48,13 @@ def cfg(srv: ServerThread, path, **kw) -> AdversarySettings:
 def test_role_adversary_scores_guesses_against_analytic_chance_and_caches(server, werewolf,
                                                                           tmp_path) -> None:  # fmt: skip
     srv, engine = server
-    _, log, secrets = werewolf
+    events, log, secrets = werewolf
     wolves = sorted(s for s, t in log.teams.items() if t == "wolves")
     n, w = log.n_seats, len(wolves)
+    # the seats each observer inspected as Seer before its view ends: it knows their sides
+    inspected = {o: {e.payload["target"] for e in events if e.type == "seer_result"
+                     and e.seq < log.end_seq and e.visibility.seats == (o,)} for o in range(n)}  # fmt: skip
+    assert any(inspected.values())
     c = cfg(srv, tmp_path / "adv.sqlite")
     served = engine.served
     res = llm_inference(log, secrets, c)
@@ -59,12 +63,18 @@ def test_role_adversary_scores_guesses_against_analytic_chance_and_caches(server
     assert res["calls"] == sum(len(v["observers"]) for v in res["secrets"].values())
     for sid, row in res["secrets"].items():
         s = next(x for x in secrets if x.id == sid)
-        assert {o["observer"] for o in row["observers"]} == set(range(n)) - s.auth
+        # the default Seer learns sides, not roles
+        knows = {o for o in range(n) if s.owner in inspected[o] and sid.startswith("side:")}
+        assert {o["observer"] for o in row["observers"]} == set(range(n)) - s.auth - knows
         for o in row["observers"]:
+            seen = inspected[o["observer"]]
             assert o["LA"] in (0.0, 1.0) and o["guess"] in {str(x.value) for x in secrets
                                                              if x.id[:4] == sid[:4]}  # fmt: skip
             if sid.startswith("side:") and s.value == "wolves":
-                assert o["LA0"] == pytest.approx(w / (n - 1))  # a village observer: w/(N−1)
+                # a village observer: w/(N−1) among the seats it did not inspect
+                assert o["LA0"] == pytest.approx(
+                    (w - len(seen & set(wolves))) / (n - 1 - len(seen))
+                )
             if sid.startswith("side:") and s.value == "village" and o["observer"] in wolves:
                 assert o["LA0"] == 1.0  # a wolf knows every unknown seat is village
         expect = sum(o["LA"] - o["LA0"] for o in row["observers"]) / len(row["observers"])
