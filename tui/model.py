@@ -60,6 +60,8 @@ class MatchModel:
         self.teams: dict[int, str] = {}
         self.roles: dict[int, str] = {}
         self.facts: dict[int, list[str]] = {}
+        # seat -> the memory record of its first llm_call: bank version and injected insight ids
+        self.insights: dict[int, dict[str, Any]] = {}
         self.status = "running"
         self.outcome = ""
         self.phase = ""
@@ -93,6 +95,9 @@ class MatchModel:
             for f in p.get("facts") or []:
                 if isinstance(f, dict) and isinstance(f.get("owner"), int):
                     self.facts.setdefault(f["owner"], []).append(f"{f.get('key')}={f.get('value')}")
+        elif event.type == "llm_call" and isinstance(p.get("memory"), dict):
+            if event.actor is not None:
+                self.insights[event.actor] = p["memory"]
         elif event.type == "match_end":
             self.status = str(p.get("status", "finished"))
             self.outcome = str(p.get("outcome", ""))
@@ -110,6 +115,19 @@ class MatchModel:
         if seat is None:
             return "narrator"
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def insight_lines(self, view: int | None = None) -> list[str]:
+        """Which insights each seat was given (``view``: only that seat's own)."""
+        out = []
+        for seat, rec in sorted(self.insights.items()):
+            if view is not None and seat != view:
+                continue
+            ids = rec.get("ids") or []
+            out.append(
+                f"{self.name(seat)}: bank v{rec.get('version')} {rec.get('namespace', '')}"
+                f" [{', '.join(ids) or 'none'}]"
+            )
+        return out
 
     def seats(self, view: int | None = None) -> list[SeatView]:
         """Seat panel as ``view`` sees it (``None``: spectator, with roles and secrets)."""

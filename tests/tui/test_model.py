@@ -60,6 +60,16 @@ def test_seat_panel_is_game_agnostic_and_respects_the_view() -> None:
     assert not m.add(ev(4, "votes"))  # duplicate sequence number ignored
 
 
+def test_the_match_model_shows_which_insights_each_seat_was_given() -> None:
+    m = MatchModel("m")
+    m.add(ev(0, "match_start", payload={"game": "g", "names": ["A", "B"]}))
+    rec = {"bank": "b.sqlite", "version": 7, "namespace": "g/*", "ids": ["in_a", "in_b"]}
+    m.add(ev(1, "llm_call", actor=1, visibility=Visibility.god(), payload={"memory": rec}))
+    m.add(ev(2, "llm_call", actor=1, visibility=Visibility.god(), payload={"ok": True}))
+    assert m.insight_lines() == ["B: bank v7 g/* [in_a, in_b]"]
+    assert m.insight_lines(0) == [] and m.insight_lines(1) == m.insight_lines()
+
+
 def test_malformed_and_foreign_bus_messages_are_counted_not_raised() -> None:
     model = RunModel()
     good = json.dumps({"v": 1, "events": [ev(0, text="hi").model_dump(mode="json")]})

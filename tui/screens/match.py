@@ -139,6 +139,10 @@ class MatchScreen(Screen[None]):
         if self.view is None:
             for seat, facts in sorted(m.facts.items()):
                 info.append(f"{m.name(seat)}: {', '.join(facts)[:60]}")
+        given = m.insight_lines(self.view)
+        if given:
+            info.append("insights given:")
+            info += given
         metrics = [e for e in m.events if e.type.startswith("metric")]
         if metrics:
             info.append("metrics: " + ", ".join(f"{e.type}" for e in metrics[-4:]))
