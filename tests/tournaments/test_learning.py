@@ -133,3 +133,55 @@ def test_a_killed_learning_run_resumes_to_the_same_hash_chain(tmp_path: Path) ->
     assert sorted(folds(Bank(bank), RUN_ID)) == [BASE, 0, 1, 2, 3, 4, 5]
     assert chain(bank) == chain(ref)
     assert Bank(bank).at().to_json() == Bank(ref).at().to_json()
+
+
+def test_sixteen_concurrent_learning_matches_read_whole_pinned_versions(tmp_path: Path) -> None:
+    """16 matches in flight per block while another writer keeps appending whole updates to
+    the same namespace: every prompt's block is exactly a pinned version's, rebuilt from the log."""
+    import threading
+
+    from arena.memory import Draft
+    from arena.memory.inject import BLOCK_CLOSE, BLOCK_OPEN, replay_block
+
+    bank_path = tmp_path / "bank.sqlite"
+    Bank(bank_path).add("dealornodeal", "Avoid walk_away: a deal beats no deal.")
+    stop = threading.Event()
+
+    def other_writer() -> None:  # three adds per transaction, none of them a directive
+        bank, n = Bank(bank_path), 0
+        while not stop.is_set():
+            bank.write(
+                [Draft("add", "dealornodeal", {"text": f"Filler {n}-{j}."}) for j in range(3)]
+            )
+            n += 1
+
+    engine = DirectiveEngine(seed=1, latency="const:0.005")
+    engine.keep_requests = True
+    writer = threading.Thread(target=other_writer)
+    with ServerThread(engine) as server:
+        raw = learning_config(server.url, bank_path, tmp_path / "runs", matches=32, every=16)
+        raw["concurrency"] = 16
+        writer.start()
+        try:
+            run_dir = run_in_process(raw)
+        finally:
+            stop.set()
+            writer.join(timeout=60)
+    bank = Bank(bank_path)
+    pins = {k: op.version for k, op in folds(bank, RUN_ID).items()}
+    blocks = {}
+    for path in sorted((run_dir / "matches").glob("*.jsonl")):
+        (record,) = [e.payload["memory"] for e in load_events(path) if "memory" in e.payload]
+        assert record["version"] in (pins[BASE], pins[0])
+        whole = bank.at(record["version"]).insights(record["namespace"])
+        assert record["ids"] == [i.id for i in sorted(whole, key=lambda i: (-i.support, i.created))]
+        blocks[record["version"]] = replay_block(record)
+    assert set(blocks) == {pins[BASE], pins[0]}
+    sent = set()
+    for body in engine.requests:
+        system = body["messages"][0]["content"]
+        start = system.find("Insights from your earlier games")
+        if start >= 0:
+            sent.add(system[start : system.index(BLOCK_CLOSE) + len(BLOCK_CLOSE)])
+    assert sent == set(blocks.values()) and all(BLOCK_OPEN in b for b in sent)
+    assert bank.verify().ok
