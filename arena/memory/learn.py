@@ -17,7 +17,13 @@ from arena.memory.inject import seat_namespace
 from arena.memory.model import Op
 from arena.memory.reflect import Reflector
 from arena.memory.trajectory import trajectory
-from arena.memory.update import UpdateReport, UpdateSettings, plan_proposal, recent_rejections
+from arena.memory.update import (
+    UpdateReport,
+    UpdateSettings,
+    plan_proposal,
+    recent_rejections,
+    warm_similarity,
+)
 
 BASE = -1  # the marker written when a learning run first starts: the version block 0 reads
 
@@ -80,10 +86,21 @@ async def fold(
             )
             pending.append((ns, raw, traj, guard))
     marker_ns = pending[0][0].key() if pending else "_learning"
+    pool = [i for ns in {p[0] for p in pending} for i in snap.insights(ns)]
+    comparable = warm_similarity(settings, [p[1] for p in pending], pool)
 
     def plan(txn: Txn) -> list[UpdateReport]:
         reports = [
-            plan_proposal(txn, ns, raw, traj, guard, settings, reflector.name)
+            plan_proposal(
+                txn,
+                ns,
+                raw,
+                traj,
+                guard,
+                settings,
+                reflector.name,
+                comparable,  # shared: later seats compare with earlier seats' adds
+            )
             for ns, raw, traj, guard in pending
         ]
         payload = {"run_id": run_id, "block": block, "matches": [m.match_id for m in matches]}

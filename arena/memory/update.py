@@ -30,7 +30,7 @@ from arena.events import Event
 from arena.memory.bank import Bank, Draft, Txn, check_text
 from arena.memory.guard import PrivacyGuard
 from arena.memory.inject import embeddings_available, seat_namespace
-from arena.memory.model import Evidence, Insight, Namespace, text_hash
+from arena.memory.model import Evidence, Insight, Namespace, normalise_text, text_hash
 from arena.memory.reflect import (
     AddOp,
     EditOp,
@@ -127,6 +127,9 @@ class _Plan:
     ) -> None:
         self.txn, self.ns, self.report, self.evidence = txn, ns, report, evidence
         self.guard, self.settings, self.created_by = guard, settings, created_by
+        # near-duplicates are looked for among insights embedded before the transaction and
+        # those this update creates (None: everything; the lexical measure costs nothing)
+        self.comparable: set[str] | None = None
 
     @property
     def prov(self) -> list[dict[str, Any]]:
@@ -157,6 +160,8 @@ class _Plan:
             self.reject("invalid", str(err), proposal)
             return False
         self.report.applied.append({"op": op, "version": written.version, **written.payload})
+        if self.comparable is not None and op == "add":
+            self.comparable.add(str(written.payload["id"]))
         return True
 
     def target(self, iid: str, proposal: dict[str, Any]) -> Insight | None:
@@ -206,7 +211,10 @@ class _Plan:
             else:
                 self.reject("duplicate", f"same text as {ins.status} insight {ins.id}", proposal)
             return
-        near = nearest(text, self.active(), self.settings)
+        pool = self.active()
+        if self.comparable is not None:
+            pool = [i for i in pool if i.id in self.comparable]
+        near = nearest(text, pool, self.settings)
         if near is not None:
             ins, score, label = near
             self.write(
@@ -318,6 +326,30 @@ class _Plan:
                 )
 
 
+def warm_similarity(
+    settings: UpdateSettings, raws: Iterable[str], pool: list[Insight]
+) -> set[str] | None:
+    """Load the embedding model and embed the texts a proposal may be compared with *before*
+    the write transaction: a model load or a long encode must never hold the bank's write lock.
+    Returns the ids whose texts were embedded (None: no embeddings are used)."""
+    use_emb = settings.similarity == "embedding" or (
+        settings.similarity == "auto" and embeddings_available()
+    )
+    if not use_emb:
+        return None
+    from arena.metrics.embed import shared_embedder
+
+    texts = [i.text for i in pool]
+    for raw in raws:
+        proposal, _ = parse_proposal(raw)
+        for op in proposal.operations if proposal is not None else []:
+            if isinstance(op, AddOp):
+                texts.append(normalise_text(op.text))
+    if texts:
+        shared_embedder().encode(texts)
+    return {i.id for i in pool}
+
+
 def parse_proposal(raw: str) -> tuple[Proposal | None, str]:
     from arena.llm.parse import extract_json
 
@@ -341,12 +373,15 @@ def plan_proposal(
     guard: PrivacyGuard | None,
     settings: UpdateSettings,
     created_by: str = "",
+    comparable: set[str] | None = None,
 ) -> UpdateReport:
-    """Append the outcome of one raw reflector answer to an open update."""
+    """Append the outcome of one raw reflector answer to an open update; ``comparable`` (from
+    :func:`warm_similarity`) limits the near-duplicate search to already embedded insights."""
     evidence = Evidence(run_id=traj.run_id, match_id=traj.match_id, seat=traj.seat, turns=traj.span)
     proposal, problem = parse_proposal(raw)
     report = UpdateReport(namespace.key(), traj.match_id, traj.seat, txn.version)
     p = _Plan(txn, namespace, report, evidence, guard, settings, created_by)
+    p.comparable = comparable
     if proposal is None:
         p.reject("unparseable", problem, {})
     else:
@@ -366,8 +401,11 @@ def apply_proposal(
 ) -> UpdateReport:
     """Apply one raw reflector answer for one seat, as one transaction."""
     settings = settings or UpdateSettings()
+    comparable = warm_similarity(settings, [raw], bank.at().insights(namespace))
     report, _ = bank.update(
-        lambda txn: plan_proposal(txn, namespace, raw, traj, guard, settings, created_by)
+        lambda txn: plan_proposal(
+            txn, namespace, raw, traj, guard, settings, created_by, comparable
+        )
     )
     return report
 

@@ -146,14 +146,20 @@ def test_sixteen_concurrent_learning_matches_read_whole_pinned_versions(tmp_path
     bank_path = tmp_path / "bank.sqlite"
     Bank(bank_path).add("dealornodeal", "Avoid walk_away: a deal beats no deal.")
     stop = threading.Event()
+    wrote: list[int] = []
+    failed: list[BaseException] = []
 
     def other_writer() -> None:  # three adds per transaction, none of them a directive
         bank, n = Bank(bank_path), 0
-        while not stop.is_set():
-            bank.write(
-                [Draft("add", "dealornodeal", {"text": f"Filler {n}-{j}."}) for j in range(3)]
-            )
-            n += 1
+        try:
+            while not stop.is_set():
+                bank.write(
+                    [Draft("add", "dealornodeal", {"text": f"Filler {n}-{j}."}) for j in range(3)]
+                )
+                n += 1
+        except BaseException as err:  # a write lock held too long would show up here
+            failed.append(err)
+        wrote.append(n)
 
     engine = DirectiveEngine(seed=1, latency="const:0.005")
     engine.keep_requests = True
@@ -167,6 +173,7 @@ def test_sixteen_concurrent_learning_matches_read_whole_pinned_versions(tmp_path
         finally:
             stop.set()
             writer.join(timeout=60)
+    assert not failed and wrote and wrote[0] > 0
     bank = Bank(bank_path)
     pins = {k: op.version for k, op in folds(bank, RUN_ID).items()}
     blocks = {}
