@@ -1,8 +1,10 @@
 """One seat's trajectory, read back from a match's events: what it saw, what it did, how it
 ended and what the game revealed at the end — the reflector's only input.
 
-The view is egocentric: an event is in it when its visibility admits the seat (the runner's
-god-only records are not, except the seat's own decisions). Other agents' words stay tagged
+The view is egocentric: an event is in it when it was delivered to the seat
+(``Event.delivered_to``: the audience fixed at emission; the runner's god-only records are not,
+except the seat's own decisions), rendered by the one transcript renderer
+(:func:`arena.transcript.line`, the seat's own lines as "You"). Other agents' words stay tagged
 as theirs, so the reflection prompt can quote them as untrusted data.
 """
 

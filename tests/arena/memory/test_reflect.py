@@ -74,9 +74,9 @@ def test_a_trajectory_is_the_seats_own_view(werewolf: list[Event]) -> None:
     traj = trajectory(werewolf, villager)
     by_seq = {e.seq: e for e in werewolf}
     assert traj.role == "villager" and traj.team == "village"
-    assert traj.lines and all(by_seq[ln.seq].visibility.visible_to(villager) for ln in traj.lines)
+    assert traj.lines and all(by_seq[ln.seq].delivered_to(villager) for ln in traj.lines)
     assert not [ln for ln in traj.lines if by_seq[ln.seq].visibility.scope == "god"]
-    hidden = [e for e in werewolf if e.text and not e.visibility.visible_to(villager)]
+    hidden = [e for e in werewolf if e.text and not e.delivered_to(villager)]
     assert hidden, "the wolves' night talk exists but the villager never saw it"
     assert {ln.seq for ln in traj.lines}.isdisjoint(e.seq for e in hidden)
     assert all(by_seq[d["seq"]].actor == villager for d in traj.decisions)
