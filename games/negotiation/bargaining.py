@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, ValidationError, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from arena.engine import RulesEngine, RuleSet
 from games.negotiation.auction import AuctionEngine
@@ -32,7 +32,11 @@ class BargainingRules(RuleSet):
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
-    mode: Literal["price", "pie", "auction"] = "price"
+    mode: Literal["price", "pie", "auction"] = Field(
+        "price",
+        description="price: price_bargaining, pie: pie_division, auction: auction; any other "
+        "flag is that game's",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> BargainingRules:
