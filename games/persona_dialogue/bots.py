@@ -188,9 +188,11 @@ class CardReader(Agent):
         if self.agree_after is not None and self.turns >= self.agree_after and agree:
             self.agreed.add(agree[0])
             return Action(choices=(agree[0],))
-        if self.p_leave and self.turns > 2 and r < self.p_leave:
+        # leaving and passing only where the decision offers them (an interrogator's question
+        # has no options: it must be asked)
+        if self.p_leave and self.turns > 2 and r < self.p_leave and "leave" in ids:
             return Action(choices=("leave",), text="I have to go now.")
-        if r < self.p_leave + self.p_pass:
+        if r < self.p_leave + self.p_pass and "pass" in ids:
             return Action(choices=("pass",))
         last = last_message(obs)
         if last and "?" in last[1]:

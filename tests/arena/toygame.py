@@ -176,9 +176,6 @@ class LowestAgent(Agent):
         return decision.options[0].id
 
 
-BOTS = {
-    "stubborn": StubbornAgent,
-    "crashing": CrashingAgent,
-    "slow": SlowAgent,
-    "lowest": LowestAgent,
-}
+# The game's registered bots: the ones that play legally (the conformance suite seats each).
+# Stubborn, Crashing and Slow agents misbehave on purpose, for the runner's own tests.
+BOTS = {"lowest": LowestAgent}

@@ -1,4 +1,5 @@
-"""Determinism, snapshot/restore and the PettingZoo env (api_test/seed_test at 5, 7, 10)."""
+"""Determinism, snapshot/restore and a full game through the PettingZoo env. (api_test and
+seed_test of every catalog variant: tests/games/test_conformance.py.)"""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import random
 
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 import arena  # noqa: F401  (registers arena/Avalon-v0)
 from games.avalon.rules import AvalonEngine
@@ -66,16 +66,6 @@ def test_fallback_for_a_good_quest_card_is_success() -> None:
         fb = eng.fallback(s)
         assert fb.choices == ("success",)
         eng.apply(s, fb)
-
-
-@pytest.mark.parametrize("n", [5, 7, 10])
-def test_pettingzoo_api_and_seed_tests_pass(n: int) -> None:
-    env = pettingzoo.make("aec", "arena/Avalon-v0", n_players=n, discussion_pre_rounds=0)
-    api_test(env, num_cycles=60)
-    seed_test(
-        lambda: pettingzoo.make("aec", "arena/Avalon-v0", n_players=n, discussion_pre_rounds=0),
-        num_cycles=30,
-    )
 
 
 def test_env_plays_a_full_game_with_legal_option_indices() -> None:

@@ -1,13 +1,12 @@
-"""Determinism, snapshot/restore, and PettingZoo api_test/seed_test for every env id and variant."""
+"""Determinism and snapshot/restore over bot games of the runner; the env played with text
+actions. (api_test and seed_test of every env id and variant: tests/games/test_conformance.py.)"""
 
 from __future__ import annotations
 
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 import arena  # noqa: F401  (registers the games)
-from arena import registry
 from games.negotiation.bots import BOTS_BARGAINING
 from tests.games.negotiation.helpers import auction_engine, pie_engine, price_engine, split_engine
 from tests.games.played import play_engine
@@ -53,21 +52,6 @@ def test_snapshot_restore_replays_identically(make) -> None:  # type: ignore[no-
         for seat, action in actions[half:]:
             e.apply(seat, action)
         assert [ev.model_dump() for ev in e.log] == first == [ev.model_dump() for ev in ref.log]
-
-
-def _variants() -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
-    out = []
-    for game in ("dealornodeal", "price_bargaining", "pie_division", "auction", "bargaining"):
-        info = registry.get(game)
-        out += [(info.env_id, name, rules) for name, rules in info.variants.items()]
-    return out
-
-
-@pytest.mark.parametrize(("env_id", "variant", "rules"), _variants())
-def test_pettingzoo_api_and_seed(env_id: str, variant: str, rules: dict) -> None:  # type: ignore[type-arg]
-    env = pettingzoo.make("aec", env_id, **rules)
-    api_test(env, num_cycles=60)
-    seed_test(lambda: pettingzoo.make("aec", env_id, **rules), num_cycles=30)
 
 
 @pytest.mark.parametrize("env_id", ["arena/PriceBargaining-v0", "arena/Bargaining-v0"])
