@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -104,18 +104,10 @@ class AvalonRules(RuleSet):
     reveal_roles_at_end: bool = True
     reward_scheme: Literal["pm1", "zero_one"] = "pm1"
 
-    @model_validator(mode="before")
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = PRESETS
+
     @classmethod
-    def _apply_preset(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
-        name = data.get("preset")
-        if name is not None:
-            if name not in PRESETS:
-                raise ValueError(f"preset: unknown preset {name!r}; known: {sorted(PRESETS)}")
-            for key, value in PRESETS[name].items():
-                data.setdefault(key, value)
+    def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
         # Explicit roles imply the custom preset unless a preset was named too.
         if data.get("roles") is not None and "role_preset" not in data:
             data["role_preset"] = "custom"

@@ -8,7 +8,7 @@ role multiset; when it is omitted the composition rule of §2 is applied to ``n_
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -157,23 +157,18 @@ class WerewolfRules(RuleSet):
     belief_reports: Literal["none", "end_of_day", "end"] = "end"
     reward_scheme: Literal["pm1", "zero_one"] = "pm1"
 
-    @model_validator(mode="before")
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = PRESETS
+
     @classmethod
-    def _resolve_preset_and_roles(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
-        preset = data.get("preset")
-        if preset is not None:
-            if preset not in PRESETS:
-                raise ValueError(
-                    f"preset: unknown preset {preset!r}; choose one of {sorted(PRESETS)}"
-                )
-            base = dict(PRESETS[preset])
-            # An explicit player count without explicit roles re-deals by the composition rule.
-            if "n_players" in data and "roles" not in data:
-                base.pop("roles", None)
-            data = {**base, **data}
+    def preset_flags(cls, name: str, data: dict[str, Any]) -> dict[str, Any]:
+        base = dict(PRESETS[name])
+        # An explicit player count without explicit roles re-deals by the composition rule.
+        if "n_players" in data and "roles" not in data:
+            base.pop("roles", None)
+        return base
+
+    @classmethod
+    def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
         roles = data.get("roles")
         if roles is not None:
             if not isinstance(roles, list | tuple):
