@@ -183,7 +183,7 @@ class RulesEngine(ABC, Generic[R]):
         rewards = {s: 0.0 for s in range(self.n_seats)}
         if seat is not None:
             rewards[seat] = -1.0
-        self._aborted = Outcome(label="aborted", rewards=rewards, reason=reason, status=status)  # type: ignore[arg-type]
+        self._aborted = Outcome(label="aborted", rewards=rewards, reason=reason, status=status)
         self._clear_cache()
         self.phase = "end"
         self.emit(

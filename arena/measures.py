@@ -57,7 +57,7 @@ class MeasuresHook(Protocol):
 def hook(game: str) -> MeasuresHook | None:
     """The measures hook the game declares, or None."""
     ref = registry.get(game).measures
-    return registry.load_object(ref) if ref else None  # type: ignore[no-any-return]
+    return registry.load_object(ref) if ref else None
 
 
 @dataclass

@@ -199,7 +199,7 @@ def _find(game: str) -> GameInfo | None:
 def briefing(game: str) -> Briefing | None:
     """The game's LLM briefing, or None (unknown game, or none declared)."""
     info = _find(game)
-    return load_object(info.prompts) if info is not None and info.prompts else None  # type: ignore[no-any-return]
+    return load_object(info.prompts) if info is not None and info.prompts else None
 
 
 @lru_cache(maxsize=64)

@@ -466,7 +466,7 @@ class MatchRunner:
                     team=teams[s],
                     role=roles[s],
                     reward=reward,
-                    result=result,  # type: ignore[arg-type]
+                    result=result,
                     invalid=self.invalid[s],
                     fallbacks=self.fallbacks[s],
                 )
@@ -479,7 +479,7 @@ class MatchRunner:
             seed=self.spec.seed,
             index=self.spec.index,
             repeat=self.spec.repeat,
-            status=status,  # type: ignore[arg-type]
+            status=status,
             outcome=label,
             reason=reason,
             winners=winners,

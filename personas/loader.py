@@ -105,7 +105,7 @@ def line_of(path: Path, loc: Loc) -> int | None:
         if nxt is None:
             continue
         node = nxt
-    return line
+    return int(line)
 
 
 def _problem(src: Source, label: str, loc: Loc, message: str) -> Problem:

@@ -23,7 +23,7 @@ def add_commands(sub: Any) -> None:
         q = msub.add_parser(name, help=help, description=help)
         q.add_argument("bank", help="bank file (SQLite)")
         q.set_defaults(func=func)
-        return q
+        return q  # type: ignore[no-any-return]
 
     q = cmd("list", "the insights of a bank version", cmd_list)
     q.add_argument("--namespace", help="only insights applying to game[/role[/opponent]]")

@@ -307,8 +307,8 @@ def load_model(
         from transformers import AutoModelForCausalLM, AutoTokenizer
         from transformers.utils import logging as hf_logging
 
-        hf_logging.set_verbosity_error()
-        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         if model_path is None or model_path.endswith(".gguf") or gguf_file:
             gguf = bundled_gguf() if model_path is None else Path(model_path)
             if gguf_file:

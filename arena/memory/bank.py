@@ -99,7 +99,7 @@ def complete(d: Draft, prev: str) -> dict[str, Any]:
         p["id"] = insight_id(prev, d.namespace, p["text"])
     if d.op == "merge" and p.get("text") and "new_id" not in p:
         p["new_id"] = insight_id(prev, d.namespace, p["text"])
-    return json.loads(canonical(p))  # what the row will hold, exactly
+    return dict(json.loads(canonical(p)))  # what the row will hold, exactly
 
 
 class Txn:

@@ -82,9 +82,9 @@ def probe_judge(judge: dict[str, Any]) -> Callable[[str], float | None] | None:
     return None
 
 
-def persona_judges(style: dict[str, Any], own: dict[str, Any]) -> dict[str, Callable]:
+def persona_judges(style: dict[str, Any], own: dict[str, Any]) -> dict[str, Callable[..., Any]]:
     """b's judges that differ from a's card (register, language, catchphrases)."""
-    out: dict[str, Callable] = {}
+    out: dict[str, Callable[..., Any]] = {}
     reg = style.get("register")
     if reg and reg != own.get("register"):
         out[f"style:{reg}"] = lambda t, r=reg: style_score(r, t)

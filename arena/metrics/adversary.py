@@ -278,7 +278,7 @@ def llm_inference(log: MatchLog, secrets: list[SecretSpec], cfg: AdversarySettin
                 "LA0": la0,
             }
             if s.kind == "number" and g is not None and g0 is not None and s.value:
-                v = float(s.value)  # type: ignore[arg-type]
+                v = float(s.value)
                 row["err_reduction"] = (abs(float(g0) - v) - abs(float(g) - v)) / abs(v)
             rows.append(row)
         ok = [r for r in rows if r["LA"] is not None and r["LA0"] is not None]

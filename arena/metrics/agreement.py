@@ -69,7 +69,9 @@ def auprc(pos: Sequence[Any], neg: Sequence[Any]) -> float | None:
     return ap
 
 
-def _pairs(a: Sequence[Hashable | None], b: Sequence[Hashable | None]) -> tuple[list, int]:
+def _pairs(
+    a: Sequence[Hashable | None], b: Sequence[Hashable | None]
+) -> tuple[list[tuple[Hashable, Hashable]], int]:
     if len(a) != len(b):
         raise ValueError(f"raters labelled different numbers of items ({len(a)} vs {len(b)})")
     kept = [(x, y) for x, y in zip(a, b, strict=True) if x is not None and y is not None]

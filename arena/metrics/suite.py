@@ -14,8 +14,9 @@ from typing import Any
 
 from arena.metrics.agreement import auprc, auroc
 from arena.metrics.detect import HARD, Cascade
-from arena.metrics.secrets import NumericSpec, SecretSpec
+from arena.metrics.secrets import SecretSpec
 from arena.metrics.settings import MetricsSettings
+from arena.types import NumericSpec
 
 NAMES = ["Lena", "Omar", "Ines", "Kofi", "Mara", "Tomas", "Yuki", "Priya", "Anton", "Sofia"]
 PLACES = ["Leipzig", "Porto", "Osaka", "Tunis", "Galway", "Cardiff", "Gdansk", "Quito"]

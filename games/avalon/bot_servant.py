@@ -121,7 +121,7 @@ def best_with(bel: SideBelief, seat: int, size: int) -> float:
 
 def hammer_leader(st: dict[str, Any]) -> int:
     """Seat that leads the fifth proposal of the current quest (leader moves every proposal)."""
-    return (st["leader"] + 5 - st["attempt"]) % st["n_players"]
+    return int(st["leader"] + 5 - st["attempt"]) % int(st["n_players"])
 
 
 class ServantStrategy:

@@ -30,7 +30,7 @@ class AvalonViews:
         return dict(enumerate(self.role_of))
 
     def max_options(self) -> int:
-        return self.rules.n_players + 4  # type: ignore[attr-defined]
+        return int(self.rules.n_players) + 4  # type: ignore[attr-defined]
 
     # -- private facts ---------------------------------------------------------------
     def private_facts(self) -> list[PrivateFact]:

@@ -269,7 +269,7 @@ class GreedyBot(NegotiationBot):
 
     @staticmethod
     def last_turn(st: dict[str, Any]) -> bool:
-        return st.get("my_turn", 1) >= st.get("my_turns_total", 1)
+        return bool(st.get("my_turn", 1) >= st.get("my_turns_total", 1))
 
     def split(self, obs: Observation, d: Decision) -> Action:
         st = obs.state

@@ -115,4 +115,4 @@ def seat_names(rng: Any, n: int) -> list[str]:
     """Distinct names drawn with the engine RNG."""
     from arena.engine import NAME_POOL
 
-    return rng.sample(list(NAME_POOL), n)
+    return list(rng.sample(list(NAME_POOL), n))

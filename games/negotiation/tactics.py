@@ -23,7 +23,7 @@ def tau(state: dict[str, Any]) -> float:
 
 def target(u_min: float, u_max: float, t: float, beta: float) -> float:
     """target(τ) = U_min + (U_max − U_min)·(1 − τ^(1/β))."""
-    return u_min + (u_max - u_min) * (1.0 - t ** (1.0 / beta))
+    return float(u_min + (u_max - u_min) * (1.0 - t ** (1.0 / beta)))
 
 
 def own_fact(facts: Sequence[PrivateFact], seat: int, key: str) -> PrivateFact | None:
@@ -116,7 +116,7 @@ def price_target(
 def price_gain(role: str, r: float, price: float, state: dict[str, Any]) -> float:
     """Discounted utility of a deal at ``price`` now."""
     g = price - r if role == "seller" else r - price
-    return g * state.get("discount", 1.0) ** (state.get("round", 1) - 1)
+    return float(g * state.get("discount", 1.0) ** (state.get("round", 1) - 1))
 
 
 # -- pie ---------------------------------------------------------------------------------

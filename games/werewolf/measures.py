@@ -67,7 +67,7 @@ def deduction(beliefs: Mapping[int, float], truth: Mapping[int, bool]) -> dict[s
     return {"da": da / len(pairs), "bce": bce / len(pairs), "auc": auc, "n": len(pairs)}
 
 
-class _Counts(defaultdict):
+class _Counts(defaultdict[str, list[float]]):
     def __init__(self) -> None:
         super().__init__(lambda: [0.0, 0.0])
 
