@@ -148,9 +148,18 @@ class RulesEngine(ABC, Generic[R]):
         """``pending()`` computed once per state: callers outside the engine (env, runner)
         ask many times between two actions, and state only changes in ``apply``,
         ``forfeit``, ``reset`` and ``restore``, which clear the cache."""
-        if self._pending_cache is None:
-            self._pending_cache = self.pending()
-        return list(self._pending_cache)
+        return list(self._pending_now())
+
+    def _pending_now(self) -> list[int]:
+        """The cached pending list itself, not copied (read-only: the per-step path)."""
+        found = self._pending_cache
+        if found is None:
+            found = self._pending_cache = self.pending()
+        return found
+
+    def owes(self, seat: int) -> bool:
+        """True when ``seat`` owes a decision now (no copy of the pending list)."""
+        return seat in self._pending_now()
 
     def current_decision(self, seat: int) -> Decision:
         """``decision(seat)`` computed once per state (see :meth:`current_pending`).
@@ -159,7 +168,7 @@ class RulesEngine(ABC, Generic[R]):
         KeyError when ``seat`` owes no decision, whatever the game's ``decision`` does."""
         found = self._decision_cache.get(seat)
         if found is None:
-            if seat not in self.current_pending():
+            if seat not in self._pending_now():
                 raise KeyError(seat)
             found = self._decision_cache[seat] = self.decision(seat)
         return found
@@ -333,7 +342,7 @@ class RulesEngine(ABC, Generic[R]):
         """
         if self.is_over():
             raise InvalidAction("the game is over")
-        if seat not in self.current_pending():
+        if seat not in self._pending_now():
             raise InvalidAction(f"seat {seat} has no pending decision")
         action = self.current_decision(seat).parse(raw, seat)
         start = len(self.log)
@@ -409,7 +418,7 @@ class RulesEngine(ABC, Generic[R]):
 
     def decision_text(self, seat: int) -> str | None:
         """The pending decision as the seat reads it (``None`` when it owes none)."""
-        if seat in self.current_pending():
+        if seat in self._pending_now():
             return self.current_decision(seat).describe()
         return None
 

@@ -201,7 +201,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         """The selected agent's info: its decision (kind, legal ids, choice bounds)."""
         seat = self._seat[agent]
         info: dict[str, Any] = {"seat": seat, "phase": self.engine.phase}
-        if not self.engine.is_over() and seat in self.engine.current_pending():
+        if not self.engine.is_over() and self.engine.owes(seat):
             d = self.engine.current_decision(seat)
             info["pending"] = True
             info["decision"] = d.kind
@@ -233,7 +233,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         mask = np.zeros(self._n_options, dtype=np.int8)
-        if not self.engine.is_over() and seat in self.engine.current_pending():
+        if not self.engine.is_over() and self.engine.owes(seat):
             mask[: len(self.engine.current_decision(seat).options)] = 1
         error = self._errors.get(agent)
         engine = self.engine

@@ -27,6 +27,19 @@ class Option(BaseModel):
     def display(self) -> str:
         return f"{self.id}: {self.label}" if self.label and self.label != self.id else self.id
 
+    @classmethod
+    def of(cls, id: str, label: str = "") -> Option:
+        """The shared (frozen) option ``id``/``label``: engines build the same few options
+        (pass, abstain, ...) on every decision, and one validated instance serves them all."""
+        key = (id, label)
+        found = _OPTIONS.get(key)
+        if found is None:
+            found = _OPTIONS[key] = cls(id=id, label=label)
+        return found
+
+
+_OPTIONS: dict[tuple[str, str], Option] = {}
+
 
 class Decision(BaseModel):
     """What one seat must decide now.
@@ -104,7 +117,7 @@ class Decision(BaseModel):
         if isinstance(raw, int):
             if not 0 <= raw < len(self.options):
                 raise InvalidAction(f"option index {raw} out of range 0..{len(self.options) - 1}")
-            return self._validate(Action(seat=seat, choices=(self.options[raw].id,)))
+            return self._validate(Action.trusted(seat, (self.options[raw].id,)))
         if isinstance(raw, dict):
             return self._from_mapping(raw, seat, raw_text=json.dumps(raw))
         if not isinstance(raw, str):
@@ -121,9 +134,9 @@ class Decision(BaseModel):
                 return self._from_mapping(data, seat, raw_text=raw)
         matched = self._match_choices(text)
         if matched is not None:
-            return self._validate(Action(seat=seat, choices=matched, raw=raw))
+            return self._validate(Action.trusted(seat, matched, raw=raw))
         if self.free_text:
-            return self._validate(Action(seat=seat, text=text, raw=raw))
+            return self._validate(Action.trusted(seat, text=text, raw=raw))
         raise InvalidAction(
             f"{text[:60]!r} is not a legal answer; legal ids: {', '.join(self.option_ids)}"
         )
@@ -179,7 +192,7 @@ class Decision(BaseModel):
 
     def _validate(self, action: Action) -> Action:
         if action.choices:
-            legal = set(self.option_ids)
+            legal = {o.id for o in self.options}
             bad = [c for c in action.choices if c not in legal]
             if bad:
                 raise InvalidAction(f"illegal option(s) {bad}; legal: {', '.join(self.option_ids)}")
@@ -243,6 +256,34 @@ class Action(BaseModel):
     # purpose"). Never parsed from text answers; engines may record them as god-only events.
     meta: dict[str, Any] | None = None
 
+    @classmethod
+    def trusted(
+        cls,
+        seat: int,
+        choices: tuple[str, ...] = (),
+        *,
+        text: str | None = None,
+        raw: str | None = None,
+    ) -> Action:
+        """An action from parts :meth:`Decision.parse` already typed (option ids it matched,
+        the stripped answer), without pydantic validation: parsing is on every step's path,
+        and the decision's own checks (``_validate``) still run on the result."""
+        action = cls.__new__(cls)
+        state = {
+            "seat": int(seat),
+            "choices": choices,
+            "text": text,
+            "belief": None,
+            "raw": raw,
+            "fallback": None,
+            "meta": None,
+        }
+        object.__setattr__(action, "__dict__", state)
+        object.__setattr__(action, "__pydantic_fields_set__", set(_ACTION_SET))
+        object.__setattr__(action, "__pydantic_extra__", None)
+        object.__setattr__(action, "__pydantic_private__", None)
+        return action
+
     @property
     def choice(self) -> str | None:
         return self.choices[0] if self.choices else None
@@ -258,6 +299,9 @@ class Action(BaseModel):
         if self.fallback:
             data["fallback"] = self.fallback
         return data
+
+
+_ACTION_SET = frozenset({"seat", "choices", "text", "raw"})
 
 
 class PrivateFact(BaseModel):

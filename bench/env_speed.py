@@ -110,10 +110,10 @@ def engine_speed(
     while time.perf_counter() - t0 < seconds and games < max_games:
         engine.reset(games)
         while not engine.is_over():
-            for seat in engine.pending():
-                if engine.is_over() or seat not in engine.pending():
+            for seat in engine.current_pending():  # as arena.runner asks, once per state
+                if engine.is_over() or seat not in engine.current_pending():
                     continue
-                d = engine.decision(seat)
+                d = engine.current_decision(seat)
                 info = {
                     "legal": d.option_ids,
                     "free_text": d.free_text,

@@ -119,7 +119,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         return [s for s in self.sim_seats if s not in self.answers]
 
     def decision(self, seat: int):  # type: ignore[no-untyped-def]
-        if seat not in self.pending():
+        if not self.owes(seat):  # cached per state
             raise KeyError(seat)
         return getattr(self, f"_d_{self.stage}")(seat)
 

@@ -38,7 +38,7 @@ class DayMixin(WerewolfBase):
         return Decision(
             kind="last_words",
             prompt="You are dying. Say your last words to everyone, or pass.",
-            options=[Option(id="pass")],
+            options=[Option.of("pass")],
             free_text=True,
             max_chars=self.rules.max_message_chars,
             silent_option="pass",
@@ -113,7 +113,7 @@ class DayMixin(WerewolfBase):
         return Decision(
             kind="speak",
             prompt=f"Day {self.day}: it is your turn to speak to everyone (or pass).",
-            options=[Option(id="pass")],
+            options=[Option.of("pass")],
             free_text=True,
             max_chars=self.rules.max_message_chars,
             silent_option="pass",
@@ -151,7 +151,7 @@ class DayMixin(WerewolfBase):
             kind="bid",
             prompt="How urgently do you want to speak next? 0 = only listen, 1 = general "
             "thoughts, 2 = something important, 3 = urgent, 4 = you were addressed directly.",
-            options=[Option(id=str(b)) for b in range(5)],
+            options=[Option.of(str(b)) for b in range(5)],
             simultaneous=True,
             meta=self.meta(turn=self.turns + 1, max_turns=self.rules.bidding_max_turns),
         )
@@ -197,7 +197,7 @@ class DayMixin(WerewolfBase):
         return Decision(
             kind="async_tick",
             prompt=prompt,
-            options=[Option(id="wait")],
+            options=[Option.of("wait")],
             free_text=can_speak,
             max_chars=r.max_message_chars,
             silent_option="wait",

@@ -37,7 +37,7 @@ class NightMixin(WerewolfBase):
             kind="wolf_discuss",
             prompt=f"Night {self.night}: talk privately with your fellow wolves ({partners}) "
             "about whom to attack, or pass.",
-            options=[Option(id="pass")],
+            options=[Option.of("pass")],
             free_text=True,
             max_chars=self.rules.max_message_chars,
             silent_option="pass",
@@ -108,7 +108,7 @@ class NightMixin(WerewolfBase):
             "inspect": "Choose one player to inspect tonight.",
         }
         if kind == "wolf_target" and self.rules.wolf_may_skip:
-            opts.append(Option(id="no_kill", label="no kill"))
+            opts.append(Option.of("no_kill", "no kill"))
         simultaneous = kind != "wolf_target" or self.rules.wolf_decision != "single_random"
         return Decision(
             kind=kind,
@@ -248,7 +248,7 @@ class NightMixin(WerewolfBase):
         return Decision(
             kind="witch_heal",
             prompt="Use your healing potion on tonight's victim? (one use per game)",
-            options=[Option(id="heal"), Option(id="skip")],
+            options=[Option.of("heal"), Option.of("skip")],
             meta=self.meta(victim=self.wolf_target if self.rules.witch_sees_victim else None),
         )
 
@@ -269,7 +269,7 @@ class NightMixin(WerewolfBase):
         return Decision(
             kind="witch_poison",
             prompt="Poison a player tonight? (one use per game) Choose a player or none.",
-            options=[*opts, Option(id="none")],
+            options=[*opts, Option.of("none")],
             meta=self.meta(),
         )
 

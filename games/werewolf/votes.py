@@ -34,7 +34,7 @@ class VoteMixin(WerewolfBase):
         targets = [s for s in pool if s != seat or self.rules.allow_self_vote]
         opts = self.seat_options(targets)
         if self.rules.allow_abstain:
-            opts.append(Option(id="abstain"))
+            opts.append(Option.of("abstain"))
         what = "Revote among the tied players" if self.revote else "Vote to exile a player"
         return Decision(
             kind="revote" if self.revote else "vote",
@@ -160,7 +160,7 @@ class VoteMixin(WerewolfBase):
     def _d_hunter_shot(self, seat: int) -> Decision:
         opts = self.seat_options(self._hunter_targets(seat))
         if self.rules.hunter_may_decline:
-            opts.append(Option(id="decline"))
+            opts.append(Option.of("decline"))
         return Decision(
             kind="hunter_shot",
             prompt="You are the Hunter and you are dying: shoot one player now.",
@@ -287,7 +287,7 @@ class VoteMixin(WerewolfBase):
             prompt="Private report (nobody else sees it): for every other player, your "
             'probability that they are a werewolf, as {"belief": {"<seat>": p, ...}}. '
             f"Seats: {others}. Or pass.",
-            options=[Option(id="pass")],
+            options=[Option.of("pass")],
             free_text=True,
             belief_only=True,
             silent_option="pass",
