@@ -158,7 +158,8 @@ class GameEvent(BaseModel):
             "speech": speech,
         }
         object.__setattr__(event, "__dict__", state)
-        object.__setattr__(event, "__pydantic_fields_set__", _ALL_FIELDS)
+        # A mutable set, as pydantic keeps it: model_copy(update=...) adds to it in place.
+        object.__setattr__(event, "__pydantic_fields_set__", set(_ALL_FIELDS))
         object.__setattr__(event, "__pydantic_extra__", None)
         object.__setattr__(event, "__pydantic_private__", None)
         return event

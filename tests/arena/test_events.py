@@ -110,3 +110,12 @@ def test_speech_text_is_rendered_from_structure_and_own_lines_read_you() -> None
     assert line(d, 1, names) == "You (last words): bye" and line(d, 0, names) == d.text
     with pytest.raises(ValueError):
         e.emit("message", "P0: typed by hand", actor=0, speech=Speech(body="x"))
+
+
+def test_an_emitted_event_copies_like_a_validated_one() -> None:
+    from arena.events import GameEvent, Visibility
+
+    fast = GameEvent.emitted("note", "day", 1, {"k": 1}, Visibility.public(), "t", (0, 1), None)
+    slow = GameEvent(type="note", phase="day", actor=1, payload={"k": 1}, text="t", audience=(0, 1))
+    assert fast.model_copy(update={"text": "u"}).text == "u"
+    assert fast.model_dump() == slow.model_dump()
