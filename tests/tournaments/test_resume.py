@@ -137,7 +137,9 @@ def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_result(
 
 @pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
-    cfg_path = write_config(tmp_path, matches=30)
+    # 300 planned matches: enough that a fast run cannot finish between the second result and
+    # the signal, even when this process is starved of CPU for a while.
+    cfg_path = write_config(tmp_path, matches=150)
     run_dir = tmp_path / "runs" / "int"
     proc = cli("run", str(cfg_path), "--run-id", "int")
     deadline = time.monotonic() + 120
@@ -149,12 +151,12 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert f"arena run --resume {run_dir}" in " ".join(err.split())
     planned, done, _ = db_counts(run_dir)
-    assert 2 <= done < planned == 60
+    assert 2 <= done < planned == 300
     status = sqlite3.connect(run_dir / "arena.sqlite").execute("SELECT status FROM runs")
     assert status.fetchone()[0] == "interrupted"
     # in-flight matches got no result; their records are redone on resume
     assert main(["run", "--resume", str(run_dir), "--quiet", "--no-broker"]) == 0
-    assert db_counts(run_dir) == (60, 60, 480)
+    assert db_counts(run_dir) == (300, 300, 2400)
 
 
 def test_a_changed_config_is_refused_with_a_diff_unless_forced(
