@@ -18,7 +18,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -330,20 +330,7 @@ class Bank:
             base = self._snapshot_in(conn, version)
             txn = Txn(base, prev)
             result = plan(txn)
-            for op in txn.ops:
-                conn.execute(
-                    "INSERT INTO ops (version, op, namespace, payload, prev_hash, hash, ts)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        op.version,
-                        op.op,
-                        op.namespace,
-                        canonical(op.payload),
-                        op.prev_hash,
-                        op.hash,
-                        op.ts,
-                    ),
-                )
+            _insert_ops(conn, txn.ops)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -407,20 +394,7 @@ class Bank:
             mine = self._ops(conn, 0, None)
             if [o.hash for o in mine] != [o.hash for o in incoming[: len(mine)]]:
                 raise BankError("this bank's log is not a prefix of the imported one")
-            for op in incoming[len(mine) :]:
-                conn.execute(
-                    "INSERT INTO ops (version, op, namespace, payload, prev_hash, hash, ts)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        op.version,
-                        op.op,
-                        op.namespace,
-                        canonical(op.payload),
-                        op.prev_hash,
-                        op.hash,
-                        op.ts,
-                    ),
-                )
+            _insert_ops(conn, incoming[len(mine) :])
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -441,3 +415,15 @@ def open_bank(path: str | Path) -> Bank:
             bank = _OPEN.get(key) or Bank(key)
             _OPEN[key] = _OPEN[str(path)] = bank
         return bank
+
+
+def _insert_ops(conn: sqlite3.Connection, ops: Sequence[Op]) -> None:
+    """Append ``ops`` to the log inside the caller's transaction."""
+    conn.executemany(
+        "INSERT INTO ops (version, op, namespace, payload, prev_hash, hash, ts)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (o.version, o.op, o.namespace, canonical(o.payload), o.prev_hash, o.hash, o.ts)
+            for o in ops
+        ],
+    )
