@@ -97,8 +97,11 @@ class NegotiationEngine(RulesEngine[Any]):
         return super().fallback(seat, policy)
 
     def noop(self, seat: int) -> Action:
-        """The spec's no-op answer to the seat's pending simultaneous decision."""
-        raise NotImplementedError(f"{type(self).__name__} has no no-op for this decision")
+        """The spec's no-op answer to the seat's pending simultaneous decision.
+
+        Games name theirs; without one, the base ``abstain`` applies (an abstain-like option
+        when the decision has one, else a random legal option), so a fallback never fails."""
+        return super().fallback(seat, "abstain")
 
     def post_message(self, seat: int, text: str, recipients: tuple[int, ...] | None = None) -> None:
         """A message event: public, or private to the sender and named recipients."""
