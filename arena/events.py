@@ -27,6 +27,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arena.trusted import build_trusted
+
 SCHEMA_VERSION = 2
 
 Scope = Literal["public", "team", "private", "god"]
@@ -146,7 +148,6 @@ class GameEvent(BaseModel):
     ) -> GameEvent:
         """An event from already-typed parts, without validation: what ``model_construct``
         does, minus its generic default handling (the engine's emit is the hot path)."""
-        event = cls.__new__(cls)
         state = {
             "type": type,
             "phase": phase,
@@ -157,12 +158,7 @@ class GameEvent(BaseModel):
             "audience": audience,
             "speech": speech,
         }
-        object.__setattr__(event, "__dict__", state)
-        # A mutable set, as pydantic keeps it: model_copy(update=...) adds to it in place.
-        object.__setattr__(event, "__pydantic_fields_set__", set(_ALL_FIELDS))
-        object.__setattr__(event, "__pydantic_extra__", None)
-        object.__setattr__(event, "__pydantic_private__", None)
-        return event
+        return build_trusted(cls, state, _ALL_FIELDS)
 
     def delivered_to(self, seat: int | None) -> bool:
         """True when the event reaches ``seat``; ``None`` means a spectator (sees all)."""

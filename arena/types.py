@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from arena.events import Event
+from arena.trusted import build_trusted
 
 
 class InvalidAction(ValueError):
@@ -268,7 +269,6 @@ class Action(BaseModel):
         """An action from parts :meth:`Decision.parse` already typed (option ids it matched,
         the stripped answer), without pydantic validation: parsing is on every step's path,
         and the decision's own checks (``_validate``) still run on the result."""
-        action = cls.__new__(cls)
         state = {
             "seat": int(seat),
             "choices": choices,
@@ -278,11 +278,7 @@ class Action(BaseModel):
             "fallback": None,
             "meta": None,
         }
-        object.__setattr__(action, "__dict__", state)
-        object.__setattr__(action, "__pydantic_fields_set__", set(_ACTION_SET))
-        object.__setattr__(action, "__pydantic_extra__", None)
-        object.__setattr__(action, "__pydantic_private__", None)
-        return action
+        return build_trusted(cls, state, _ACTION_SET)
 
     @property
     def choice(self) -> str | None:
