@@ -8,11 +8,20 @@ Spaces (chosen to pass ``pettingzoo.test.api_test``):
   field under ``observation`` as a numeric array.
 * action: ``Text`` over a Unicode charset — an option id or label, an option index (int),
   a JSON object, or free text where the decision allows it. Actions are validated strictly;
-  an invalid one is re-asked (the agent stays selected, the error is in ``infos``) up to
-  ``invalid_retries`` times, then replaced by the configured fallback and recorded.
+  an invalid one is re-asked at the seat's next turn (the error is in its ``infos`` and
+  observation) up to ``invalid_retries`` times, then replaced by the configured fallback and
+  recorded.
 
-Simultaneous phases are stepped one seat at a time in seat order; the engine buffers their
-answers and resolves the phase when the last one arrives, so no seat sees another's answer.
+Turn order is fixed: ``agent_selection`` cycles through every seat in seat order, one step
+each, whatever the game's phase. A seat that owes no decision now gets a ``wait`` turn (one
+option, ``wait``; any answer is accepted and changes nothing). Stepping only through the seats
+that act would tell any code watching the iterator who holds a night role (issue 15); with the
+fixed cycle the order is the same for every deal, and the only thing it shows is when the game
+ends, which every seat sees anyway. A refused answer is re-asked at the seat's next turn (the
+cycle never stalls on a seat, which would show that it had a real decision).
+
+Simultaneous phases are stepped one seat at a time; the engine buffers their answers and
+resolves the phase when the last one arrives, so no seat sees another's answer.
 """
 
 from __future__ import annotations
@@ -28,6 +37,9 @@ from pettingzoo import AECEnv
 
 from arena.engine import FALLBACKS, RulesEngine, compose_view
 from arena.types import InvalidAction
+
+#: the option of a turn on which the seat owes no decision (see the module docstring)
+WAIT = "wait"
 
 
 @functools.cache
@@ -180,17 +192,25 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._errors: dict[str, str | None] = {a: None for a in self.agents}
-        self._attempts = 0
+        self._attempts: dict[str, int] = {a: 0 for a in self.agents}
         self._cycles = 0
+        self._turn = 0  # index of the selected seat in the fixed cycle
         self.fallbacks: list[dict[str, Any]] = []
-        self._select_next()
+        self._select_next(advance=False)
 
-    def _select_next(self) -> None:
+    def _select_next(self, advance: bool = True) -> None:
         if self.engine.is_over():
             self._finish()
             return
         pending = self.engine.current_pending()
-        self.agent_selection = self.possible_agents[pending[0]]
+        if not pending:  # a wait cycle would spin for ever: the engine has a bug, say so
+            raise RuntimeError(
+                f"{self.engine.game}: no seat owes a decision in phase {self.engine.phase!r} "
+                "and the game is not over"
+            )
+        if advance:
+            self._turn = (self._turn + 1) % len(self.possible_agents)
+        self.agent_selection = self.possible_agents[self._turn]
         phase = self.engine.phase
         for a in self.agents:
             seat = self._seat[a]
@@ -209,6 +229,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             info["free_text"] = d.free_text
             info["min_choices"] = d.min_choices
             info["max_choices"] = d.max_choices
+        elif not self.engine.is_over():
+            info.update(
+                pending=False, decision=WAIT, legal=[WAIT], free_text=False,
+                min_choices=1, max_choices=1,
+            )  # fmt: skip
         if self._errors.get(agent):
             info["error"] = self._errors[agent]
         return info
@@ -233,8 +258,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         mask = np.zeros(self._n_options, dtype=np.int8)
-        if not self.engine.is_over() and self.engine.owes(seat):
-            mask[: len(self.engine.current_decision(seat).options)] = 1
+        if not self.engine.is_over():
+            if self.engine.owes(seat):
+                mask[: len(self.engine.current_decision(seat).options)] = 1
+            elif agent == self.agent_selection:
+                mask[0] = 1  # the wait turn's one option
         error = self._errors.get(agent)
         engine = self.engine
         # The parts of RulesEngine.render (the one layout and line renderer), cleaned
@@ -258,15 +286,16 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat[agent]
         if isinstance(action, np.integer):
             action = int(action)
-        try:
-            self.engine.apply(seat, action)
-            self._errors[agent] = None
-            self._attempts = 0
-        except InvalidAction as err:
-            self._attempts += 1
-            self._errors[agent] = str(err)
-            if self._attempts > self.invalid_retries:
-                self._apply_fallback(agent, seat, str(err))
+        if self.engine.owes(seat):  # else a wait turn: the answer changes nothing
+            try:
+                self.engine.apply(seat, action)
+                self._errors[agent] = None
+                self._attempts[agent] = 0
+            except InvalidAction as err:
+                self._attempts[agent] += 1
+                self._errors[agent] = str(err)
+                if self._attempts[agent] > self.invalid_retries:
+                    self._apply_fallback(agent, seat, str(err))
         self._cycles += 1
         self.rewards = {a: 0.0 for a in self.agents}
         over_cap = self.max_cycles is not None and self._cycles >= self.max_cycles * len(
@@ -283,7 +312,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def _apply_fallback(self, agent: str, seat: int, error: str) -> None:
-        self._attempts = 0
+        self._attempts[agent] = 0
         self._errors[agent] = None
         if self.fallback_policy == "forfeit":
             self.fallbacks.append({"seat": seat, "policy": "forfeit", "error": error})

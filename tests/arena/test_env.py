@@ -42,11 +42,22 @@ def test_invalid_actions_are_retried_then_replaced_by_a_recorded_fallback() -> N
     while e.infos[e.agent_selection].get("decision") != "vote":
         e.step("pass")
     voter = e.agent_selection
-    e.step("nobody")
-    assert e.agent_selection == voter and "not a legal answer" in e.infos[voter]["error"]
-    e.step("nobody")
+    seat = int(voter.split("_")[1])
+
+    def refuse_then_wait_for_the_next_turn() -> None:
+        e.step("nobody")
+        # the fixed cycle moves on (a seat that stayed selected would show it had a decision)
+        assert e.agent_selection != voter
+        while e.agent_selection != voter:
+            e.step(0 if e.engine.owes(e._seat[e.agent_selection]) else "wait")
+
+    refuse_then_wait_for_the_next_turn()
+    assert "not a legal answer" in e.infos[voter]["error"]
+    assert "not a legal answer" in e.observe(voter)["text"] and not e.fallbacks
+    refuse_then_wait_for_the_next_turn()
+    assert e.engine.owes(seat) and not e.fallbacks
     e.step("nobody")  # third refusal: fallback
-    assert e.fallbacks and e.fallbacks[-1]["seat"] == int(voter.split("_")[1])
+    assert e.fallbacks and e.fallbacks[-1]["seat"] == seat
     assert e.agent_selection != voter
 
 

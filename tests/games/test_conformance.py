@@ -136,7 +136,8 @@ def step_legally(env: Any, max_iter: int) -> tuple[int, dict[str, dict[str, Any]
             env.step(None)
             continue
         live += 1
-        env.step(engine.fallback(env.unwrapped._seat[agent]))
+        seat = env.unwrapped._seat[agent]
+        env.step(engine.fallback(seat) if engine.owes(seat) else "wait")
     return live, final
 
 

@@ -254,6 +254,9 @@ def test_env_observation_text_is_the_one_render_of_the_engine_view(
         if term or trunc:
             env.step(None)
             continue
+        if not engine.owes(seat):  # a wait turn of the env's fixed cycle
+            env.step("wait")
+            continue
         act = answer(rng, engine.current_decision(seat))
         if act.choices:
             env.step(json.dumps({"choices": list(act.choices), "text": act.text}))

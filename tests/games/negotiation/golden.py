@@ -184,6 +184,9 @@ def env_fingerprint(env_id: str, rules: dict[str, Any], seeds: int = 12) -> str:
                     break
                 continue
             seat = env.infos[agent]["seat"]
+            if not engine.owes(seat):  # the env's fixed cycle: a wait turn
+                env.step("wait")
+                continue
             answer = _answer(rng, engine.current_decision(seat), engine.n_seats, pie)
             env.step(answer if isinstance(answer, str) and answer else _dump(answer))
         h.update(_dump(env.fallbacks).encode())
