@@ -19,6 +19,7 @@ from rich.table import Table
 
 from arena import registry
 from arena.errors import ConfigError
+from arena.untrusted import printable
 
 if TYPE_CHECKING:
     from app.live import LiveOptions, LiveSession
@@ -179,7 +180,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if failed:
         console.print(f"[yellow]{len(failed)} match(es) did not finish:[/]")
         for r in failed[:10]:
-            console.print(f"  {r.match_id}: {r.status} — {r.reason}", highlight=False)
+            # a reason may echo an agent's answer: printed as text, escapes shown
+            line = printable(f"  {r.match_id}: {r.status} — {r.reason}", newlines="mark")
+            console.print(line, highlight=False, markup=False)
     console.print(f"results: {run_dir / 'arena.sqlite'}   records: {run_dir / 'matches'}")
     return 0
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from arena import transcript as lines
+from arena import untrusted
 from arena.events import GameEvent, Speech, Visibility
 from arena.types import Action, Decision, InvalidAction, Outcome, PrivateFact
 
@@ -471,6 +472,6 @@ def compose_view(
         parts += ["", status]
     if decision is not None:
         parts += ["", "Your decision:", decision]
-    if error:
-        parts += ["", f"Your previous answer was refused: {error}"]
+    if error:  # the refusal may echo the seat's own answer: quoted like any line
+        parts += ["", f"Your previous answer was refused: {untrusted.quote(error)}"]
     return "\n".join(parts)

@@ -13,6 +13,12 @@ The seat's own lines name their speaker "You" and a side message addressed to it
 "you" — found from the actor and the recipients, never from the text. Every other event (a
 narrated action such as "Alice votes for Bruno.") reads as the game wrote it, the same for
 every seat. ``seat=None`` is the spectator's line, which is also the event's stored ``text``.
+
+Every line is quoted by :func:`arena.untrusted.quote`: an agent's words (and anything that
+echoes them, such as a forfeit reason) stay on the one line their trusted prefix starts, with
+no control or bidi character and no markup that could close the block the line is quoted in.
+Lines written before that rule (older records) are quoted when they are read, so every
+consumer of this renderer gets safe lines; ordinary text is unchanged.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from arena.events import GameEvent, Speech, Visibility
+from arena.untrusted import quote
 
 SELF = "You"
 
@@ -41,19 +48,19 @@ def speech_line(
             who += " → " + ", ".join(to)
         marks.append("private")
     tail = f" ({', '.join(marks)})" if marks else ""
-    return f"{head}{who}{tail}: {speech.body}"
+    return quote(f"{head}{who}{tail}: {speech.body}")
 
 
 def line(event: GameEvent, seat: int | None, names: Sequence[str]) -> str:
     """The transcript line of ``event`` as ``seat`` reads it ("" for events without text)."""
     speech = event.speech
     if speech is None or seat is None or event.actor is None:
-        return event.text
+        return quote(event.text)
     vis = event.visibility
     # Only the speaker and a side message's recipients read it differently from spectators
     # (whose line is the stored text): skip re-rendering for everyone else.
     if event.actor != seat and not (vis.scope == "private" and seat in vis.seats):
-        return event.text
+        return quote(event.text)
     return speech_line(event.actor, speech, vis, seat, names)
 
 

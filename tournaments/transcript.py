@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.sinks import read_jsonl
+from arena.untrusted import quote
 
 SKIP = {"decision", "ground_truth", "match_start", "match_end", "belief_report", "llm_call"}
 
@@ -18,7 +19,7 @@ def summary(run_dir: Path, row: dict[str, Any], max_lines: int = 40) -> str:
         f"match {row['match_id']}  ({row['game']}, seed {row['seed']}, repeat {row['repeat']})",
         f"status: {row['status']}"
         + (f" — {row['outcome']}" if row.get("outcome") else "")
-        + (f" ({row['reason']})" if row.get("reason") else ""),
+        + (f" ({quote(row['reason'])})" if row.get("reason") else ""),
     ]
     if row.get("winners"):
         lines.append(f"winners: {', '.join(json.loads(row['winners'])) or 'none (draw)'}")
@@ -50,7 +51,7 @@ def summary(run_dir: Path, row: dict[str, Any], max_lines: int = 40) -> str:
     public = [e for e in events if e.type not in SKIP and e.visibility.scope == "public" and e.text]
     lines.append(f"public transcript ({len(public)} lines, first {min(max_lines, len(public))}):")
     for e in public[:max_lines]:
-        lines.append(f"  [{e.phase}] {e.text}")
+        lines.append(f"  [{e.phase}] {quote(e.text)}")  # one line each, whatever was said
     if len(public) > max_lines:
         lines.append(f"  … {len(public) - max_lines} more (full record: {path})")
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
+from arena import untrusted
 from arena.events import Event
 from tui.model import RunModel
 
@@ -74,7 +75,12 @@ class ArenaApp(App[None]):
             self.exit(return_code=int(err.code or 1))
         except Exception as err:
             self.job_error = f"{type(err).__name__}: {err}"
-            self.notify(f"run failed: {self.job_error}", severity="error", timeout=30)
+            self.notify(
+                untrusted.printable(f"run failed: {self.job_error}", newlines="mark"),
+                severity="error",
+                timeout=30,
+                markup=False,
+            )
 
     def mark_dirty(self) -> None:
         self._dirty = True

@@ -1,4 +1,9 @@
-"""Rich renderings of events and seats (speaker colours, visibility marks, phase headers)."""
+"""Rich renderings of events and seats (speaker colours, visibility marks, phase headers).
+
+Match text is untrusted (agents wrote it; a live source may be spoofed): it reaches a widget
+only as a :class:`rich.text.Text` built by :func:`plain` or from the quoted transcript line,
+never as a markup string, so ``[bold red]`` is shown as written and an ANSI/OSC escape as
+``␛[2J`` (:func:`arena.untrusted.printable`) instead of driving the terminal."""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import json
 
 from rich.text import Text
 
-from arena import transcript
+from arena import transcript, untrusted
 from arena.events import Event
 from tui.model import MatchModel
 
@@ -27,6 +32,11 @@ PALETTE = (
 GENERIC_KEYS = ("belief", "beliefs", "vote_result", "ballots", "votes", "proposal", "offer")
 
 
+def plain(value: object, style: str = "") -> Text:
+    """Match text for a widget: no markup parsed, controls and line breaks visible."""
+    return Text(untrusted.printable(str(value), newlines="mark"), style=style)
+
+
 def speaker_style(actor: int | None) -> str:
     return "bold white" if actor is None else f"bold {PALETTE[actor % len(PALETTE)]}"
 
@@ -39,8 +49,8 @@ def mark(event: Event, match: MatchModel) -> Text:
         return Text("[god] ", style="dim italic")
     who = ",".join(match.name(s) for s in vis.seats)
     if vis.scope == "team":
-        return Text(f"[team {vis.team}: {who}] ", style="italic yellow")
-    return Text(f"[private → {who}] ", style="italic red")
+        return plain(f"[team {vis.team}: {who}] ", style="italic yellow")
+    return plain(f"[private → {who}] ", style="italic red")
 
 
 def event_line(event: Event, match: MatchModel, search: str = "", seat: int | None = None) -> Text:
@@ -52,8 +62,8 @@ def event_line(event: Event, match: MatchModel, search: str = "", seat: int | No
     line.append(f"{event.seq:>5} ", style="dim")
     line.append_text(mark(event, match))
     if event.actor is not None and not event.text:
-        line.append(f"{match.name(event.actor)}", style=speaker_style(event.actor))
-        line.append(f" ({event.type}) ", style="dim")
+        line.append_text(plain(match.name(event.actor), style=speaker_style(event.actor)))
+        line.append_text(plain(f" ({event.type}) ", style="dim"))
     if event.text:
         body = transcript.line(event, seat, match.names)
         if event.actor is not None and event.speech is not None:
@@ -78,14 +88,15 @@ def event_line(event: Event, match: MatchModel, search: str = "", seat: int | No
 
 
 def _payload_brief(event: Event) -> str:
+    # json.dumps escapes every control and non-ASCII character (ensure_ascii)
     if not event.payload:
-        return event.type
+        return untrusted.quote(event.type)
     text = json.dumps(event.payload, separators=(",", ":"), default=str)
-    return f"{event.type} {text[:200]}"
+    return f"{untrusted.quote(event.type)} {text[:200]}"
 
 
 def phase_header(phase: str) -> Text:
-    return Text(f"── {phase or '?'} " + "─" * 40, style="bold reverse")
+    return plain(f"── {phase or '?'} " + "─" * 40, style="bold reverse")
 
 
 def matches_text(event: Event, match: MatchModel, needle: str) -> bool:

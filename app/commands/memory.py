@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena.untrusted import json_for_terminal, printable
+
 
 def add_commands(sub: Any) -> None:
     p = sub.add_parser(
@@ -88,6 +90,13 @@ def _err(msg: str, code: int = 2) -> int:
     return code
 
 
+def _plain(text: str) -> Any:
+    """Text for a Rich table cell: no markup parsed, escapes shown (a str cell is markup)."""
+    from rich.text import Text
+
+    return Text(printable(text))
+
+
 def _effect(ins: Any) -> str:
     e = ins.effect
     return "" if e is None else f"{e.delta:+.3f} [{e.lo:+.3f}, {e.hi:+.3f}] n={e.n}"
@@ -113,7 +122,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     for col in ("id", "namespace", "status", "support", "effect", "text"):
         table.add_column(col, overflow="fold")
     for i in rows:
-        table.add_row(i.id, i.namespace, i.status, str(i.support), _effect(i), i.text)
+        # insight text was drawn from agents' words: a Text (no markup), escapes shown
+        table.add_row(i.id, i.namespace, i.status, str(i.support), _effect(i), _plain(i.text))
     Console().print(table)
     return 0
 
@@ -158,7 +168,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     except BankError as err:
         return _err(str(err))
     for change in changes:
-        print(json.dumps(change, ensure_ascii=False))
+        print(json_for_terminal(json.dumps(change, ensure_ascii=False)))
     return 0
 
 

@@ -312,6 +312,7 @@ def find_match(match_id: str, run_dir: str | None, runs_dir: str) -> Path | None
 
 def cmd_show(args: argparse.Namespace) -> int:
     from arena.sinks import RecordError
+    from arena.untrusted import printable
     from tournaments.transcript import summary
 
     run_dir = find_match(args.match_id, args.run, args.runs_dir)
@@ -328,7 +329,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         text = summary(run_dir, row, max_lines=args.lines)
     except RecordError as err:
         return _fail(str(err), 1)
-    console.print(text, highlight=False, markup=False)
+    # match text (speech, reasons) is untrusted: escapes shown, never acted on
+    console.print(printable(text), highlight=False, markup=False)
     return 0
 
 

@@ -9,6 +9,8 @@ import sys
 import time
 from typing import Any
 
+from arena.untrusted import printable
+
 
 def add_commands(sub: Any) -> None:
     p = sub.add_parser(
@@ -190,10 +192,11 @@ def cmd_agents_test(args: argparse.Namespace) -> int:
         print(f"{out['entry']} ({out['kind']}): {status} in {out['latency_s']:.3f}s")
         if out.get("preflight"):
             print(f"  preflight: {out['preflight']}")
+        # the model's reply and errors are untrusted text: escapes shown, never acted on
         if out.get("answer"):
-            print(f"  answer: {out['answer']}")
+            print(printable(f"  answer: {out['answer']}", newlines="mark"))
         if out.get("error"):
-            print(f"  error: {out['error']}")
+            print(printable(f"  error: {out['error']}", newlines="mark"))
         for c in out.get("calls", []):
             print(f"  call: tokens {c['tokens_in']}->{c['tokens_out']}, retries {c['retries']}, "
                   f"cost ${c['cost_usd']:.6f}, cache {c['cache']}")  # fmt: skip

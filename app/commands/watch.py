@@ -16,6 +16,13 @@ def _err(message: str, code: int = 2) -> int:
     return code
 
 
+def _say(line: str) -> None:
+    """Print one line of match text: escapes and line breaks shown, never acted on."""
+    from arena.untrusted import printable
+
+    print(printable(line, newlines="mark"))
+
+
 def _tty() -> bool:
     return sys.stdout.isatty() and sys.stdin.isatty()
 
@@ -105,16 +112,16 @@ def _snapshot(source: Any) -> int:
             await asyncio.gather(task, return_exceptions=True)
 
         asyncio.run(gather())
-    print(
+    _say(
         f"run {model.run_id or '?'} ({model.game}) {model.status}: {model.done}/{model.total} "
         f"done, {model.failed} failed, {model.running} running; source {source.description} "
         f"[{model.connection}]"
     )
     for m in model.ordered_matches()[:20]:
-        print(f"  {m.match_id:<28} {m.status:<9} {m.phase:<12} {m.n_events:>6} events")
+        _say(f"  {m.match_id:<28} {m.status:<9} {m.phase:<12} {m.n_events:>6} events")
     for r in model.leaderboard:
         hist = sparkline(model.history.get(r["agent"], []))
-        print(f"  {r['agent']:<20} μ {r['mu']:6.2f} ± {r['sigma']:5.2f}  {hist}")
+        _say(f"  {r['agent']:<20} μ {r['mu']:6.2f} ± {r['sigma']:5.2f}  {hist}")
     if model.malformed or model.foreign:
         print(f"  ignored: {model.malformed} malformed, {model.foreign} foreign messages")
     return 0
@@ -158,7 +165,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             model.add(e)
         for e in model.visible(args.seat):
             who = f"{model.name(e.actor)}: " if e.actor is not None and not e.text else ""
-            print(f"{e.seq:>5} [{e.phase}] {who}{e.text or e.type}")
+            _say(f"{e.seq:>5} [{e.phase}] {who}{e.text or e.type}")
         return 0
     from tui.app import ArenaApp
 

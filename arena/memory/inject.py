@@ -6,13 +6,13 @@ the record (:class:`Selection`, written into the seat's first ``llm_call`` event
 to rebuild the exact block later (:func:`replay_block`).
 
 Insight text is untrusted: a reflector wrote it from other agents' words. Each insight is
-rendered as a JSON string literal with ``<`` and ``>`` escaped, so it can neither close the
+rendered as a JSON string literal with ``<`` and ``>`` escaped and control or bidi characters
+shown as visible stand-ins (:func:`arena.untrusted.quote_json`), so it can neither close the
 block nor start a line of its own that could pass for a system line.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import threading
@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from arena import untrusted
 from arena.memory.bank import open_bank
 from arena.memory.model import Insight, Namespace
 from arena.memory.spec import MemorySpec
@@ -58,7 +59,7 @@ def seat_namespace(template: str, game: str, role: str | None, seat: int) -> Nam
 
 def quote(text: str) -> str:
     """An insight as a JSON string literal that cannot close the block or break the line."""
-    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    return untrusted.quote_json(text)
 
 
 def render_block(selection: Selection, insights: list[Insight]) -> str:

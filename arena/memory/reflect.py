@@ -2,8 +2,10 @@
 
 The answer is one JSON object in a strict schema (:class:`Proposal`): operations referring to
 insights by id. The prompt quotes every transcript line and every insight as a JSON string
-literal inside a delimited block, and says that nothing quoted is an instruction: the
-transcript holds other agents' words, and insights were written from them.
+literal inside a delimited block (:func:`arena.untrusted.quote_json`, through
+:func:`arena.memory.inject.quote`), and says that nothing quoted is an instruction: the
+transcript holds other agents' words, and insights were written from them. Earlier rejected
+proposals (a reflector's own words) are quoted as one line each (:func:`arena.untrusted.quote`).
 
 Reflectors: :class:`LLMReflector` (any configured ``arena.llm`` backend) and
 :class:`ScriptedReflector` (deterministic; tests and offline runs).
@@ -17,6 +19,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena import untrusted
 from arena.memory.inject import quote
 from arena.memory.model import MAX_TEXT, Insight
 from arena.memory.trajectory import Trajectory
@@ -148,7 +151,7 @@ def reflection_messages(
     if rejected:
         parts.append(
             "Already proposed and rejected (do not repeat):\n"
-            + "\n".join(f"- {r}" for r in rejected[-10:])
+            + "\n".join(f"- {untrusted.quote(r)}" for r in rejected[-10:])
         )
     parts.append("\n".join([RECORD_OPEN, *render_record(traj), RECORD_CLOSE]))
     if revealed:

@@ -14,7 +14,8 @@ adversary given o's private information and the rules but no transcript.
 InferenceGain_s = mean over o with both LA and LA⁰ present of (LA − LA⁰); ErrReduction_s for
 numbers. Calls go through any arena.llm backend at temperature 0, behind an on-disk cache keyed
 by (model, prompt version, secret, observer, prompt); at most one call per (observer, secret)
-and view. A failed or unparseable answer is missing (``None``), counted, never 0.
+and view. A failed or unparseable answer is missing (``None``), counted, never 0. Every line of the
+view is quoted by :func:`arena.untrusted.quote` (the observed text is other agents' words).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from arena.metrics.secrets import SecretSpec
 from arena.metrics.settings import ADVERSARY_PROMPT_VERSION, AdversarySettings
 from arena.metrics.text import band, norm, parse_numbers
 from arena.metrics.transcript import MatchLog
+from arena.untrusted import quote
 
 ATTACKED = ("role", "string", "entity", "number")
 PROMPT = """You are analysing a {game} game. You see exactly what the participant {observer}
@@ -71,7 +73,9 @@ def render_view(log: MatchLog, o: int, transcript: bool, max_chars: int) -> str:
         if not transcript and (len(it.seats) != 1 or it.actor not in (None, o)):
             continue
         who = f"{name_of(log, it.actor)}: " if it.actor is not None else ""
-        lines.append(f"[{it.type}] {who}{it.text}")
+        # one quoted line per item: a message cannot end the view ("--- end ---" on a line of
+        # its own) or pass for the question that follows it
+        lines.append(quote(f"[{it.type}] {who}{it.text}"))
     text, size = [], 0
     for line in reversed(lines):
         size += len(line) + 1

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
 from tui.model import RunModel, sparkline
+from tui.render import plain
 
 MAX_ROWS = 60  # the dashboard lists this many matches (running first); others are counted
 
@@ -50,11 +51,11 @@ class DashboardScreen(Screen[None]):
         m = self.model
         rates = m.rates()
         title = Text()
-        title.append(f" {m.run_id or '(no run yet)'} ", style="bold reverse")
-        title.append(f"  {m.game}  {m.status}  ")
+        title.append_text(plain(f" {m.run_id or '(no run yet)'} ", style="bold reverse"))
+        title.append_text(plain(f"  {m.game}  {m.status}  "))
         title.append(f"source: {getattr(self.app, 'source_label', '-')}  ", style="dim")
         conn_style = "green" if m.connection in ("connected", "files") else "bold red"
-        title.append(f"[{m.connection}]", style=conn_style)
+        title.append_text(plain(f"[{m.connection}]", style=conn_style))
         self.query_one("#run-title", Static).update(title)
         bar = self.query_one("#run-progress", ProgressBar)
         bar.update(total=max(m.total, 1), progress=m.done)
@@ -67,7 +68,7 @@ class DashboardScreen(Screen[None]):
         )
         if bus:
             stats += f"   bus dropped {bus.get('dropped', 0)}"
-        self.query_one("#run-stats", Static).update(stats)
+        self.query_one("#run-stats", Static).update(plain(stats))
         self._fill_matches()
         self._fill_board()
 
@@ -80,14 +81,15 @@ class DashboardScreen(Screen[None]):
             style = {"running": "bold green", "finished": "", "errored": "red"}.get(
                 mm.status, "yellow"
             )
+            # every cell a Text: a DataTable parses a str cell as markup
             table.add_row(
-                mm.match_id,
-                mm.game,
-                Text(mm.status, style=style),
-                mm.phase,
+                plain(mm.match_id),
+                plain(mm.game),
+                plain(mm.status, style=style),
+                plain(mm.phase),
                 str(mm.n_events),
                 str(mm.errors),
-                mm.last_text[:80],
+                plain(mm.last_text[:80]),
                 key=mm.match_id,
             )
         if table.row_count:
@@ -99,7 +101,7 @@ class DashboardScreen(Screen[None]):
         for row in self.model.leaderboard:
             hist = self.model.history.get(row["agent"], [])
             table.add_row(
-                row["agent"],
+                plain(row["agent"]),
                 f"{row['mu']:.2f} ± {row['sigma']:.2f}",
                 f"{row['conservative']:.2f}",
                 str(row["games"]),
@@ -112,8 +114,9 @@ class DashboardScreen(Screen[None]):
         table = self.query_one("#matches", DataTable)
         if not table.row_count:
             return None
-        row = table.get_row_at(table.cursor_row)
-        return str(row[0])
+        # the row key is the raw id (the shown cell is its printable form)
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return None if key is None else str(key)
 
     def action_open_match(self) -> None:
         match_id = self.selected_match()

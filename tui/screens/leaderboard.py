@@ -8,6 +8,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from tui.model import RunModel
+from tui.render import plain
 
 
 class LeaderboardScreen(Screen[None]):
@@ -41,7 +42,7 @@ class LeaderboardScreen(Screen[None]):
         for i, r in enumerate(self.model.leaderboard, 1):
             table.add_row(
                 str(i),
-                r["agent"],
+                plain(r["agent"]),  # a Text: a DataTable parses a str cell as markup
                 f"{r['mu']:.2f}",
                 f"{r['sigma']:.2f}",
                 f"{r['conservative']:.2f}",
@@ -51,6 +52,7 @@ class LeaderboardScreen(Screen[None]):
                 str(r["losses"]),
                 f"{r['win_rate']:.3f}",
                 f"{r.get('mean_reward', 0.0):.3f}",
+                key=r["agent"],
             )
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1), animate=False)
@@ -61,12 +63,12 @@ class LeaderboardScreen(Screen[None]):
         if not table.row_count:
             self.query_one("#lb-agent", Static).update("no finished matches yet")
             return
-        agent = str(table.get_row_at(table.cursor_row)[1])
+        agent = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         hist = self.model.history.get(agent, [])
         label = f"{agent}: μ over the run"
         if hist:
             label += f" ({hist[0]:.2f} → {hist[-1]:.2f}, {len(hist)} points)"
-        self.query_one("#lb-agent", Static).update(label)
+        self.query_one("#lb-agent", Static).update(plain(label))
         self.query_one("#lb-spark", Sparkline).data = hist
 
     def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:

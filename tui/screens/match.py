@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from arena.events import Event
 from tui.model import MatchModel
-from tui.render import event_line, matches_text, phase_header, speaker_style
+from tui.render import event_line, matches_text, phase_header, plain, speaker_style
 from tui.widgets import Transcript
 
 TICK_S = 0.05  # replay clock
@@ -109,27 +109,29 @@ class MatchScreen(Screen[None]):
         if self.search:
             flags.append(f"search '{self.search}': {len(self._shown)} hits")
         title = Text()
-        title.append(f" {m.match_id} ", style="bold reverse")
-        title.append(f"  {m.game}  phase {m.phase or '-'}  {m.status}  ")
-        title.append(f"view {view}", style="bold")
+        title.append_text(plain(f" {m.match_id} ", style="bold reverse"))
+        title.append_text(plain(f"  {m.game}  phase {m.phase or '-'}  {m.status}  "))
+        title.append_text(plain(f"view {view}", style="bold"))
         if flags:
-            title.append("  [" + " · ".join(flags) + "]", style="yellow")
+            title.append_text(plain("  [" + " · ".join(flags) + "]", style="yellow"))
         if self.notice:
-            title.append(f"  {self.notice}", style="bold red")
+            title.append_text(plain(f"  {self.notice}", style="bold red"))
         self.query_one("#match-title", Static).update(title)
         table = self.query_one("#seats", DataTable)
         table.clear()
+        # every cell a Text: a DataTable parses a str cell as markup
         for sv in m.seats(self.view):
             table.add_row(
                 str(sv.seat),
-                Text(sv.name, style=speaker_style(sv.seat)),
-                sv.agent,
-                sv.role or ("?" if self.view is not None else ""),
+                plain(sv.name, style=speaker_style(sv.seat)),
+                plain(sv.agent),
+                plain(sv.role or ("?" if self.view is not None else "")),
                 Text("alive", "green") if sv.alive else Text("dead", "red"),
-                sv.last_vote,
-                sv.belief,
+                plain(sv.last_vote),
+                plain(sv.belief),
             )
-        self.query_one("#match-info", Static).update("\n".join(self.info_lines()))
+        info = Text("\n").join(plain(line) for line in self.info_lines())
+        self.query_one("#match-info", Static).update(info)
 
     def info_lines(self) -> list[str]:
         m = self.match
