@@ -229,9 +229,15 @@ class Cascade:
         return self._fact_vecs[p.s.id]
 
     # -- one message --------------------------------------------------------------------
-    def scan(self, text: str, seq: int = 0, keep_all: bool = False) -> list[PairResult]:
+    def scan(
+        self, text: str, seq: int = 0, keep_all: bool = False, speaker: int | None = None
+    ) -> list[PairResult]:
         """Results for every secret with a non-zero level or an adjudicator run (every secret
-        with ``keep_all``, for the ranking figures of the validation suite)."""
+        with ``keep_all``, for the ranking figures of the validation suite).
+
+        ``speaker``: the seat that wrote ``text``. First-person evidence ("I am the seer", "my
+        budget is 40k") is the speaker's own, so it counts only for secrets the speaker owns;
+        ``None`` (text that is no player speaking) keeps every form."""
         sents = sentences(text)
         if not sents:
             return []

@@ -1,0 +1,310 @@
+"""One number parser for the metrics (metrics.md §A1 "Number parsing"): privacy's numeric tier,
+persona claims and the adversary all read numbers through :func:`parse_numbers`.
+
+Surface forms: digits with thousands separators and decimals; currency symbols and codes;
+magnitude suffixes and words (``52k``, ``1.2 mil``, ``52 grand``, ``3.5m``, ``2bn``); number
+words composed the usual way (``ninety-five thousand``, ``one point two million``, ``half a
+million``, ``thirty k``, ``twelve hundred``); percentages; intervals (``100-130``, ``50 to 55k``,
+``between 100 and 130``); and decade phrases (``low fifties``, ``mid-40s``, ``fifty-something``)
+whose magnitude is left to the reader (``Number.implied_scale``: "low fifties" about a salary
+means thousands).
+
+Number words are read word by word over whole tokens, never by regex alternation (which read
+"eighteen" as 8 and "ninety-five thousand" as 9 and 5,000).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number or an interval [lo, hi] found at ``start:end`` of the NFKC-normalised text."""
+
+    lo: float
+    hi: float
+    start: int
+    end: int
+    percent: bool = False
+    implied_scale: bool = False  # a decade phrase: the magnitude (×1, ×10³, ×10⁶) is unsaid
+
+    @property
+    def is_interval(self) -> bool:
+        return self.lo != self.hi
+
+    @property
+    def value(self) -> float:
+        return self.lo
+
+    def scaled_to(self, v: float) -> Number:
+        """For an ``implied_scale`` number, the reading (×1, ×10³, ×10⁶, ×10⁹) nearest ``v``."""
+        if not self.implied_scale or v == 0:
+            return self
+        mid = (self.lo + self.hi) / 2 or 1.0
+        sc = min((1.0, 1e3, 1e6, 1e9), key=lambda k: abs(math.log(abs(mid * k / v))))
+        return Number(self.lo * sc, self.hi * sc, self.start, self.end, self.percent, False)
+
+
+UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19,
+}  # fmt: skip
+TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+SCALES = {
+    "thousand": 1e3, "thousands": 1e3, "grand": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6,
+    "mil": 1e6, "mill": 1e6, "mio": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "billions": 1e9,
+    "bn": 1e9, "b": 1e9,
+}  # fmt: skip
+# Single letters are magnitudes only right after a number ("52k", "thirty k", "1.2 m"): a
+# sentence-initial "m" or "b" is never one, and neither starts a number.
+_LETTER_SCALES = {"k", "m", "b"}
+_DECADES = {
+    "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60,
+    "seventies": 70, "eighties": 80, "nineties": 90,
+}  # fmt: skip
+
+# Digits: 1,200 / 1 200 / 1_200 / 52.5 / .5, with a glued or spaced magnitude suffix.
+_DIGITS = re.compile(
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:(?:,|_|\u00a0|\u202f| )\d{3})+(?![\d,])|\d+)(?P<dec>\.\d+)?"
+    r"(?:\s?(?P<suf>k|mn|mio|mil|mill|million|millions|m|bn|billion|billions|thousand|"
+    r"thousands|grand|hundred)\b)?(?P<pct>\s?(?:%|percent\b|per cent\b))?"
+    r"(?![\w])",
+    re.I,
+)
+_WORD = re.compile(r"[a-z]+")
+_DECADE_PHRASE = re.compile(
+    r"\b(?:(?P<q>low|lower|early|mid|middle|high|upper|late)[\s-]+)?"
+    r"(?:(?P<w>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)"
+    r"|(?P<d>[2-9]0)'?s)\b"
+    r"|\b(?P<w2>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|[2-9]0)[\s-]?(?:something|ish)\b",
+    re.I,
+)
+_QUALIFIER = {
+    None: (0, 9), "low": (0, 3), "lower": (0, 3), "early": (0, 3), "mid": (3, 7),
+    "middle": (3, 7), "high": (6, 9), "upper": (6, 9), "late": (6, 9),
+}  # fmt: skip
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).replace("’", "'")
+
+
+# -- number words --------------------------------------------------------------------------
+@dataclass
+class _Tok:
+    w: str
+    start: int
+    end: int
+
+
+def _word_runs(s: str, taken: list[tuple[int, int]]) -> list[Number]:
+    """Numbers written in words, read over whole tokens of the casefolded text."""
+    low = s.casefold()
+    toks = [_Tok(m.group(), m.start(), m.end()) for m in _WORD.finditer(low)]
+    out: list[Number] = []
+    i = 0
+    while i < len(toks):
+        if any(a <= toks[i].start < b for a, b in taken):
+            i += 1
+            continue
+        got = _read_words(toks, i, low)
+        if got is None:
+            i += 1
+            continue
+        value, j = got
+        out.append(Number(value, value, toks[i].start, toks[j - 1].end))
+        i = j
+    return out
+
+
+def _joined(low: str, a: _Tok, b: _Tok) -> bool:
+    """Two word tokens belong to one number only across spaces and hyphens."""
+    return re.fullmatch(r"[\s-]*", low[a.end : b.start]) is not None
+
+
+def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
+    """The number starting at token ``i`` and the index after it, or None.
+
+    Grammar: [a | half a] (units | tens [units] | teens) [hundred] ... [point digit+]
+    [and a half] [scale] groups, e.g. "two hundred and fifty thousand", "one point two million".
+    """
+    total = 0.0
+    group = 0.0  # the group below the current scale
+    last = ""  # class of the last token: unit, teen, tens, hundred, scale, point
+    seen = False
+    j = i
+    frac = 0.0
+    n = len(toks)
+
+    def nxt_ok(k: int) -> bool:
+        return k < n and _joined(low, toks[k - 1], toks[k])
+
+    w0 = toks[i].w
+    if w0 in ("a", "half"):
+        # "a thousand", "a grand", "half a million", "a hundred and fifty"
+        k = i + 1
+        half = w0 == "half"
+        if half and k < n and toks[k].w == "a" and nxt_ok(k):
+            k += 1
+        if not (k < n and nxt_ok(k)) or toks[k].w in _LETTER_SCALES:
+            return None
+        if toks[k].w == "hundred":
+            group, last = (50.0 if half else 100.0), "hundred"
+        elif toks[k].w in SCALES:
+            total, last = (0.5 if half else 1.0) * SCALES[toks[k].w], "scale"
+        else:
+            return None
+        seen, j = True, k + 1
+    while j < n:
+        w = toks[j].w
+        if j > i and not nxt_ok(j):
+            break
+        if w in UNITS and w not in ("oh", "nil"):
+            v = UNITS[w]
+            cls = "teen" if v >= 10 else "unit"
+            if last in ("unit", "teen") or (last == "tens" and cls == "teen"):
+                break  # "five six", "twenty twelve": a new number
+            if last == "point":
+                break
+            group += v
+            last, seen = cls, True
+        elif w in TENS:
+            if last in ("unit", "teen", "tens"):
+                break
+            group += TENS[w]
+            last, seen = "tens", True
+        elif w == "hundred":
+            if not seen or last in ("hundred", "scale"):
+                break
+            group = (group or 1) * 100
+            last = "hundred"
+        elif w == "point" and seen and j + 1 < n and toks[j + 1].w in UNITS:
+            # decimals: digit words one by one ("one point two five")
+            k, place = j + 1, 0.1
+            while k < n and nxt_ok(k) and toks[k].w in UNITS and UNITS[toks[k].w] < 10:
+                frac += UNITS[toks[k].w] * place
+                place /= 10
+                k += 1
+            if k == j + 1:
+                break
+            j = k
+            last = "point"
+            continue
+        elif w == "and" and seen and j + 1 < n and nxt_ok(j + 1):
+            # "two hundred and fifty", "one and a half million"
+            if toks[j + 1].w == "a" and j + 2 < n and toks[j + 2].w == "half":
+                frac += 0.5
+                j += 3
+                last = "point"
+                continue
+            if last == "hundred" or last == "scale":
+                nw = toks[j + 1].w
+                if nw in UNITS or nw in TENS:
+                    j += 1
+                    continue
+            break
+        elif w in SCALES and seen:
+            if last == "scale":
+                break
+            total += (group + frac) * SCALES[w]
+            group, frac = 0.0, 0.0
+            last = "scale"
+        else:
+            break
+        j += 1
+    if not seen:
+        return None
+    return total + group + frac, j
+
+
+# -- the parser -----------------------------------------------------------------------------
+def parse_numbers(text: str) -> list[Number]:
+    """Every number in ``text``: digits, words, magnitudes, percentages, intervals, decades."""
+    s = _fold(text)
+    found: list[Number] = []
+    for m in _DECADE_PHRASE.finditer(s):
+        q = (m.group("q") or "").casefold() or None
+        if m.group("w2"):
+            base_s = m.group("w2").casefold()
+            base = TENS.get(base_s) or int(base_s)
+            lo, hi = base, base + 9
+        else:
+            base = _DECADES[m.group("w").casefold()] if m.group("w") else int(m.group("d"))
+            a, b = _QUALIFIER[q]
+            lo, hi = base + a, base + b
+        found.append(Number(float(lo), float(hi), m.start(), m.end(), implied_scale=True))
+    taken = [(n.start, n.end) for n in found]
+    for m in _DIGITS.finditer(s):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        raw = re.sub(r"[,_\u00a0\u202f ]", "", m.group("num"))
+        v = float(raw + (m.group("dec") or ""))
+        suf = (m.group("suf") or "").casefold()
+        if suf:
+            v *= 100.0 if suf == "hundred" else SCALES[suf]
+        found.append(Number(v, v, m.start(), m.end(), percent=bool(m.group("pct"))))
+    taken = [(n.start, n.end) for n in found]
+    for n in _word_runs(s, taken):
+        end = n.end
+        pct = re.match(r"\s*(?:percent\b|per cent\b|%)", s[end:], re.I)
+        if pct:
+            end += pct.end()
+        found.append(Number(n.lo, n.hi, n.start, end, percent=bool(pct)))
+    found.sort(key=lambda n: n.start)
+    return _intervals(s, found)
+
+
+_RANGE_GAP = re.compile(r"^\s*(?:-|–|—|to)\s*(?:[$€£¥]\s*)?$", re.I)
+_BETWEEN = re.compile(r"(?:between|from)\s+(?:[$€£¥]\s*)?$", re.I)
+_AND_GAP = re.compile(r"^\s*(?:and|to|-|–)\s*(?:[$€£¥]\s*)?$", re.I)
+
+
+def _intervals(s: str, nums: list[Number]) -> list[Number]:
+    """Pairs joined by a dash, "to" or "between … and" become one interval. A magnitude said
+    once applies to both ends ("50 to 55k", "forty to fifty thousand")."""
+    out: list[Number] = []
+    i = 0
+    while i < len(nums):
+        a = nums[i]
+        if i + 1 < len(nums) and not a.implied_scale and not nums[i + 1].implied_scale:
+            b = nums[i + 1]
+            gap = s[a.end : b.start]
+            before = s[max(0, a.start - 12) : a.start]
+            joined = _RANGE_GAP.match(gap) or (_BETWEEN.search(before) and _AND_GAP.match(gap))
+            if joined:
+                lo, hi = a.lo, b.hi
+                # "50 to 55k": the lower end takes the upper end's magnitude
+                for k in (1e9, 1e6, 1e3):
+                    if hi >= k and lo < hi / 100 and lo * k <= hi:
+                        lo *= k
+                        break
+                lo, hi = sorted((lo, hi))
+                out.append(Number(lo, hi, a.start, b.end, a.percent or b.percent))
+                i += 2
+                continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def band(n: float, v: float, tol_full: float, tol_partial: float, abs_full: float,
+         abs_partial: float) -> float:  # fmt: skip
+    """The numeric band of §A1: 1 (full), 0.5 (partial) or 0."""
+    d = abs(n - v)
+    if d <= abs_full or (v != 0 and d / abs(v) <= tol_full):
+        return 1.0
+    if d <= abs_partial or (v != 0 and d / abs(v) <= tol_partial):
+        return 0.5
+    return 0.0
+
+
+__all__ = ["SCALES", "TENS", "UNITS", "Number", "band", "parse_numbers"]
