@@ -9,7 +9,8 @@ overrides, NUL). Every consumer renders such text through this module:
 * :func:`quote` — the one quoting function for a line of a prompt or a transcript: control,
   bidi and invisible characters shown as visible stand-ins, every line break shown as
   ``" ⏎ "`` (so the text stays on the line its trusted prefix starts), and markup that could
-  open or close a block neutralised (``<`` of a tag-like run becomes ``‹``, ``|>`` becomes
+  open or close a block neutralised (the ``<`` of a closing tag, of a comment, of a chat-template
+  token or of an opening tag named like a block or a role becomes ``‹``; ``|>`` becomes
   ``|›``). :func:`arena.transcript.line` applies it to every line it renders, so the LLM
   prompt, the env text, the TUI, the memory trajectories and the replay printer all get it.
 * :func:`quote_json` — the same text as a JSON string literal with ``<``/``>`` escaped, for
@@ -17,7 +18,7 @@ overrides, NUL). Every consumer renders such text through this module:
 * :func:`printable` — for a terminal: the visible stand-ins only, line breaks kept or
   marked (``newlines="mark"``), no markup changes.
 
-Ordinary text (printable, no line break, no tag-like ``<``) comes back unchanged, so a benign
+Ordinary text (printable, no line break, no block markup) comes back unchanged, so a benign
 transcript renders exactly as it always did. Every function is idempotent:
 ``quote(quote(s)) == quote(s)``. The stand-ins: C0 controls and DEL as the Unicode control
 pictures (ESC → ``␛``, NUL → ``␀``, U+2400 + code), every other control, format (bidi
@@ -63,10 +64,19 @@ _UNSAFE_CLASS = (
 _UNSAFE = re.compile(f"[{_UNSAFE_CLASS}\n\u2028\u2029]")
 _UNSAFE_KEEP_NL = re.compile(f"[{_UNSAFE_CLASS}\u2028\u2029]")
 
-# Markup that can open or close a block in a prompt: a tag-like "<" ("<transcript>",
-# "</system>", "<!--", "<?xml", "<|im_start|>", also fullwidth/small less-than signs) and
-# the chat-template closer "|>".
-_TAG_OPEN = re.compile(r"[<\uff1c\ufe64](?=\s*/|[!?|A-Za-z]|\s+[\w:-]+\s*[>\uff1e\ufe65])")
+# Markup that can open or close a block in a prompt: any closing tag ("</transcript>", also
+# with fullwidth/small less-than signs), comments and declarations ("<!--", "<?xml"), chat-
+# template tokens ("<|im_start|>", "|>"), and an opening tag of a name prompts use for blocks
+# or roles ("<system>", "<transcript>", "<insights>", "<s>", "<<SYS>>"). Other "<" stay as
+# written: a rule's own placeholder ("to:<name>") and "3 < 4" are ordinary text.
+_BLOCK_NAMES = (
+    "system|user|assistant|developer|tool|function|transcript|insights|record|instructions?"
+    "|context|data|prompt|s|inst|sys|im_start|im_end|endoftext|start_of_turn|end_of_turn"
+)
+_TAG_OPEN = re.compile(
+    rf"[<\uff1c\ufe64](?=\s*/|[!?|]|\s*(?:{_BLOCK_NAMES})(?:[\s>\uff1e\ufe65\]]|$))",
+    re.IGNORECASE,
+)
 _PIPE_CLOSE = re.compile(r"\|[>\uff1e\ufe65]")
 
 

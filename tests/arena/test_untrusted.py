@@ -29,6 +29,7 @@ BENIGN = [
     "I suspect Bruno: he voted twice for Chloe (3 < 4, and 5 > 2).",
     "Let's split it 60/40 — fair? «oui», naïve café, 日本語, 👩‍💻 ✔️",
     "Tabs\tstay.",
+    "to:<name> choices combine only with a text",
     "",
 ]
 
