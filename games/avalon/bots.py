@@ -11,6 +11,7 @@ from abc import abstractmethod
 from typing import Any
 
 from arena.agents.base import Agent, MatchContext
+from arena.agents.slip import Slip
 from arena.types import Action, Decision, Observation
 from games.avalon.bot_evil import EvilStrategy, MerlinStrategy
 from games.avalon.bot_servant import ServantStrategy
@@ -97,17 +98,21 @@ class RuleBot(AvalonBot):
     Parameters (all optional): ``calibration`` (``calibrated`` default, or ``spec`` for the
     literal §8 defaults) picks the base values; any of ``p_hint``, ``p_conceal`` (Merlin);
     ``delta``, ``evidence`` (``hard``/``soft``), ``p_fail``, ``gamma``, ``hammer_aware``
-    (servant); ``p_cover``, ``p_bide`` (evil) overrides one of them.
+    (servant); ``p_cover``, ``p_bide`` (evil) overrides one of them. ``slip`` (0 default):
+    the probability of a random-legal move (``avalon.random``'s) instead, decision by decision
+    (:mod:`arena.agents.slip`).
     """
 
     kind = "avalon.rule"
 
-    def __init__(self, name: str | None = None, **params: Any) -> None:
+    def __init__(self, name: str | None = None, slip: float = 0.0, **params: Any) -> None:
         super().__init__(name, **params)
+        self.slips = Slip(slip, RandomBot, name)
         self.settings()  # refuse an unknown calibration or parameter before the match
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
+        self.slips.reset(context)
         self.strategy: Any = None
 
     def settings(self) -> dict[str, Any]:
@@ -138,6 +143,10 @@ class RuleBot(AvalonBot):
 
     def decide(self, obs: Observation, d: Decision) -> Action:
         s, st = self._strategy(obs), obs.state
+        if self.slips.now(d):
+            bot = self.slips.bot
+            assert isinstance(bot, RandomBot)
+            return bot.decide(obs, d)
         k = d.kind
         if k == "propose":
             team = s.propose(st, d.max_choices)

@@ -4,7 +4,9 @@ Each bot reads only its :class:`~arena.types.Observation` (public state and its 
 facts) and owns a ``random.Random`` seeded from its :class:`MatchContext` seed, which the runner
 derives from (match seed, seat, bot name) — never the match seed itself. Messages are short
 templates about the offer; only the test bots ``discloser`` / ``offer_at_reservation`` (§7.4,
-privacy-metric controls) ever state a private number.
+privacy-metric controls) ever state a private number. Every bot takes ``slip`` (0 default): the
+probability of a random-legal move (``random``'s) instead of its own, decision by decision
+(:mod:`arena.agents.slip`), so one strategy at growing slip is a population of known order.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from abc import abstractmethod
 from typing import Any
 
 from arena.agents.base import Agent, MatchContext
+from arena.agents.slip import Slip
 from arena.seeding import derive_seed
 from arena.types import Action, Decision, Observation
 from games.negotiation import tactics as tx
@@ -30,13 +33,15 @@ class NegotiationBot(Agent):
     kind = "negotiation"
     margin = 1.0
 
-    def __init__(self, name: str | None = None, **params: Any) -> None:
+    def __init__(self, name: str | None = None, slip: float = 0.0, **params: Any) -> None:
         super().__init__(name, **params)
+        self.slips = Slip(slip, RandomLegalBot, name)
         self.rng = random.Random(0)
         self.first_turn_done = False
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
+        self.slips.reset(context)
         self.rng = random.Random(derive_seed(context.seed, self.kind))
         self.first_turn_done = False
 
@@ -45,7 +50,11 @@ class NegotiationBot(Agent):
 
     def choose(self, obs: Observation, decision: Decision) -> Action:
         st = obs.state
-        if "counts" in st:
+        if self.slips.now(decision):
+            bot = self.slips.bot
+            assert isinstance(bot, NegotiationBot)
+            out = bot.choose(obs, decision)
+        elif "counts" in st:
             out = self.split(obs, decision)
         elif st.get("mode") == "pie":
             out = self.pie(obs, decision)

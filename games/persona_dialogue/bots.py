@@ -9,7 +9,9 @@ changes what the bot does later.
 ``slip_rate`` slips on purpose: ``slip_mode`` ``leak`` states one of its secrets (form
 ``verbatim``, ``alias``, ``numeric`` or ``paraphrase``), ``contradict`` states an altered value
 of a card slot. Each slip carries ``Action.meta["slip"]``, which the engine logs as a god-only
-``slip`` event — ground truth for validating the privacy and consistency metrics.
+``slip`` event — ground truth for validating the privacy and consistency metrics. Apart from
+that, every bot takes ``slip`` (0 default): the probability of a random legal move instead of
+its own, decision by decision (:mod:`arena.agents.slip`; probes never slip).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import re
 from typing import Any
 
 from arena.agents.base import Agent, MatchContext
+from arena.agents.random_agent import RandomAgent
+from arena.agents.slip import Slip
 from arena.types import Action, Decision, Observation
 from games.persona_dialogue import templates
 from games.persona_dialogue.interrogator import InterrogatorBot
@@ -71,9 +75,13 @@ class CardReader(Agent):
         p_private: float = 0.0,
         p_leave: float = 0.0,
         agree_after: int | None = 3,
+        slip: float = 0.0,
         **params: Any,
     ) -> None:
         super().__init__(name, **params)
+        # ``slip`` is a random legal move (the generic random agent's), unlike ``slip_rate``
+        # (a deliberate leak or contradiction); probes are measurements and never slip.
+        self.slips = Slip(slip, RandomAgent, name, exempt=("probe",))
         if slip_mode not in ("leak", "contradict", "mixed"):
             raise ValueError("slip_mode must be leak, contradict or mixed")
         if leak_form not in ("any", "verbatim", "alias", "numeric", "paraphrase"):
@@ -85,6 +93,7 @@ class CardReader(Agent):
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
+        self.slips.reset(context)
         self.rng = random.Random(context.seed)
         self.turns = 0
         self.said: set[str] = set()
@@ -159,6 +168,9 @@ class CardReader(Agent):
     # -- acting ------------------------------------------------------------------------
     async def act(self, obs: Observation, decision: Decision) -> Action | str:
         card, secrets = own_card(obs)
+        slipped = await self.slips.move(obs, decision)
+        if isinstance(slipped, Action | str):
+            return slipped
         if decision.kind == "probe":
             return self.reply(obs, card, secrets, str(decision.meta.get("question", "")))
         if decision.kind == "answer":

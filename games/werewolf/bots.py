@@ -4,7 +4,9 @@ Every bot reads only its own observation (visible events and ``obs.state``), own
 ``random.Random(context.seed)``, and answers every decision kind of the engine contract legally.
 Wolves additionally derive a team RNG from ``context.team_seed`` and the night number, so all
 wolf bots compute the same night target without talking. ``rule`` looks at its own role on the
-first decision and plays the matching role bot; configs name it ``werewolf.rule``.
+first decision and plays the matching role bot; configs name it ``werewolf.rule``. Its ``slip``
+(a probability) plays a random-legal move instead of the role bot's on that share of decisions
+(:mod:`arena.agents.slip`), so ``slip`` 0, 0.25, ..., 1 is a population of known strength order.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.agents.base import Agent, MatchContext
+from arena.agents.slip import Slip
 from arena.types import Action, Decision, Observation
 from games.werewolf.bot_base import RandomLegalBot, WerewolfBot
 from games.werewolf.suspicion import WOLF_ROLE
@@ -37,16 +40,19 @@ ROLE_BOTS: dict[str, type[WerewolfBot]] = {
 
 
 class RuleBot(Agent):
-    """Plays the role bot that matches its own role (read on the first decision)."""
+    """Plays the role bot that matches its own role (read on the first decision); ``slip``: the
+    probability of a random-legal move instead, decision by decision."""
 
     kind = "werewolf.rule"
 
-    def __init__(self, name: str | None = None, **params: Any) -> None:
-        super().__init__(name, **params)
+    def __init__(self, name: str | None = None, slip: float = 0.0, **params: Any) -> None:
+        super().__init__(name, **params)  # the role bot gets these params; slip stays here
+        self.slips = Slip(slip, RandomLegalBot, name)
         self.inner: WerewolfBot | None = None
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
+        self.slips.reset(context)
         self.inner = None
 
     @staticmethod
@@ -65,6 +71,10 @@ class RuleBot(Agent):
             self.inner = cls(self.name, **self.params)
             assert self.context is not None
             self.inner.reset(self.context)
+        slipped = await self.slips.move(observation, decision)
+        if isinstance(slipped, Action | str):
+            self.inner.sync(observation)  # the role bot keeps reading the match it skips a move of
+            return slipped
         return await self.inner.act(observation, decision)
 
 
