@@ -106,7 +106,7 @@ def sample_scenario(rng: random.Random, rules: SplitRules) -> SplitScenario:
     k = len(rules.item_types)
     counts = rng.choice(count_vectors(k, rules.count_range, rules.total_items_range))
     pool = value_vectors(counts, rules.value_total)
-    for _ in range(MAX_DRAWS):
+    for _ in range(MAX_DRAWS if pool else 0):  # no vector at all (value_total 1): say so below
         va, vb = rng.choice(pool), rng.choice(pool)
         if any(a + b == 0 for a, b in zip(va, vb, strict=True)):
             continue

@@ -106,10 +106,16 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         self.answers = {}
 
     def sim(self, stage: str, seats: list[int]) -> None:
+        """Start a simultaneous stage; with no seats it resolves at once (with no answers).
+
+        A stage nobody owes would stall the game: no seat is pending, so no action can ever
+        resolve it (seen: end-of-day beliefs after the Hunter's shot left nobody alive)."""
         self.stage = stage
         self.actor = None
         self.sim_seats = sorted(seats)
         self.answers = {}
+        if not self.sim_seats:
+            getattr(self, f"_resolve_{stage}")({})
 
     def pending(self) -> list[int]:
         if self.is_over():
