@@ -1,6 +1,7 @@
 """The ``arena`` command line.
 
-Exit codes: 0 success, 1 runtime failure, 2 bad input (config, arguments), 130 interrupted.
+Exit codes: 0 success, 1 runtime failure, 2 bad input (config, arguments), 130 interrupted
+(Ctrl-C or SIGTERM: a run stops cleanly, is marked ``interrupted`` and can be resumed).
 """
 
 from __future__ import annotations
@@ -368,7 +369,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args))
+    from app.commands.runs import sigterm_as_interrupt
+
+    with sigterm_as_interrupt():  # SIGTERM stops every command as Ctrl-C does
+        return int(args.func(args))
 
 
 if __name__ == "__main__":

@@ -6,11 +6,15 @@ Loaded by ``app.cli`` (``add_commands``); heavy imports happen inside the comman
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import datetime as dt
 import io
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +23,33 @@ from rich.table import Table
 
 console = Console()
 err_console = Console(stderr=True)
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM stops the process as Ctrl-C does (issue 15, item 10).
+
+    A supervisor, ``kill`` or a CI timeout sends SIGTERM; by default it killed ``arena run``
+    at once (exit 143, no message, the run left ``running`` and later shown ``crashed``). Here
+    it calls whatever handles SIGINT now: inside ``asyncio.run`` that cancels the main task,
+    so the run stops cleanly, is marked ``interrupted`` and says how to resume; elsewhere the
+    default handler raises KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers (and receives the signals)
+        return
+
+    def on_term(signum: int, frame: Any) -> None:
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:  # SIGINT ignored or default at the C level: stop as Ctrl-C would
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _fail(message: str, code: int = 2) -> int:

@@ -136,7 +136,10 @@ def test_kill_9_at_random_points_then_resume_gives_the_uninterrupted_result(
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path, sig: signal.Signals) -> None:
+    # SIGTERM (a supervisor, kill, a CI timeout) is handled as Ctrl-C: before issue 15 it
+    # killed the run at once (exit 143, no message, status "running", shown as "crashed").
     # 300 planned matches: enough that a fast run cannot finish between the second result and
     # the signal, even when this process is starved of CPU for a while.
     cfg_path = write_config(tmp_path, matches=150)
@@ -146,7 +149,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     while not ((run_dir / "arena.sqlite").exists() and db_counts(run_dir)[1] >= 2):
         assert proc.poll() is None and time.monotonic() < deadline, "no two results in time"
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert f"arena run --resume {run_dir}" in " ".join(err.split())
