@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.metrics.claims import FAMILY, MULTI, Claim, Matcher, conflicts, extract
+from arena.metrics.claims import FAMILY, MULTI, TASTE, Claim, Matcher, conflicts, extract
 from arena.metrics.privacy import ratio
 from arena.metrics.text import norm, parse_numbers, tokens
 from arena.metrics.transcript import MatchLog, Message
@@ -97,6 +97,64 @@ def evasive(text: str, claims: list[Claim], after_question: bool) -> bool:
 
 
 # -- B2 / B3 -----------------------------------------------------------------------------------
+class ClaimTracker:
+    """One agent's claims over its turns: each turn's claims against the card (PC) and against
+    the agent's own earlier claims (IC). A correction ("sorry, I said 50 earlier, I'm 52")
+    replaces the earlier value of its slot instead of contradicting it. The live stream and the
+    report use this one implementation."""
+
+    def __init__(self, card: Card | None, m: Matcher) -> None:
+        self.card, self.m = card, m
+        self.memory: dict[str, list[tuple[str, int]]] = {}
+        self.n_slot_claims = self.n_conflict_claims = 0
+        self.stated: set[tuple[str, str]] = set()
+
+    def _card_values(self, slot: str) -> tuple[str | None, list[str]]:
+        card = self.card
+        assert card is not None
+        if slot in TASTE:  # hobbies and likes are one family; a dislike meets both
+            vals = [v for s in TASTE for v in card.values(s)]
+            return (slot if slot in card.slots() else next(
+                (s for s in TASTE if s in card.slots()), None)), vals  # fmt: skip
+        return (slot if slot in card.slots() else None), card.values(slot)
+
+    def against_card(self, claims: list[Claim]) -> int:
+        if self.card is None:
+            return 0
+        bad_turn = 0
+        for c in claims:
+            if c.past:
+                continue
+            slot, vals = self._card_values(c.slot)
+            if slot is None or not vals:
+                continue
+            self.n_slot_claims += 1
+            multi = self.card.multi(slot) or slot in MULTI
+            if conflicts(self.m, c, multi, [(v, 1) for v in vals]):
+                self.n_conflict_claims += 1
+                bad_turn = 1
+            elif c.polarity > 0:
+                for v in self.card.values(slot):
+                    if self.m.same(slot, c.value, v):
+                        self.stated.add((slot, v))
+        return bad_turn
+
+    def against_self(self, claims: list[Claim]) -> int:
+        bad_turn = 0
+        for c in claims:
+            if c.past:
+                continue
+            slot = FAMILY.get(c.slot, c.slot) if c.slot in TASTE else c.slot
+            key = "taste" if c.slot in TASTE else slot
+            if c.correction:
+                self.memory[key] = []
+            multi = c.slot in MULTI or (self.card is not None and self.card.multi(c.slot))
+            if conflicts(self.m, c, multi, self.memory.get(key, [])):
+                bad_turn = 1
+            self.memory.setdefault(key, []).append((c.value, c.polarity))
+        return bad_turn
+
+
 def consistency(turns: list[tuple[str, bool]], card: Card | None, age_tol: float,
                 occupations: set[str]) -> dict[str, Any]:  # fmt: skip
     """PC against the card and IC from the claim memory over one agent's own turns.
@@ -105,38 +163,15 @@ def consistency(turns: list[tuple[str, bool]], card: Card | None, age_tol: float
     m = Matcher(card.aliases if card else None, age_tol)
     claims_per_turn = [extract(t, i + 1, occupations) for i, (t, _) in enumerate(turns)]
     T = len(turns)
-    contra_card_turns = n_conflict_claims = n_slot_claims = 0
-    stated: set[tuple[str, str]] = set()
-    memory: dict[str, list[tuple[str, int]]] = {}
+    tracker = ClaimTracker(card, m)
+    contra_card_turns = 0
     c_t: list[int] = []
     coop: list[bool] = []
     per_turn = []
     for i, ((text, after_q), claims) in enumerate(zip(turns, claims_per_turn, strict=True)):
-        live = [c for c in claims if not c.past]
-        cc = 0
-        if card is not None:
-            for c in live:
-                slot = c.slot if c.slot in card.slots() else FAMILY.get(c.slot, c.slot)
-                if slot not in card.slots():
-                    continue
-                n_slot_claims += 1
-                vals = [(v, 1) for v in card.values(slot)]
-                cm = card.multi(slot)
-                bad = conflicts(m, Claim(slot, c.value, c.polarity, c.turn, c.span), cm, vals)
-                if bad:
-                    n_conflict_claims += 1
-                    cc = 1
-                elif c.polarity > 0:
-                    for v in card.values(slot):
-                        if m.same(slot, c.value, v):
-                            stated.add((slot, v))
+        cc = tracker.against_card(claims)
         contra_card_turns += cc
-        ct = 0
-        for c in live:
-            multi = (card.multi(c.slot) if card else c.slot in MULTI) or c.slot in MULTI
-            if conflicts(m, c, multi, memory.get(c.slot, [])):
-                ct = 1
-            memory.setdefault(c.slot, []).append((c.value, c.polarity))
+        ct = tracker.against_self(claims)
         c_t.append(ct)
         ev = evasive(text, claims, after_q)
         coop.append(not ev)
@@ -145,9 +180,10 @@ def consistency(turns: list[tuple[str, bool]], card: Card | None, age_tol: float
     out: dict[str, Any] = {"n_turns": T, "per_turn": per_turn}
     if card is not None and T:
         out["PC"] = 1 - contra_card_turns / T
-        out["PC_claims"] = None if n_slot_claims == 0 else 1 - n_conflict_claims / n_slot_claims
+        n_slot = tracker.n_slot_claims
+        out["PC_claims"] = None if n_slot == 0 else 1 - tracker.n_conflict_claims / n_slot
         card_facts = [(f["slot"], str(f["value"])) for f in card.facts if f["slot"] != "name"]
-        out["expression"] = ratio(sum(f in stated for f in card_facts), len(card_facts))
+        out["expression"] = ratio(sum(f in tracker.stated for f in card_facts), len(card_facts))
     else:
         out["PC"] = out["PC_claims"] = out["expression"] = None
     s_coop = ratio(sum(coop), T)

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from arena.events import Event, Visibility
 from arena.metrics import persona as P
-from arena.metrics.claims import MULTI, Matcher, conflicts, extract
+from arena.metrics.claims import Matcher, extract
 from arena.metrics.detect import Cascade
 from arena.metrics.privacy import Exposure
 from arena.metrics.secrets import secrets_from_truth
@@ -44,7 +44,7 @@ class MetricsSink:
         self._fh: IO[str] | None = None
         self.cascade: Cascade | None = None
         self.exposure: Exposure | None = None
-        self.memory: dict[int, dict[str, list[tuple[str, int]]]] = {}
+        self.trackers: dict[int, P.ClaimTracker] = {}
         self.cards: dict[int, P.Card] = {}
         self.metrics: list[Event] = []
 
@@ -74,19 +74,9 @@ class MetricsSink:
         claims = extract(msg.text, msg.t)
         card = self.cards.get(msg.speaker)
         m = Matcher(card.aliases if card else None, self.settings.age_tol)
-        contra_card = 0
-        if card is not None:
-            for c in claims:
-                if c.slot in card.slots() and not c.past:
-                    vals = [(v, 1) for v in card.values(c.slot)]
-                    contra_card |= conflicts(m, c, card.multi(c.slot), vals)
-        mem = self.memory.setdefault(msg.speaker, {})
-        contra_self = 0
-        for c in claims:
-            if c.past:
-                continue
-            contra_self |= conflicts(m, c, c.slot in MULTI, mem.get(c.slot, []))
-            mem.setdefault(c.slot, []).append((c.value, c.polarity))
+        tracker = self.trackers.setdefault(msg.speaker, P.ClaimTracker(card, m))
+        contra_card = tracker.against_card(claims)
+        contra_self = tracker.against_self(claims)
         log = self.reader.log
         others = [n for s, n in enumerate(log.names) if s != msg.speaker]
         own = log.names[msg.speaker] if msg.speaker < len(log.names) else ""

@@ -38,6 +38,7 @@ CASES = {
     "avalon_baselines": ["--games", "4"],
     "negotiation_baselines": ["--games", "4", "--boot", "20"],
     "memory": ["--insights", "50", "--calls", "5", "--matches", "1"],
+    "validity_persona": ["--split", "dev", "--limit", "20"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -52,6 +53,7 @@ EXPECTED = {
     "avalon_baselines": "rule_good_vs_rule_evil",
     "negotiation_baselines": "random vs greedy",
     "memory": "retrieval_injection_ms_per_decision",
+    "validity_persona": "persona_claims_contradiction",
 }
 
 
