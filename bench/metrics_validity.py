@@ -172,7 +172,18 @@ def privacy_part(args: argparse.Namespace) -> None:
                       f"{c['secret']}: {c['utterance']}", file=sys.stderr)  # fmt: skip
 
 
-PARTS: dict[str, Callable[[argparse.Namespace], None]] = {"privacy": privacy_part}
+def persona_part(args: argparse.Namespace) -> None:
+    """The persona-consistency set (tests/data/validity/persona.yaml, bench/validity_persona.py)."""
+    from bench.validity_persona import run
+
+    backend = json.loads(args.judge_backend) if args.judge_backend else None
+    run(args.split, backend, args.nli_path, args.judge_cache, args.limit)
+
+
+PARTS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "privacy": privacy_part,
+    "persona": persona_part,
+}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -182,6 +193,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-embeddings", action="store_true", help="skip the T3 semantic tier")
     ap.add_argument("--limit", type=int, default=None, help="first N cases (smoke runs)")
     ap.add_argument("--show-errors", action="store_true", help="misclassified cases to stderr")
+    ap.add_argument("--judge-backend", help="persona: JSON of an arena.llm BackendConfig (judge)")
+    ap.add_argument("--judge-cache", help="persona: judge cache path")
+    ap.add_argument("--nli-path", help="persona: local NLI model directory (never downloaded)")
     args = ap.parse_args(argv)
     parts = sorted(PARTS) if args.part == "all" else [args.part]
     for part in parts:

@@ -1,4 +1,4 @@
-"""Persona-consistency detectors against the hand-labelled set (bench/data/persona_cases.yaml).
+"""Persona-consistency detectors against the hand-labelled set (tests/data/validity/persona.yaml).
 
 Each case is one utterance of a library character, with the character's own earlier lines; the
 label says whether it contradicts the persona sheet or those earlier lines. Tiers:
@@ -19,6 +19,7 @@ Run: .venv/bin/python bench/validity_persona.py [--split test|dev|all] [--judge-
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -30,12 +31,25 @@ import yaml
 from arena.metrics import persona as P
 from arena.metrics.persona_judge import PersonaItem
 
-DATA = Path(__file__).resolve().parent / "data" / "persona_cases.yaml"
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+DATA = ROOT / "tests" / "data" / "validity" / "persona.yaml"
+# sha256 of the test split as written (commit ab12800, before any detector change): an edit of
+# a test case after the fact shows as test_digest_ok = false
+TEST_SHA256 = "faf644b3c110d7daf4ed08c9a654fd54246adc943a0f64d0def7dabe07e08d2d"
 
 
 def load_cases(path: Path = DATA, split: str = "test") -> list[dict[str, Any]]:
     cases = yaml.safe_load(path.read_text(encoding="utf-8"))
     return [c for c in cases if split == "all" or c["split"] == split]
+
+
+def split_digest(path: Path = DATA, split: str = "test") -> str:
+    h = hashlib.sha256()
+    for c in load_cases(path, split):
+        h.update(json.dumps(c, sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()
 
 
 def card_of(pid: str) -> tuple[P.Card, str]:
@@ -117,6 +131,8 @@ def run(split: str = "test", judge_backend: dict[str, Any] | None = None,
         emit: Callable[[dict[str, Any]], None] | None = None) -> dict[str, dict[str, Any]]:  # fmt: skip
     emit = emit or (lambda d: print(json.dumps(d, ensure_ascii=False)))
     cases = load_cases(DATA, split)
+    emit({"figure": "persona_cases", "split": split, "n": len(cases),
+          "test_digest_ok": split_digest(DATA) == TEST_SHA256})  # fmt: skip
     if limit:
         cases = cases[:limit]
     tiers: dict[str, list[bool | None]] = {"claims": claims_tier(cases)}
