@@ -41,9 +41,9 @@ err_console = Console(stderr=True)
 
 
 def _fail(problems: list[str], code: int = 2) -> int:
-    for p in problems:
-        err_console.print(f"[bold red]error:[/] {p}", highlight=False)
-    return code
+    from app.startup import report
+
+    return report(problems, code)
 
 
 # -- arena envs ---------------------------------------------------------------------------
@@ -116,6 +116,7 @@ def cmd_envs(args: argparse.Namespace) -> int:
 
 # -- arena run ----------------------------------------------------------------------------
 def cmd_run(args: argparse.Namespace) -> int:
+    from app import startup
     from tournaments import config as tconfig
     from tournaments.executor import RunLocked, Tournament, new_run_id
 
@@ -125,24 +126,36 @@ def cmd_run(args: argparse.Namespace) -> int:
         "master_seed": args.seed,
         "output_dir": args.output,
     }
+    limit = tconfig.MAX_PLANNED if args.max_planned is None else args.max_planned
     try:
         if args.resume:
             from tournaments.resume import adopt, check_resume
 
             run_dir = Path(args.resume)
-            config = tconfig.load(args.config or run_dir / "config.yaml", overrides)
+            config = tconfig.load(args.config or run_dir / "config.yaml", overrides, limit)
             run_id, diff = check_resume(run_dir, config, force=args.force)
         else:
             if not args.config:
                 return _fail(["give a CONFIG.yaml (or --resume RUN_DIR)"])
-            config = tconfig.load(args.config, overrides)
+            if args.run_id is not None:
+                startup.check_run_id(args.run_id)
+            config = tconfig.load(args.config, overrides, limit)
             run_id = args.run_id or new_run_id(config)
             run_dir = Path(config.output_dir) / run_id
             if (run_dir / "config.yaml").exists():
                 return _fail([f"{run_dir} already exists; use --resume {run_dir} to continue it"])
+        if args.check:  # validate-only: the plan and the backends, nothing written
+            for line in startup.preflight_now(config.agents):
+                console.print(line, highlight=False, markup=False)
+            n = tconfig.planned_matches(config)
+            console.print(f"config ok: {n} matches planned ({config.format})", highlight=False)
+            return 0
+        if args.tui:  # the TUI starts its own loop; check the backends first
+            startup.preflight_now(config.agents)
     except ConfigError as err:
         return _fail(err.problems)
 
+    existed = run_dir.exists()
     live = _live_session(args, run_id, run_dir)
     tournament = Tournament(
         config, run_dir, run_id, extra_sinks=run_sinks(live, _metrics_sinks(args, run_dir))
@@ -154,20 +167,27 @@ def cmd_run(args: argparse.Namespace) -> int:
             f" ({dropped} dropped)",
             highlight=False,
         )
-    console.print(
-        f"run [bold]{run_id}[/] → {run_dir}  ({_planned(config, tournament)}, "
-        f"concurrency {config.concurrency})",
-        highlight=False,
-    )
+
+    def announce() -> None:
+        console.print(
+            f"run [bold]{run_id}[/] → {run_dir}  ({_planned(config, tournament)}, "
+            f"concurrency {config.concurrency})",
+            highlight=False,
+        )
+
     from app.progress import progress_display
 
     try:
         if live is not None and args.tui:
             from app.live import run_with_tui
 
+            announce()
             return run_with_tui(tournament, live, quiet=args.quiet)
         with progress_display(len(tournament.specs), quiet=args.quiet) as progress:
-            results = asyncio.run(_run_tournament(tournament, progress, live))
+            results = asyncio.run(_run_tournament(tournament, progress, live, announce))
+    except ConfigError as err:  # a preflight failure: nothing was run
+        startup.remove_if_new(run_dir, existed)
+        return _fail(err.problems)
     except RunLocked as err:
         return _fail([str(err)], code=1)
     except KeyboardInterrupt:
@@ -261,7 +281,20 @@ def run_sinks(
     return make
 
 
-async def _run_tournament(tournament: Any, progress: Any, live: LiveSession | None) -> Any:
+async def _run_tournament(
+    tournament: Any,
+    progress: Any,
+    live: LiveSession | None,
+    announce: Callable[[], None] | None = None,
+) -> Any:
+    from app.startup import preflight
+
+    # before the live session opens (it writes broker.json) and before the run directory
+    # exists: a failing backend is a ConfigError with nothing written; in this loop, so the
+    # run reuses the backends it checked
+    await preflight(tournament.config.agents)
+    if announce is not None:
+        announce()
     if live is None:
         return await tournament.run(progress)
     async with live:
@@ -317,6 +350,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="override the master seed")
     p.add_argument("--output", help="parent directory of run directories (default: runs)")
     p.add_argument("--run-id", help="name the run directory (default: <name>-<time>-<hex>)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="validate the config, count the plan and preflight the LLM backends; "
+        "run nothing and write nothing",
+    )
+    p.add_argument(
+        "--max-planned",
+        type=int,
+        metavar="N",
+        help="the most matches a run may plan (default: 100000; repeats included)",
+    )
     p.add_argument(
         "--force",
         action="store_true",

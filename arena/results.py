@@ -18,7 +18,7 @@ class InvalidActionPolicy(BaseModel):
     seat). Every refusal and fallback is recorded as an event.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # `retries: true` is not 1
 
     retries: int = Field(2, ge=0, le=10)
     fallback: Literal["random_legal", "abstain", "forfeit"] = "random_legal"

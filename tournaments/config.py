@@ -25,18 +25,41 @@ See docs/tournaments.md for every field.
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arena import registry
 from arena.agents import factory
+from arena.configfile import read_yaml_mapping
 from arena.errors import ConfigError, describe_validation
 from arena.results import InvalidActionPolicy
 
-Lineup = list[str] | dict[str, int] | dict[str, str] | dict[str, list[str]]
+# A lineup's shape is checked in ``check`` (one message per lineup): typing it as a union here
+# would report every union branch pydantic tried.
+Lineup = Any
+
+# The most matches one run may plan (repeats included; rating_driven: its budget). A plan is
+# held in memory and written to the run's database before anything runs, so a typo such as
+# ``matches: 1000000`` would take the machine's memory; ``arena run --max-planned N`` raises it.
+MAX_PLANNED = 100_000
+
+# A name that becomes a directory under output_dir: one path part, nothing a shell or a file
+# system treats specially (no separators, no "..", no leading dot or dash).
+_SAFE_NAME = re.compile(r"^\w[\w.+@-]{0,79}$")
+
+
+def path_part_problem(value: str) -> str | None:
+    """Why ``value`` cannot name a directory inside the output directory (None: it can)."""
+    if _SAFE_NAME.fullmatch(value) and ".." not in value:
+        return None
+    return (
+        f"{value[:40]!r} cannot name a run directory: use letters, digits and _ . + @ - "
+        "(at most 80, starting with a letter or digit; no '/' or '..')"
+    )
 
 
 class AgentEntry(BaseModel):
@@ -48,11 +71,18 @@ class AgentEntry(BaseModel):
     kind: str
     params: dict[str, Any] = Field(default_factory=dict)
 
+    @field_validator("name", "kind", mode="before")
+    @classmethod
+    def _a_string(cls, v: Any) -> Any:
+        if not isinstance(v, str):
+            raise ValueError(f"must be a string, not {type(v).__name__}")
+        return v
+
 
 class Gauntlet(BaseModel):
     """Candidates play head to head against every baseline, sides swapped."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     candidates: list[str] = Field(min_length=1)
     baselines: list[str] = Field(min_length=1)
@@ -61,7 +91,7 @@ class Gauntlet(BaseModel):
 class RatingDriven(BaseModel):
     """Adaptive matchmaking: the most informative head-to-heads first, until σ < threshold."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     sigma_threshold: float = Field(2.0, gt=0)
     budget: int = Field(200, ge=1, le=1_000_000)  # matches per repeat at most
@@ -72,14 +102,15 @@ class RatingDriven(BaseModel):
 
 
 class RatingOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     freeze: list[str] = Field(default_factory=list)  # entries used in updates but never changed
     bootstrap: int = Field(2000, ge=100, le=100_000)
 
 
 class RunConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: `repeats: true` or `matches: 2.5` is an error, not 1 or 2
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = "run"
     game: str
@@ -98,6 +129,21 @@ class RunConfig(BaseModel):
     concurrency: int = Field(4, ge=1, le=4096)
     policy: InvalidActionPolicy = Field(default_factory=InvalidActionPolicy)
     output_dir: str = "runs"
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, v: str) -> str:
+        problem = path_part_problem(v)
+        if problem is not None:
+            raise ValueError(problem)
+        return v
+
+    @field_validator("lineups", mode="before")
+    @classmethod
+    def _lineups_form(cls, v: Any) -> Any:
+        if v is None or v == "pairs" or isinstance(v, list):
+            return v
+        raise ValueError("a list of lineups, or 'pairs'")
 
     @field_validator("agents")
     @classmethod
@@ -128,15 +174,26 @@ def _check_lineup(i: int, lineup: Any, names: set[str], n: int, teams: set[str])
     where = f"lineups.{i}"
     problems: list[str] = []
     if isinstance(lineup, list):
+        if not all(isinstance(e, str) for e in lineup):
+            return [f"{where}: a seat list names agent entries, one per seat"]
         unknown = sorted(set(lineup) - names)
         if unknown:
             problems.append(f"{where}: unknown agent entry(ies) {unknown}")
         if len(lineup) != n:
             problems.append(f"{where}: {len(lineup)} seats given, the game has {n}")
         return problems
+    if not isinstance(lineup, dict) or not lineup or not all(isinstance(k, str) for k in lineup):
+        return [
+            f"{where}: a lineup is a seat list, {{entry: seats}}, {{team: entry}} or {{vs: [a, b]}}"
+        ]
     if "vs" in lineup:
         pair = lineup["vs"]
-        if len(lineup) != 1 or not isinstance(pair, list) or len(pair) != 2:
+        if (
+            len(lineup) != 1
+            or not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(e, str) for e in pair)
+        ):
             return [f"{where}: a head-to-head is {{vs: [entry, entry]}}"]
         problems += [f"{where}.vs: unknown agent entry {e!r}" for e in pair if e not in names]
         if pair[0] == pair[1]:
@@ -145,7 +202,7 @@ def _check_lineup(i: int, lineup: Any, names: set[str], n: int, teams: set[str])
             problems.append(f"{where}: a head-to-head needs at least 2 seats")
         return problems
     values = list(lineup.values())
-    if all(isinstance(v, int) for v in values):
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         problems += [f"{where}.{e}: unknown agent entry" for e in lineup if e not in names]
         problems += [f"{where}.{e}: seat count must be >= 1" for e, c in lineup.items() if c < 1]
         if sum(values) != n:
@@ -162,11 +219,40 @@ def _check_lineup(i: int, lineup: Any, names: set[str], n: int, teams: set[str])
             problems.append(f"{where}: no entry for team(s) {missing}")
         return problems
     return [
-        f"{where}: a lineup is a seat list, {{entry: seats}}, {{team: entry}} or {{vs: [a, b]}}"
+        f"{where}: mixes forms; {{entry: seats}} takes whole numbers, {{team: entry}} takes "
+        f"entry names, not both (got {', '.join(f'{k}: {v!r}' for k, v in lineup.items())})"[:300]
     ]
 
 
-def check(config: RunConfig) -> None:
+def planned_matches(config: RunConfig) -> int:
+    """How many matches the run plays (rating_driven: at most), computed without planning."""
+    if config.format == "rating_driven":
+        return (config.rating_driven or RatingDriven()).budget * config.repeats
+    if config.format == "gauntlet":
+        g = config.gauntlet
+        n_lineups = len(g.candidates) * len(g.baselines) if g is not None else 0
+    elif config.lineups == "pairs":
+        n_lineups = len(config.agents) * (len(config.agents) - 1) // 2
+    elif config.lineups is None:
+        n_lineups = 1
+    else:
+        n_lineups = len(config.lineups)
+    return n_lineups * config.matches * config.repeats
+
+
+def _rules(engine_cls: Any, rules: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The game's rules validated strictly (``max_days: true`` is not 1), or the problems."""
+    try:
+        text = json.dumps(rules)
+    except (TypeError, ValueError):
+        return None, ["rules: values must be numbers, strings, booleans, lists or mappings"]
+    try:
+        return engine_cls.Rules.model_validate_json(text, strict=True), []
+    except ValidationError as err:
+        return None, describe_validation(err, "rules")
+
+
+def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
     """Cross-field checks that need the registry; raises ConfigError listing every problem."""
     problems: list[str] = []
     try:
@@ -175,16 +261,24 @@ def check(config: RunConfig) -> None:
         raise ConfigError([f"game: {err}"]) from None
     config.game = info.game
     engine_cls = registry.engine_class(info.game)
-    try:
-        rules = engine_cls.Rules(**config.rules)
-    except ValidationError as err:
-        problems.extend(describe_validation(err, "rules"))
-        rules = None
+    rules, rule_problems = _rules(engine_cls, config.rules)
+    problems += rule_problems
     for i, entry in enumerate(config.agents):
         try:
             factory.resolve(entry.kind, info.game)
         except KeyError as err:
             problems.append(f"agents.{i}.kind: {err.args[0]}")
+            continue
+        problems += [
+            f"agents.{i}.{m}" for m in factory.param_problems(entry.kind, info.game, entry.params)
+        ]
+    planned = planned_matches(config)
+    if planned > max_planned:
+        problems.append(
+            f"matches: the run would plan {planned:,} matches (lineups x matches x repeats), "
+            f"more than the limit of {max_planned:,}; plan fewer, or raise the limit "
+            "(arena run --max-planned N)"
+        )
     names = {a.name for a in config.agents}
     shape = _game_shape(engine_cls, rules) if rules is not None else None
     if config.seating == "by_team":
@@ -259,30 +353,66 @@ def _check_format(config: RunConfig, names: set[str], shape: Any) -> list[str]:
     return problems
 
 
-def load(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
+def load(
+    path: str | Path, overrides: dict[str, Any] | None = None, max_planned: int = MAX_PLANNED
+) -> RunConfig:
     """Read, validate and check a config file; raises ConfigError naming each bad field."""
-    p = Path(path)
-    try:
-        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError([f"{p}: no such file"]) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError([f"{p}: cannot read: {err}"]) from None
-    except yaml.YAMLError as err:
-        raise ConfigError([f"{p}: not valid YAML: {err}"]) from None
-    if not isinstance(raw, dict):
-        raise ConfigError([f"{p}: the config must be a mapping"])
+    raw = read_yaml_mapping(path)
     raw.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    return parse(raw, source=str(p))
+    return parse(raw, source=str(path), max_planned=max_planned)
 
 
-def parse(raw: dict[str, Any], source: str = "config") -> RunConfig:
+def parse(raw: dict[str, Any], source: str = "config", max_planned: int = MAX_PLANNED) -> RunConfig:
+    """Validate and check a config mapping; ConfigError lists *every* problem found.
+
+    When some fields are invalid, the cross-field checks still run over the valid rest (the
+    invalid fields at their defaults); a cross-field problem that names an invalid field is
+    left out, as it would only restate that field's own error."""
+    problems: list[str] = []
+    config: RunConfig | None = None
+    skip: set[str] = set()
     try:
         config = RunConfig.model_validate(raw)
     except ValidationError as err:
-        raise ConfigError([f"{source}: {m}" for m in describe_validation(err)]) from None
-    try:
-        check(config)
-    except ConfigError as err:
-        raise ConfigError([f"{source}: {m}" for m in err.problems]) from None
+        problems = describe_validation(err)
+        config, skip = _valid_rest(raw, err)
+    if config is not None:
+        try:
+            check(config, max_planned)
+        except ConfigError as err:
+            problems += [m for m in err.problems if not _names_any(m, skip)]
+    if problems or config is None:
+        raise ConfigError([f"{source}: {m}" for m in problems or ["invalid config"]])
     return config
+
+
+def _valid_rest(raw: dict[str, Any], err: ValidationError) -> tuple[RunConfig | None, set[str]]:
+    """The config without its invalid fields (None if what is left is no config) and the
+    names of the fields left out. Invalid agent entries keep their place (and their name,
+    when it is one) as placeholders, so the checks of the others refer to the right index."""
+    bad = {str(e["loc"][0]) for e in err.errors() if e["loc"]}
+    if len(bad) < len({tuple(e["loc"][:1]) for e in err.errors()}):
+        return None, bad  # an error of the whole mapping
+    rest = {k: v for k, v in raw.items() if k not in bad}
+    if "agents" in bad and isinstance(raw.get("agents"), list) and raw["agents"]:
+        rest["agents"] = [_entry_or_placeholder(i, e) for i, e in enumerate(raw["agents"])]
+        bad.discard("agents")
+    try:
+        return RunConfig.model_validate(rest), bad
+    except ValidationError:
+        return None, bad
+
+
+def _entry_or_placeholder(i: int, entry: Any) -> dict[str, Any]:
+    try:
+        return AgentEntry.model_validate(entry).model_dump()
+    except ValidationError:
+        name = entry.get("name") if isinstance(entry, dict) else None
+        try:
+            return AgentEntry(name=name, kind="random").model_dump()
+        except ValidationError:
+            return {"name": f"invalid-entry-{i}", "kind": "random"}
+
+
+def _names_any(problem: str, fields: set[str]) -> bool:
+    return any(re.search(rf"\b{re.escape(f)}\b", problem) for f in fields)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,6 +38,37 @@ class Agent(ABC):
 
     #: the kind name used in configs (e.g. "random", "werewolf.rule")
     kind: str = "agent"
+    #: parameter names the agent reads from ``self.params`` (named ``__init__`` arguments
+    #: need no entry here); with them, a typo in a config's ``params`` is an error
+    PARAMS: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def accepted_params(cls) -> frozenset[str]:
+        """The names this agent takes in ``params``: the named ``__init__`` arguments and
+        ``PARAMS`` of every class along its hierarchy."""
+        return _declared_params(cls)
+
+    @classmethod
+    def unknown_params(cls, params: dict[str, Any]) -> str | None:
+        """A message naming the parameters this agent does not take (None: all known)."""
+        unknown = sorted(set(params) - cls.accepted_params())
+        if not unknown:
+            return None
+        accepted = ", ".join(sorted(cls.accepted_params())) or "none"
+        return f"params: unknown parameter(s) {unknown} for {cls.kind}; accepted: {accepted}"
+
+    @classmethod
+    def param_problems(cls, params: dict[str, Any]) -> list[str]:
+        """Why ``params`` would not build this agent (unknown names, refused values); each
+        problem is ``"params[.field]: message"``. Agents with a schema of their own override it."""
+        unknown = cls.unknown_params(params)
+        if unknown is not None:
+            return [unknown]
+        try:
+            cls(name="check", **params)
+        except (TypeError, ValueError) as err:
+            return [f"params: {err}"]
+        return []
 
     def __init__(self, name: str | None = None, **params: Any) -> None:
         self.name = name or self.kind
@@ -57,3 +90,19 @@ class Agent(ABC):
     async def close(self) -> None:
         """Release resources after the match (HTTP clients, etc.)."""
         return None
+
+
+@functools.cache
+def _declared_params(cls: type[Agent]) -> frozenset[str]:
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        if klass is Agent or not issubclass(klass, Agent):
+            continue
+        names.update(vars(klass).get("PARAMS", ()))
+        init = vars(klass).get("__init__")
+        if init is None:
+            continue
+        for p in list(inspect.signature(init).parameters.values())[1:]:
+            if p.name != "name" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                names.add(p.name)
+    return frozenset(names)

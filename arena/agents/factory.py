@@ -50,6 +50,17 @@ def resolve(kind: str, game: str) -> type[Agent]:
     raise KeyError(f"unknown agent kind {kind!r}; choices for {game}: {', '.join(choices)}")
 
 
+def param_problems(kind: str, game: str, params: dict[str, Any]) -> list[str]:
+    """Why ``params`` would not build a ``kind`` agent (``"params[.field]: message"`` lines):
+    unknown parameter names (the agent's declared ones are listed) and refused values."""
+    return resolve(kind, game).param_problems(params)
+
+
 def build(name: str, kind: str, game: str, params: dict[str, Any] | None = None) -> Agent:
+    """An agent of ``kind``; unknown ``params`` raise ValueError (a config's are checked
+    before anything runs: ``param_problems``)."""
     cls = resolve(kind, game)
+    unknown = cls.unknown_params(params or {})
+    if unknown is not None:
+        raise ValueError(f"{name} ({kind}): {unknown}")
     return cls(name=name, **(params or {}))

@@ -35,6 +35,23 @@ from arena.types import Action, Decision, Observation
 class LLMAgent(Agent):
     kind = "llm"
 
+    @classmethod
+    def accepted_params(cls) -> frozenset[str]:
+        return frozenset(LLMAgentParams.model_fields)
+
+    @classmethod
+    def param_problems(cls, params: dict[str, Any]) -> list[str]:
+        """The params against their schema (backend, prompt, memory), one line per problem."""
+        from pydantic import ValidationError
+
+        from arena.errors import describe_validation
+
+        try:
+            LLMAgentParams.model_validate(params)
+        except ValidationError as err:
+            return describe_validation(err, "params")
+        return []
+
     def __init__(self, name: str | None = None, **params: Any) -> None:
         super().__init__(name, **params)
         self.config = LLMAgentParams.model_validate(params)

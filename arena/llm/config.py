@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.memory.spec import MemorySpec
 
@@ -70,6 +71,14 @@ class BackendConfig(BaseModel):
     burst_s: float = Field(1.0, gt=0)  # bucket capacity in seconds of rate
     prices: PriceTable = Field(default_factory=PriceTable)
     cache: CacheConfig = Field(default_factory=CacheConfig)
+
+    @field_validator("base_url")
+    @classmethod
+    def _a_url(cls, v: str) -> str:
+        parts = urlsplit(v)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{v[:60]!r} is not an http(s) URL, e.g. http://127.0.0.1:8000/v1")
+        return v
 
     def key(self) -> str:
         """A stable identity used to share backend instances."""

@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, describe_validation
 
 LLM_KINDS = ("llm",)
 
 
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text[:300] or type(err).__name__
+
+
 async def preflight_entries(entries: Iterable[Any]) -> list[str]:
     """Preflight each distinct backend of the ``llm`` agent entries; raise ConfigError on any
-    failure (unreachable server, wrong model, missing or rejected key, missing local model)."""
+    failure (unreachable server, wrong model, missing or rejected key, missing local model),
+    one line per failing entry. Returns a line per backend checked."""
     from pydantic import ValidationError
 
     from arena.llm.backends import get_backend
@@ -28,17 +34,23 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
         try:
             params = LLMAgentParams.model_validate(entry.params)
         except ValidationError as err:
-            problems.append(f"agent {entry.name}: bad llm params: {err}")
+            problems += [f"agent {entry.name}: {m}" for m in describe_validation(err, "params")]
             continue
         key = params.backend.key()
         if key in done:
+            if done[key] == "failed":
+                problems.append(f"agent {entry.name}: same backend as above, which failed")
             continue
         try:
             done[key] = await get_backend(params.backend).preflight()
             report.append(f"agent {entry.name}: {done[key]}")
         except PreflightError as err:
             done[key] = "failed"
-            problems.append(f"agent {entry.name}: {err}")
+            problems.append(f"agent {entry.name}: {_one_line(err)}")
+        except Exception as err:  # a client library's own error: still one line, no traceback
+            done[key] = "failed"
+            where = params.backend.describe()
+            problems.append(f"agent {entry.name}: {where}: {type(err).__name__}: {_one_line(err)}")
     if problems:
         raise ConfigError(problems)
     return report

@@ -110,6 +110,10 @@ class RuleBot(AvalonBot):
         self.slips = Slip(slip, RandomBot, name)
         self.settings()  # refuse an unknown calibration or parameter before the match
 
+    @classmethod
+    def accepted_params(cls) -> frozenset[str]:
+        return frozenset({"calibration", *SPEC_DEFAULTS})
+
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
         self.slips.reset(context)

@@ -50,6 +50,11 @@ class RuleBot(Agent):
         self.slips = Slip(slip, RandomLegalBot, name)
         self.inner: WerewolfBot | None = None
 
+    @classmethod
+    def accepted_params(cls) -> frozenset[str]:
+        """Any role bot's parameters: the params go to whichever role bot the seat plays."""
+        return frozenset().union(*(bot.accepted_params() for bot in ROLE_BOTS.values()))
+
     def reset(self, context: MatchContext) -> None:
         super().reset(context)
         self.slips.reset(context)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from arena.types import Action, Decision
 from games.werewolf.bot_base import WerewolfBot, say, seat_options, silent
 from games.werewolf.suspicion import IS_WOLF, NOT_WOLF, SEER_CLAIM, SUSPECT, Suspicion, View
@@ -11,6 +13,12 @@ class VillagerBot(WerewolfBot):
     """Spec §13.3 (and the night actions of §13.5-13.6, used by the role subclasses)."""
 
     kind = "werewolf.villager"
+    PARAMS: ClassVar[tuple[str, ...]] = (
+        "p_self",
+        "p_heal_first",
+        "poison_threshold",
+        "shot_threshold",
+    )
 
     def on_view(self, view: View) -> None:
         self.susp = Suspicion(view)
@@ -157,6 +165,7 @@ class SeerBot(VillagerBot):
     """Spec §13.4: inspect the most suspected, share results per ``seer_reveal``."""
 
     kind = "werewolf.seer"
+    PARAMS: ClassVar[tuple[str, ...]] = ("seer_reveal",)
 
     def claiming(self) -> bool:
         view = self.view

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.seeding import derive_seed
 from arena.types import Action, Decision
@@ -22,6 +22,7 @@ KILL = "Let us take {name} tonight."
 
 class WolfBot(WerewolfBot):
     kind = "werewolf.wolf"
+    PARAMS: ClassVar[tuple[str, ...]] = ("wolf_fake_claim_prob",)
 
     def __init__(self, name: str | None = None, **params: Any) -> None:
         super().__init__(name, **params)

@@ -73,3 +73,129 @@ def test_every_example_config_is_valid() -> None:
     assert len(examples) >= 3
     for path in examples:
         tconfig.load(path)  # raises ConfigError naming the file and field
+
+
+def problems_of(patch: dict) -> list[str]:
+    with pytest.raises(ConfigError) as info:
+        tconfig.parse({**GOOD, **patch})
+    return info.value.problems
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        {"repeats": True},
+        {"matches": 2.0},
+        {"matches": "4"},
+        {"concurrency": False},
+        {"master_seed": 1.5},
+        {"policy": {"retries": True}},
+        {"ratings": {"bootstrap": 500.0}},
+        {"format": "rating_driven", "rating_driven": {"budget": True}},
+        {"rules": {"n_players": True}},
+        {"lineups": [{"a": True, "b": 2}]},
+    ],
+)
+def test_numbers_are_strict(patch: dict) -> None:
+    """`repeats: true` is not 1, `matches: 2.0` is not 2: every such value is an error."""
+    problems = problems_of(patch)
+    assert len(problems) == 1, problems
+
+
+def test_every_problem_is_reported_not_only_the_field_errors() -> None:
+    problems = problems_of(
+        {
+            "matches": 0,  # a field error
+            "agents": [{"name": "a", "kind": "nope"}, {"name": "b", "kind": "toy.lowest"}],
+            "lineups": [["a", "b", "zz"]],  # cross-field: an unknown entry
+            "seating": "by_team",  # cross-field: no teams, and lineups exclude it
+        }
+    )
+    text = "\n".join(problems)
+    assert "matches: Input should be greater than or equal to 1" in text
+    assert "agents.0.kind: unknown agent kind 'nope'" in text
+    assert "lineups.0: unknown agent entry(ies) ['zz']" in text
+    assert "teams: seating 'by_team' needs a teams mapping" in text
+    assert len(problems) == 5, problems
+
+
+def test_an_invalid_entry_keeps_its_place_for_the_other_checks() -> None:
+    problems = problems_of(
+        {
+            "agents": [{"name": "a", "kind": "random", "extra": 1}, {"name": "b", "kind": "zz"}],
+            "lineups": [["a", "b", "a"]],
+        }
+    )
+    assert problems == [
+        "config: agents.0.extra: unknown field",
+        "config: agents.1.kind: unknown agent kind 'zz'; choices for toy: llm, random, "
+        + ", ".join(f"toy.{b}" for b in sorted(__import__("arena").registry.bots("toy"))),
+    ]
+
+
+def test_a_cross_field_problem_about_an_invalid_field_is_not_repeated() -> None:
+    problems = problems_of(
+        {"format": "swiss", "gauntlet": {"candidates": ["a"], "baselines": ["b"]}}
+    )
+    assert len(problems) == 1 and problems[0].startswith("config: format: "), problems
+
+
+@pytest.mark.parametrize(
+    ("lineup", "needle"),
+    [
+        ({"a": 2, "b": "x"}, "mixes forms; {entry: seats} takes whole numbers"),
+        (["a", 3, "b"], "a seat list names agent entries"),
+        ({"vs": ["a", 1]}, "a head-to-head is {vs: [entry, entry]}"),
+        ({"vs": "a"}, "a head-to-head is {vs: [entry, entry]}"),
+        ("a", "a lineup is a seat list"),
+        (7, "a lineup is a seat list"),
+        ({}, "a lineup is a seat list"),
+    ],
+)
+def test_a_malformed_lineup_is_one_line(lineup: object, needle: str) -> None:
+    problems = problems_of({"lineups": [lineup]})
+    assert len(problems) == 1 and needle in problems[0], problems
+    assert problems[0].startswith("config: lineups.0: ")
+
+
+def test_lineups_of_the_wrong_type_are_one_line() -> None:
+    assert problems_of({"lineups": "everyone"}) == [
+        "config: lineups: a list of lineups, or 'pairs'"
+    ]
+
+
+def test_union_errors_are_one_line_naming_the_forms() -> None:
+    from pydantic import BaseModel, ValidationError
+
+    from arena.errors import describe_validation
+
+    class M(BaseModel):
+        persona: str | dict[str, int] | None = None
+
+    with pytest.raises(ValidationError) as info:
+        M.model_validate({"persona": 3})
+    assert describe_validation(info.value) == [
+        "persona: does not have any accepted form (str, dict[str,int])"
+    ]
+
+
+def test_an_agent_param_typo_names_the_accepted_parameters() -> None:
+    problems = problems_of(
+        {
+            "agents": [
+                {"name": "a", "kind": "random", "params": {"p_spek": 0.5}},
+                {"name": "b", "kind": "toy.lowest"},
+            ]
+        }
+    )
+    assert problems == [
+        "config: agents.0.params: unknown parameter(s) ['p_spek'] for random; accepted: p_speak"
+    ]
+
+
+def test_a_plan_past_the_limit_is_an_error_and_the_limit_can_be_raised() -> None:
+    big = {"matches": 1000, "repeats": 200}
+    assert "200,000 matches" in problems_of(big)[0]
+    assert tconfig.parse({**GOOD, **big}, max_planned=200_000).repeats == 200
+    pairs = {"lineups": "pairs", "matches": 100_001}
+    assert "100,001 matches" in problems_of(pairs)[0]
