@@ -112,7 +112,8 @@ class RuleBot(AvalonBot):
 
     @classmethod
     def accepted_params(cls) -> frozenset[str]:
-        return frozenset({"calibration", *SPEC_DEFAULTS})
+        """Its own arguments (``slip``), ``calibration`` and every calibrated value."""
+        return super().accepted_params() | {"calibration", *SPEC_DEFAULTS}
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)

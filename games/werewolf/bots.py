@@ -52,8 +52,10 @@ class RuleBot(Agent):
 
     @classmethod
     def accepted_params(cls) -> frozenset[str]:
-        """Any role bot's parameters: the params go to whichever role bot the seat plays."""
-        return frozenset().union(*(bot.accepted_params() for bot in ROLE_BOTS.values()))
+        """Its own arguments (``slip``) and any role bot's parameters: the others go to
+        whichever role bot the seat plays."""
+        roles = (bot.accepted_params() for bot in ROLE_BOTS.values())
+        return super().accepted_params().union(*roles)
 
     def reset(self, context: MatchContext) -> None:
         super().reset(context)

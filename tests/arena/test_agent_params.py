@@ -44,6 +44,11 @@ def test_declared_parameters_are_accepted() -> None:
     assert factory.param_problems("werewolf.rule", "werewolf", rule) == []
     assert factory.param_problems("werewolf.wolf", "werewolf", {"seer_reveal": "never"}) != []
     assert factory.param_problems("avalon.rule", "avalon", {"gamma": 2.0}) == []
+    # rule bots' slip (a named argument) is accepted beside their role bots' parameters
+    for kind, game in [("werewolf.rule", "werewolf"), ("avalon.rule", "avalon"),
+                       ("price_bargaining.boulware", "price_bargaining")]:  # fmt: skip
+        assert factory.param_problems(kind, game, {"slip": 0.25}) == [], kind
+    assert factory.param_problems("werewolf.rule", "werewolf", {"slip": 2}) != []
     assert factory.param_problems("persona_dialogue.leaker", "persona_dialogue", {"p": 0.1}) == []
 
 
