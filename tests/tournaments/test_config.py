@@ -126,11 +126,9 @@ def test_an_invalid_entry_keeps_its_place_for_the_other_checks() -> None:
             "lineups": [["a", "b", "a"]],
         }
     )
-    assert problems == [
-        "config: agents.0.extra: unknown field",
-        "config: agents.1.kind: unknown agent kind 'zz'; choices for toy: llm, random, "
-        + ", ".join(f"toy.{b}" for b in sorted(__import__("arena").registry.bots("toy"))),
-    ]
+    assert len(problems) == 2, problems
+    assert problems[0] == "config: agents.0.extra: unknown field"
+    assert problems[1].startswith("config: agents.1.kind: unknown agent kind 'zz'; choices")
 
 
 def test_a_cross_field_problem_about_an_invalid_field_is_not_repeated() -> None:
