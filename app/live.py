@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import Any
 
 from arena.live import topics
+from arena.live.auth import BusCredentials, credentials_path
 from arena.live.broker import BrokerProcess
 from arena.live.bus import Publisher
 from arena.live.sink import MqttSink, sink_factory
@@ -22,6 +23,7 @@ from arena.results import MatchSpec
 from arena.sinks import EventSink
 
 STATUS_INTERVAL = 0.5
+CREDENTIALS_NOTE = "broker.credentials.json"  # in the run directory, mode 0600, while it runs
 
 SinkFactory = Callable[[MatchSpec], list[EventSink]]
 
@@ -56,6 +58,8 @@ class LiveSession:
         self.broker: BrokerProcess | None = None
         self.publisher: Publisher | None = None
         self.url: BrokerURL | None = None
+        # the embedded broker's credentials (RUN_DIR/broker.credentials.json, mode 0600)
+        self.credentials: BusCredentials | None = None
         self.active: set[MqttSink] = set()
         self._make: SinkFactory | None = None
         self._task: asyncio.Task[None] | None = None
@@ -73,6 +77,16 @@ class LiveSession:
     ) -> None:
         await self.close()
 
+    @property
+    def public_url(self) -> str:
+        """The broker's URL as printed and recorded: never a password; for the embedded broker
+        not even the publisher's username (a watcher connects with its own)."""
+        if self.url is None:
+            return ""
+        if self.credentials is not None:
+            return BrokerURL(self.url.host, self.url.port).public()
+        return self.url.public()
+
     def sinks(self, spec: MatchSpec) -> list[EventSink]:
         """This match's live sinks (none while the session publishes nothing)."""
         return self._make(spec) if self._make is not None else []
@@ -85,30 +99,43 @@ class LiveSession:
             if options.broker:
                 self.url = BrokerURL.parse(options.broker)
             else:
-                self.broker = BrokerProcess()  # its own process: off the matches' GIL
-                self.url = await asyncio.to_thread(self.broker.start)
+                # Credentials for this run only, generated before the broker starts: it admits
+                # nobody else (docs/security.md, "The live bus").
+                self.credentials = BusCredentials.generate(self.run_id)
+                secret = self.credentials.save(credentials_path(self.root))
+                # its own process: off the matches' GIL
+                self.broker = BrokerProcess(credentials_file=secret)
+                url = await asyncio.to_thread(self.broker.start)
+                pub = self.credentials.publisher
+                self.url = BrokerURL(
+                    url.host, url.port, username=pub.username, password=pub.password
+                )
         except (BrokerURLError, RuntimeError, OSError) as err:
+            self._forget_credentials()
             self._unreachable(str(err))
             return
         self.publisher = Publisher(self.url)
         self.publisher.start()
         if not await self.publisher.wait_connected(options.connect_timeout_s):
             why = self.publisher.last_error or "no answer"
+            state = "refused the connection" if self.publisher.refused else "unreachable"
             if options.require:
                 await self.close()
                 raise SystemExit(
-                    _fail(f"MQTT broker {self.url.public()} unreachable ({why}); --require-broker")
+                    _fail(f"MQTT broker {self.url.public()} {state} ({why}); --require-broker")
                 )
             _say(
-                f"warning: MQTT broker {self.url.public()} unreachable ({why}); the run goes on "
+                f"warning: MQTT broker {self.url.public()} {state} ({why}); the run goes on "
                 "recording to JSONL and keeps retrying the broker in the background"
             )
         self.root.mkdir(parents=True, exist_ok=True)
         (self.root / "broker.json").write_text(
             json.dumps(
                 {
-                    "url": self.url.public(),
+                    "url": self.public_url,
                     "embedded": self.broker is not None,
+                    # where the watch credentials are (never the passwords themselves)
+                    "credentials": CREDENTIALS_NOTE if self.credentials is not None else None,
                     "run_id": self.run_id,
                     "topics": topics.run_root(self.run_id),
                     "version": topics.VERSION,
@@ -150,7 +177,7 @@ class LiveSession:
         if doc is None:
             return
         if self.url is not None:
-            doc["broker"] = self.url.public()
+            doc["broker"] = self.public_url
         # The leaderboard goes out before the status that counts its matches: a subscriber
         # that sees ``done == N`` in the status already has the leaderboard of those N.
         if board is not None:
@@ -181,6 +208,13 @@ class LiveSession:
         if self.broker is not None:
             await asyncio.to_thread(self.broker.stop)
             self.broker = None
+        self._forget_credentials()
+
+    def _forget_credentials(self) -> None:
+        """The broker is gone: its credentials open nothing any more, so they leave the disk."""
+        if self.credentials is not None:
+            with contextlib.suppress(OSError):
+                credentials_path(self.root).unlink()
 
 
 def _fail(message: str) -> int:

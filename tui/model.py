@@ -71,9 +71,17 @@ class MatchModel:
         self.last_seq = -1
         self.gaps = 0
         self.updated = time.time()
+        self.metrics: deque[Event] = deque(maxlen=MAX_EVENTS_PER_MATCH)
+        self.last_metric_seq = -1
 
     def add(self, event: Event) -> bool:
         """Fold one event; duplicates (seq already seen) are ignored. True when new."""
+        if event.type == "metric":  # the metrics stream numbers its own events
+            if event.seq <= self.last_metric_seq:
+                return False
+            self.last_metric_seq = event.seq
+            self.metrics.append(event)
+            return True
         if event.seq <= self.last_seq:
             return False
         if event.seq != self.last_seq + 1:

@@ -94,7 +94,11 @@ class RunDirSource:
 
 
 class MqttSource:
-    """Subscribes to one run's topics (the newest run on the broker when none is named)."""
+    """Subscribes to one run's topics (the newest run on the broker when none is named).
+
+    ``connection`` on the model says how it goes: ``connected``, ``reconnecting (why)``, or
+    ``not authorised (why)`` when the broker refuses the credentials or a subscription.
+    """
 
     def __init__(self, url: Any, run_id: str | None = None, wait_s: float = 1.5) -> None:
         from arena.live.url import BrokerURL
@@ -104,18 +108,23 @@ class MqttSource:
         self.wait_s = wait_s
         self.description = f"broker {self.url.public()}"
         self.backoff = (0.2, 5.0)
+        self.ever_connected = False
+        self.refused = False  # the last attempt was refused: credentials or topic rules
 
     async def run(self, model: RunModel, notify: Notify) -> None:
         import aiomqtt
 
         from arena.live import topics
-        from arena.live.url import redact
+        from arena.live.bus import client_log, describe, not_authorised, release
 
         delay = self.backoff[0]
         while True:
+            client = aiomqtt.Client(logger=client_log, **self.url.client_kwargs())
             try:
-                async with aiomqtt.Client(**self.url.client_kwargs()) as client:
+                async with client:
                     model.connection = "connected"
+                    self.ever_connected = True
+                    self.refused = False
                     delay = self.backoff[0]
                     if self.run_id is None:
                         self.run_id = await self._pick_run(client)
@@ -125,16 +134,30 @@ class MqttSource:
                         await asyncio.sleep(1.0)
                         continue
                     root = topics.run_root(self.run_id)
-                    for filt in ("status", "leaderboard", "matches/+/summary", "matches/+/god"):
-                        await client.subscribe(f"{root}/{filt}", qos=1)
+                    filters = ("status", "leaderboard", "matches/+/summary", "matches/+/god",
+                               "matches/+/metrics")  # fmt: skip
+                    for filt in filters:
+                        granted = await client.subscribe(f"{root}/{filt}", qos=1)
+                        if _refused(granted):
+                            raise _SubscriptionRefused(f"{root}/{filt}")
                     notify()
                     async for message in client.messages:
                         self.handle(model, str(message.topic), message.payload)
+            except _SubscriptionRefused as err:
+                self.refused = True
+                model.connection = f"not authorised (may not read {err})"[:90]
+                notify()
+                await asyncio.sleep(self.backoff[1])
             except aiomqtt.MqttError as err:
-                model.connection = f"reconnecting ({redact(str(err))[:60]})"
+                self.refused = not_authorised(err)
+                state = "not authorised" if self.refused else "reconnecting"
+                why = "the broker refused the credentials" if self.refused else describe(err)
+                model.connection = f"{state} ({why[:60]})"
                 notify()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.backoff[1])
+            finally:
+                release(client)
 
     async def _pick_run(self, client: Any) -> str | None:
         from arena.live import topics
@@ -169,7 +192,7 @@ class MqttSource:
         elif not isinstance(payload, str):
             model.malformed += 1
             return
-        if ref.kind in ("god", "seat"):
+        if ref.kind in ("god", "seat", "metrics"):
             model.add_batch(payload)
             return
         try:
@@ -184,6 +207,15 @@ class MqttSource:
                 model.apply_summary(doc)
         except (ValueError, TypeError, KeyError):
             model.malformed += 1
+
+
+class _SubscriptionRefused(Exception):
+    """The broker refused a subscription (SUBACK failure): these credentials may not read it."""
+
+
+def _refused(granted: Any) -> bool:
+    codes = granted if isinstance(granted, list | tuple) else [granted]
+    return any(int(getattr(c, "value", c) or 0) >= 0x80 for c in codes)
 
 
 def find_broker(root: Path) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 import time
@@ -35,11 +36,25 @@ def add_commands(sub: Any) -> None:
         "a match. Reads RUN_DIR's files, or subscribes to --broker.",
     )
     p.add_argument("run_dir", nargs="?", help="run directory (runs/<run_id>)")
-    p.add_argument("--broker", metavar="URL", help="mqtt://[user@]host:port of the run's broker")
+    p.add_argument(
+        "--broker",
+        metavar="URL",
+        help="mqtt://[user@]host:port of the run's broker (password: ARENA_MQTT_PASSWORD, or "
+        "the run's own credentials when RUN_DIR is given too)",
+    )
+    p.add_argument(
+        "--live",
+        action="store_true",
+        help="with RUN_DIR: subscribe to the run's broker (RUN_DIR/broker.json) with the run's "
+        "credentials instead of reading its files",
+    )
     p.add_argument("--run", dest="run_id", help="run id on the broker (default: the newest)")
     p.add_argument("--match", help="open this match directly")
     p.add_argument(
-        "--once", action="store_true", help="print a plain-text snapshot and exit (no TUI)"
+        "--once",
+        action="store_true",
+        help="print a plain-text snapshot and exit (no TUI); exit 3 when the broker refuses "
+        "the credentials, 4 when it cannot be reached",
     )
     p.set_defaults(func=cmd_watch)
 
@@ -59,7 +74,8 @@ def add_commands(sub: Any) -> None:
         "broker",
         help="run the embedded MQTT broker on its own",
         description="Serve MQTT on loopback. Another address needs --allow-remote and --user; "
-        "the password is read from ARENA_BROKER_PASSWORD (never from the command line).",
+        "the password is read from ARENA_BROKER_PASSWORD (never from the command line), and "
+        "--user without it is refused. Without --user any local client may connect.",
     )
     p.add_argument("--bind", default="127.0.0.1")
     p.add_argument("--port", type=int, default=1883)
@@ -69,22 +85,33 @@ def add_commands(sub: Any) -> None:
 
 
 # -- watch --------------------------------------------------------------------------------
+NOT_AUTHORISED = 3  # exit status of ``watch --once``: the broker refused the credentials
+UNREACHABLE = 4  # exit status of ``watch --once``: no connection to the broker at all
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
-    from tui.sources import MqttSource, RunDirSource
+    from tui.sources import RunDirSource
 
     if not args.run_dir and not args.broker:
         return _err("give a RUN_DIR or --broker URL")
-    if args.broker:
-        from arena.live.url import BrokerURLError
-
-        try:
-            source: Any = MqttSource(args.broker, run_id=args.run_id)
-        except BrokerURLError as err:
-            return _err(str(err))
+    if args.live and not args.run_dir:
+        return _err("--live needs a RUN_DIR")
+    root = Path(args.run_dir) if args.run_dir else None
+    if (
+        root is not None
+        and not (root / "arena.sqlite").exists()
+        and not (root / "matches").is_dir()
+        and not (root / "broker.json").exists()
+    ):
+        return _err(f"{root}: not a run directory")
+    source: Any
+    if args.broker or args.live:
+        made = _mqtt_source(args, root)
+        if isinstance(made, int):
+            return made
+        source = made
     else:
-        root = Path(args.run_dir)
-        if not (root / "arena.sqlite").exists() and not (root / "matches").is_dir():
-            return _err(f"{root}: not a run directory")
+        assert root is not None
         source = RunDirSource(root)
     if args.once or not _tty():
         return _snapshot(source)
@@ -92,6 +119,42 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     ArenaApp(source=source, open_match_id=args.match).run()
     return 0
+
+
+def _mqtt_source(args: argparse.Namespace, root: Path | None) -> Any:
+    """The MQTT source ``watch`` asked for, with the run's credentials when it has them; an
+    exit status on bad input."""
+    import json
+    from dataclasses import replace
+
+    from arena.live.auth import CredentialsError, load_run_credentials
+    from arena.live.url import BrokerURL, BrokerURLError
+    from tui.sources import MqttSource, find_broker
+
+    text = args.broker or (find_broker(root) if root is not None else None)
+    if text is None:
+        return _err(f"{root}: no broker.json (the run did not publish live); give --broker URL")
+    try:
+        url = BrokerURL.parse(text)
+    except BrokerURLError as err:
+        return _err(str(err))
+    run_id = args.run_id
+    if root is not None:
+        info: Any = {}
+        with contextlib.suppress(OSError, ValueError):
+            info = json.loads((root / "broker.json").read_text(encoding="utf-8"))
+        if not isinstance(info, dict):
+            info = {}
+        run_id = run_id or (str(info["run_id"]) if info.get("run_id") else None)
+        if url.password is None:  # the run's own (embedded broker) credentials, if it has any
+            try:
+                creds = load_run_credentials(root)
+            except CredentialsError as err:
+                return _err(str(err))
+            if creds is not None:
+                url = replace(url, username=creds.god.username, password=creds.god.password)
+                run_id = run_id or creds.run_id
+    return MqttSource(url, run_id=run_id)
 
 
 def _snapshot(source: Any) -> int:
@@ -112,6 +175,16 @@ def _snapshot(source: Any) -> int:
             await asyncio.gather(task, return_exceptions=True)
 
         asyncio.run(gather())
+        if source.refused:
+            return _err(
+                f"not authorised: broker {source.url.public()} refused these credentials "
+                f"[{model.connection}]",
+                NOT_AUTHORISED,
+            )
+        if not source.ever_connected:
+            return _err(
+                f"broker {source.url.public()} unreachable [{model.connection}]", UNREACHABLE
+            )
     _say(
         f"run {model.run_id or '?'} ({model.game}) {model.status}: {model.done}/{model.total} "
         f"done, {model.failed} failed, {model.running} running; source {source.description} "
@@ -189,6 +262,11 @@ def cmd_broker(args: argparse.Namespace) -> int:
         url = broker.start()
     except (BrokerSecurityError, RuntimeError) as err:
         return _err(str(err))
+    if not args.user:
+        print(
+            "warning: no --user: any local process may read and publish on this broker",
+            file=sys.stderr,
+        )
     print(f"MQTT broker listening on {url.public()} (ctrl-c stops)", flush=True)
     try:
         while broker.running:

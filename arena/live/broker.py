@@ -2,10 +2,17 @@
 process (:class:`BrokerProcess`, what ``arena run`` starts) so that routing every message of a
 busy run never competes with the matches for the interpreter.
 
-By default it listens on 127.0.0.1 on a free port. Listening on any other address needs
-``allow_remote=True`` *and* a username and password (stored only as an argon2 hash in a
-private temporary file that is removed on stop). Packet logging is off, so credentials never
-reach a log.
+By default it listens on 127.0.0.1 on a free port. Who may connect:
+
+* ``credentials_file`` (what ``arena run`` passes): only the run's credentials, each limited to
+  its topics (:mod:`arena.live.auth`; enforced by :mod:`arena.live.broker_plugins`);
+* ``username`` and ``password`` (``arena broker --user``): that one user, stored only as an
+  argon2 hash in a private temporary file removed on stop; a username without a password is
+  refused, never served open;
+* neither: anonymous clients, on loopback only (tests, ``arena broker`` for local tinkering).
+
+Listening on any other address needs ``allow_remote=True`` *and* credentials. Packet logging is
+off, so credentials never reach a log.
 """
 
 from __future__ import annotations
@@ -48,14 +55,22 @@ class EmbeddedBroker:
         allow_remote: bool = False,
         username: str | None = None,
         password: str | None = None,
+        credentials_file: Path | None = None,
     ) -> None:
+        if username and not password:
+            raise BrokerSecurityError(
+                f"user {username!r} has no password (set ARENA_BROKER_PASSWORD); "
+                "refusing to run an open broker"
+            )
+        if password and not username:
+            raise BrokerSecurityError("a broker password needs a username")
         if not is_loopback(host):
             if not allow_remote:
                 raise BrokerSecurityError(
                     f"the embedded broker listens on loopback only; binding {host} needs "
                     "--allow-remote and a password"
                 )
-            if not (username and password):
+            if not (username and password) and credentials_file is None:
                 raise BrokerSecurityError(
                     f"binding the embedded broker on {host} requires a username and password"
                 )
@@ -63,6 +78,7 @@ class EmbeddedBroker:
         self.port = port
         self.username = username
         self._password = password
+        self.credentials_file = Path(credentials_file) if credentials_file else None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._broker: Any = None
@@ -114,7 +130,11 @@ class EmbeddedBroker:
     # -- the broker thread -----------------------------------------------------------------
     def _config(self) -> dict[str, Any]:
         plugins: dict[str, Any] = {}
-        if self.username and self._password:
+        if self.credentials_file is not None:
+            cfg = {"credentials_file": str(self.credentials_file)}
+            plugins["arena.live.broker_plugins.RunAuthPlugin"] = cfg
+            plugins["arena.live.broker_plugins.RunTopicPlugin"] = cfg
+        elif self.username and self._password:
             from pwdlib import PasswordHash
             from pwdlib.hashers.argon2 import Argon2Hasher
 
@@ -170,17 +190,23 @@ class EmbeddedBroker:
 
 
 class BrokerProcess:
-    """An :class:`EmbeddedBroker` on loopback (anonymous) in a child process.
+    """An :class:`EmbeddedBroker` on loopback in a child process.
 
-    The child prints its port, then serves until its stdin closes: when this object stops it,
-    or when the parent dies, so a crashed run never leaves a broker behind.
+    With ``credentials_file`` (a run's :class:`~arena.live.auth.BusCredentials`, what ``arena
+    run`` passes) only those credentials connect; without, anyone local may (tests). The child
+    gets the file's path, never a password, on its command line. It prints its port, then
+    serves until its stdin closes: when this object stops it, or when the parent dies, so a
+    crashed run never leaves a broker behind.
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, host: str = "127.0.0.1", port: int = 0, credentials_file: Path | None = None
+    ) -> None:
         if not is_loopback(host):
             raise BrokerSecurityError("a broker process listens on loopback only")
         self.host = host
         self.port = port
+        self.credentials_file = Path(credentials_file) if credentials_file else None
         self._proc: subprocess.Popen[str] | None = None
 
     @property
@@ -195,6 +221,8 @@ class BrokerProcess:
             "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]),
         }
         cmd = [sys.executable, "-m", "arena.live.broker", self.host, str(self.port)]
+        if self.credentials_file is not None:
+            cmd.append(str(self.credentials_file.resolve()))
         self._proc = proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, env=env,
@@ -240,9 +268,11 @@ class BrokerProcess:
         self.stop()
 
 
-def _serve_child(host: str, port: int) -> None:
+def _serve_child(host: str, port: int, credentials_file: str | None = None) -> None:
     """The child of :class:`BrokerProcess`: serve until stdin closes."""
-    broker = EmbeddedBroker(host, port)
+    broker = EmbeddedBroker(
+        host, port, credentials_file=Path(credentials_file) if credentials_file else None
+    )
     try:
         url = broker.start()
     except Exception as err:
@@ -256,4 +286,4 @@ def _serve_child(host: str, port: int) -> None:
 
 
 if __name__ == "__main__":
-    _serve_child(sys.argv[1], int(sys.argv[2]))
+    _serve_child(sys.argv[1], int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)

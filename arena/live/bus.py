@@ -3,9 +3,11 @@
 ``publish_event`` appends to a bounded in-memory buffer and returns; a background task drains
 the buffer, groups events per topic into batch messages and publishes them. When the buffer is
 full new events are dropped and counted (the JSONL record is written elsewhere and stays
-complete). Retained messages (status, leaderboard, summaries) keep only their latest value,
-are never dropped and are re-published after every reconnection. Lost connections are retried
-with exponential back-off.
+complete). Batches go out with QoS 1 and an event counts as ``published`` only once the broker
+acknowledged its batch: those in flight when the connection drops count as ``dropped``.
+Retained messages (status, leaderboard, summaries) keep only their latest value, are never
+dropped and are re-published after every reconnection. Lost connections are retried with
+exponential back-off; a broker that refuses the credentials is reported as "not authorised".
 """
 
 from __future__ import annotations
@@ -18,12 +20,21 @@ import secrets
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Awaitable
 from typing import Any
 
 from arena.live.topics import VERSION
 from arena.live.url import BrokerURL, redact
 
 log = logging.getLogger("arena.live")
+# paho's own socket errors ("failed to receive on socket ...") would reach stderr, or the TUI's
+# screen, at every broker kill; the publisher and the watcher report the loss themselves.
+client_log = logging.getLogger("arena.live.mqtt-client")
+client_log.setLevel(logging.CRITICAL)
+
+
+class _Lost(Exception):
+    """The connection dropped while the publisher waited (idle, or for acknowledgements)."""
 
 
 def batch_payload(events_json: list[str]) -> str:
@@ -43,8 +54,11 @@ class Publisher:
         client_id: str | None = None,
         linger: float = 0.02,
         interval: float = 0.5,
+        ack_timeout: float = 10.0,
     ) -> None:
         self.url = url
+        # how long a batch may wait for the broker's acknowledgement before it counts as lost
+        self.ack_timeout = ack_timeout
         # After a wake from idle, wait this long before draining, so a burst of events goes out
         # as a few batch messages and costs producers one wake-up, not one per event.
         self.linger = linger
@@ -56,7 +70,7 @@ class Publisher:
         self.max_buffer = max_buffer
         self.max_batch = max_batch
         self.backoff = backoff
-        self.client_id = client_id or f"arena-pub-{secrets.token_hex(4)}"
+        self.client_id = client_id or f"arena-pub-{secrets.token_hex(8)}"
         self._buffer: deque[tuple[str, str]] = deque()
         self._retained: dict[str, str] = {}
         # retained topics to (re)publish, oldest change first: a subscriber never sees a message
@@ -76,6 +90,7 @@ class Publisher:
         self.dropped = 0
         self.reconnects = 0
         self.last_error: str | None = None
+        self.refused = False  # the last attempt failed on credentials ("not authorised")
 
     # -- producer side (any thread; never blocks) ----------------------------------------
     def publish_event(self, topic: str, event_json: str) -> bool:
@@ -126,6 +141,7 @@ class Publisher:
             "dropped": self.dropped,
             "backlog": self.backlog,
             "reconnects": self.reconnects,
+            "not_authorised": self.refused,
         }
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -182,11 +198,16 @@ class Publisher:
         delay = self.backoff[0]
         first = True
         while True:
+            client = aiomqtt.Client(
+                identifier=self.client_id, keepalive=15, timeout=self.ack_timeout,
+                logger=client_log, **self.url.client_kwargs(),
+            )  # fmt: skip
+            # every batch of a flush is in flight at once, by design: no warning per extra one
+            client.pending_calls_threshold = self.max_buffer
             try:
-                async with aiomqtt.Client(
-                    identifier=self.client_id, keepalive=15, **self.url.client_kwargs()
-                ) as client:
+                async with client:
                     self._connected.set()
+                    self.refused = False
                     if not first:
                         log.info("reconnected to %s", self.url.public())
                     first = False
@@ -196,15 +217,18 @@ class Publisher:
                     while True:
                         if await self._flush(client):
                             return
-            except aiomqtt.MqttError as err:
+            except (aiomqtt.MqttError, _Lost) as err:
                 self._connected.clear()
-                self.last_error = redact(str(err))
+                self.refused = not_authorised(err)
+                self.last_error = describe(err)
                 if self._closing:
                     return
                 self.reconnects += 1
                 log.warning("MQTT broker %s: %s; retrying", self.url.public(), self.last_error)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.backoff[1])
+            finally:
+                release(client)
 
     async def _flush(self, client: Any) -> bool:
         """Publish what is pending; True when closing and everything is out."""
@@ -218,6 +242,7 @@ class Publisher:
                 return False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), 0.25)
+            _raise_if_lost(client)  # noticed while idle, not at the next publish
             if self._wake.is_set() and not self._closing:
                 await asyncio.sleep(self.linger)
             return False
@@ -233,21 +258,97 @@ class Publisher:
             topic, ev = self._buffer.popleft()
             groups.setdefault(topic, []).append(ev)
             n += 1
-        try:
-            for topic, evs in groups.items():
-                for i in range(0, len(evs), self.max_batch):
-                    chunk = evs[i : i + self.max_batch]
-                    await client.publish(topic, batch_payload(chunk), qos=0)
-                    self.messages += 1
-                    self.published += len(chunk)
-                    n -= len(chunk)
-            while self._dirty:
-                try:
-                    topic, _ = self._dirty.popitem(last=False)
-                except KeyError:  # emptied by retain() meanwhile; it is put back at once
-                    break
-                await client.publish(topic, self._retained[topic], qos=1, retain=True)
-        except BaseException:
-            self.dropped += n  # in flight when the connection broke
-            raise
+        batches = [
+            (topic, evs[i : i + self.max_batch])
+            for topic, evs in groups.items()
+            for i in range(0, len(evs), self.max_batch)
+        ]
+        # every batch at once (paho keeps each topic's order); an event counts as published
+        # when the broker acknowledged its batch (QoS 1), not when it left this process
+        sent = await self._until_lost(
+            client, asyncio.gather(*(self._send(client, t, b) for t, b in batches))
+        )
+        if not sent:
+            raise _Lost("connection lost with batches in flight")
+        while self._dirty:
+            try:
+                topic, _ = self._dirty.popitem(last=False)
+            except KeyError:  # emptied by retain() meanwhile; it is put back at once
+                break
+            publish = client.publish(topic, self._retained[topic], qos=1, retain=True)
+            if not await self._until_lost(client, publish):
+                self._dirty[topic] = None  # not acknowledged: again after reconnecting
+                raise _Lost("connection lost with a retained message in flight")
         return False
+
+    async def _send(self, client: Any, topic: str, chunk: list[str]) -> None:
+        try:
+            await client.publish(topic, batch_payload(chunk), qos=1)
+        except BaseException:
+            self.dropped += len(chunk)  # never acknowledged: maybe delivered, maybe not
+            raise
+        self.messages += 1
+        self.published += len(chunk)
+
+    @staticmethod
+    async def _until_lost(client: Any, work: Awaitable[Any]) -> bool:
+        """Await ``work``; False (and ``work`` cancelled) if the connection drops first."""
+        task = asyncio.ensure_future(work)
+        lost = _lost(client)
+        if lost is None:
+            await task
+            return True
+        await asyncio.wait({task, lost}, return_when=asyncio.FIRST_COMPLETED)
+        if not task.done():
+            task.cancel()
+        results = await asyncio.gather(task, return_exceptions=True)
+        if isinstance(results[0], asyncio.CancelledError):
+            return False
+        if isinstance(results[0], BaseException):
+            raise results[0]
+        return True
+
+
+def not_authorised(err: BaseException) -> bool:
+    """True when the broker refused the connection's credentials (CONNACK 4/5, v5 134/135)."""
+    rc = getattr(err, "rc", None)
+    value = getattr(rc, "value", rc)
+    return type(err).__name__ == "MqttConnectError" and value in (4, 5, 134, 135)
+
+
+def describe(err: BaseException) -> str:
+    """One line for an MQTT failure: "not authorised" for refused credentials."""
+    if not_authorised(err):
+        return "not authorised: the broker refused the credentials"
+    return redact(str(err))
+
+
+def release(client: Any) -> None:
+    """Tidy an aiomqtt client after its ``async with`` on the loop that ran it (kills included).
+
+    A connection lost while idle leaves its exception in a future nobody awaited: read it, or
+    asyncio prints "Future exception was never retrieved" when it is collected. A connection
+    attempt that timed out or was cancelled leaves paho's socket open: close it now, or paho
+    closes it when collected, after the loop is gone, and prints "Event loop is closed".
+    """
+    lost = _lost(client)
+    if lost is not None and lost.done() and not lost.cancelled():
+        lost.exception()
+    paho = getattr(client, "_client", None)
+    reset = getattr(paho, "_reset_sockets", None)
+    if callable(reset):
+        with contextlib.suppress(Exception):
+            reset()
+
+
+def _lost(client: Any) -> asyncio.Future[None] | None:
+    # aiomqtt resolves this future when the connection drops; it has no public equivalent
+    fut = getattr(client, "_disconnected", None)
+    return fut if isinstance(fut, asyncio.Future) else None
+
+
+def _raise_if_lost(client: Any) -> None:
+    lost = _lost(client)
+    if lost is not None and lost.done():
+        err = None if lost.cancelled() else lost.exception()
+        raise _Lost(f"connection lost ({redact(str(err)) if err else 'closed'})")

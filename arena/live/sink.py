@@ -1,6 +1,9 @@
 """The MQTT event sink: one per match, feeding a shared :class:`~arena.live.bus.Publisher`.
 
-Every event goes to the match's spectator (``god``) topic; to a seat's topic it goes only when
+Every event of the match record goes to the match's spectator (``god``) topic; the streaming
+metrics' ``metric`` events, which are not part of the record, go to its ``metrics`` topic
+instead (each one a line of ``RUN_DIR/metrics/<match_id>.live.jsonl``). To a seat's topic an
+event goes only when
 the seat is in the event's audience (``event.delivered_to(seat)``, fixed by the engine when it
 emitted the event) — god-only events, other seats' private or team events and whatever a seat
 no longer observes (a dead Werewolf seat, a character who left) never reach a seat topic. A retained ``summary`` keeps the match's state in brief.
@@ -39,6 +42,7 @@ class MqttSink:
         self.n_seats = n_seats
         self.seat_streams = seat_streams
         self.god_topic = topics.god(run_id, match_id)
+        self.metrics_topic = topics.metrics(run_id, match_id)
         self.seat_topics = [topics.seat(run_id, match_id, s) for s in range(n_seats)]
         self.summary_topic = topics.summary(run_id, match_id)
         self.summary: dict[str, Any] = {
@@ -61,6 +65,9 @@ class MqttSink:
             return
         data = event.model_dump_json()
         pub = self.publisher
+        if event.type == "metric":  # a score of a record's event, not one of them
+            pub.publish_event(self.metrics_topic, data)
+            return
         pub.publish_event(self.god_topic, data)
         if self.seat_streams:
             for s in event.delivered_seats(self.n_seats):

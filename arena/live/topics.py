@@ -6,9 +6,13 @@
     arena/v1/runs/<run_id>/leaderboard                 retained  TrueSkill rows + μ history
     arena/v1/runs/<run_id>/matches/<match_id>/summary  retained  one match's state in brief
     arena/v1/runs/<run_id>/matches/<match_id>/god      spectator stream: every event
+    arena/v1/runs/<run_id>/matches/<match_id>/metrics  streaming metric events (spectators)
     arena/v1/runs/<run_id>/matches/<match_id>/seats/<seat>   what that seat may see
 
-Event streams carry JSON ``{"v": 1, "events": [Event, ...]}`` batches in ``seq`` order.
+Event streams carry JSON ``{"v": 1, "events": [Event, ...]}`` batches in ``seq`` order: on
+``god`` and ``seats`` each event is one line of the match's JSONL record, on ``metrics`` one
+line of ``RUN_DIR/metrics/<match_id>.live.jsonl`` (its own ``seq``; ``payload.of_seq`` names
+the record's event it scores).
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ def god(run_id: str, match_id: str) -> str:
     return f"{match_root(run_id, match_id)}/god"
 
 
+def metrics(run_id: str, match_id: str) -> str:
+    return f"{match_root(run_id, match_id)}/metrics"
+
+
 def seat(run_id: str, match_id: str, seat_no: int) -> str:
     return f"{match_root(run_id, match_id)}/seats/{int(seat_no)}"
 
@@ -61,7 +69,7 @@ def run_filter(run_id: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class TopicRef:
-    """A parsed topic: ``kind`` is status, leaderboard, summary, god or seat."""
+    """A parsed topic: ``kind`` is status, leaderboard, summary, god, metrics or seat."""
 
     run_id: str
     kind: str
@@ -78,7 +86,7 @@ def parse(topic: str) -> TopicRef | None:
     rest = parts[4:]
     if rest in (["status"], ["leaderboard"]):
         return TopicRef(run_id, rest[0])
-    if len(rest) == 3 and rest[0] == "matches" and rest[2] in ("summary", "god"):
+    if len(rest) == 3 and rest[0] == "matches" and rest[2] in ("summary", "god", "metrics"):
         return TopicRef(run_id, rest[2], rest[1])
     if len(rest) == 4 and rest[0] == "matches" and rest[2] == "seats" and rest[3].isdigit():
         return TopicRef(run_id, "seat", rest[1], int(rest[3]))

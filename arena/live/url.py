@@ -2,7 +2,8 @@
 
 TLS options ride in the query: ``?ca=/path/ca.pem`` (trust this CA), ``&insecure=1`` (skip
 hostname checks). A password may instead come from ``ARENA_MQTT_PASSWORD`` so it never sits on
-a command line. :meth:`BrokerURL.public` is the only form that is ever printed or written.
+a command line (and a username from ``ARENA_MQTT_USER`` when the URL names none).
+:meth:`BrokerURL.public` is the only form that is ever printed or written.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ class BrokerURL:
         ca = query.get("ca")
         password = unquote(parts.password) if parts.password else None
         username = unquote(parts.username) if parts.username else None
+        if username is None and password is None:
+            username = os.environ.get("ARENA_MQTT_USER") or None
         if username and password is None:
             password = os.environ.get("ARENA_MQTT_PASSWORD") or None
         return cls(

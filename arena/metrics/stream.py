@@ -97,10 +97,13 @@ class MetricsSink:
         }  # fmt: skip
 
     def _emit(self, source: Event, payload: dict[str, Any]) -> None:
+        # Its own identity: seq numbers the metrics stream (the line of the .live.jsonl);
+        # payload["of_seq"] is the record's event it scores. Reusing the source's seq made
+        # two different events share one (match_id, seq).
         ev = Event(
             type="metric", phase=source.phase, actor=source.actor, payload=payload,
             visibility=Visibility.god(), run_id=source.run_id, match_id=source.match_id,
-            seq=source.seq, ts=source.ts,
+            seq=len(self.metrics), ts=source.ts,
         )  # fmt: skip
         self.metrics.append(ev)
         if self.path is not None:

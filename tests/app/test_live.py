@@ -21,9 +21,9 @@ def jsonl_events(t) -> dict[str, list[dict]]:  # type: ignore[no-untyped-def]
     }
 
 
-async def _run_and_collect(tmp: Path, url: str):  # type: ignore[no-untyped-def]
+async def _run_and_collect(tmp: Path, url: str, read_url: str | None = None):  # type: ignore[no-untyped-def]
     t, live = live_tournament(tmp, LiveOptions(broker=url))
-    async with Collector(url, topics.run_filter(t.run_id)) as col:
+    async with Collector(read_url or url, topics.run_filter(t.run_id)) as col:
         async with live:
             results = await t.run()
         records = jsonl_events(t)
@@ -160,3 +160,69 @@ async def test_metric_streams_forward_to_the_same_matchs_live_sinks(tmp_path: Pa
             for s in first:
                 s.close()
             assert {s.match_id for s in live.active} == {t.specs[1].match_id}  # on_close
+
+
+def _mosquitto_users(tmp: Path, users: dict[str, str]) -> Path:
+    import shutil
+    import subprocess
+
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        pytest.skip("mosquitto_passwd not installed (apt-get install mosquitto)")
+    path = tmp / "passwd"
+    for i, (user, password) in enumerate(users.items()):
+        flags = ["-b", "-c"] if i == 0 else ["-b"]
+        subprocess.run([tool, *flags, str(path), user, password], check=True, timeout=60)
+    return path
+
+
+async def test_run_publishes_to_a_mosquitto_with_a_password_file_and_acl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import aiomqtt
+
+    from arena.live.bus import not_authorised
+    from arena.live.url import BrokerURL
+    from tests.arena.live.helpers import Mosquitto
+
+    # the configuration docs/security.md describes: a writer, a reader, a seat
+    passwd = _mosquitto_users(
+        tmp_path, {"arena-pub": "pub-secret", "arena-watch": "watch-secret", "seat0": "s0"}
+    )
+    match0 = "toy-r0-m00000"
+    acl = tmp_path / "acl"
+    acl.write_text(
+        "user arena-pub\ntopic write arena/v1/runs/#\n"
+        "user arena-watch\ntopic read arena/v1/runs/#\n"
+        f"user seat0\ntopic read arena/v1/runs/run1/matches/{match0}/seats/0\n"
+    )
+    m = Mosquitto(tmp_path, passwd=passwd, acl=acl).start()
+    try:
+        watch = f"mqtt://arena-watch:watch-secret@127.0.0.1:{m.port}"
+        root = f"arena/v1/runs/run1/matches/{match0}"
+        async with Collector(f"mqtt://seat0:s0@127.0.0.1:{m.port}", f"{root}/#") as seat:
+            t, results, records, col, _live = await _run_and_collect(
+                tmp_path, f"mqtt://arena-pub:pub-secret@127.0.0.1:{m.port}", watch
+            )
+            assert match0 in records
+            _check_streams(t, records, col)  # the reader got everything
+            seat_events = topics.seat(t.run_id, match0, 0)
+            await seat.wait_for(lambda: len(seat.events(seat_events)) > 0)
+            await seat.wait_for(lambda: seat.events(seat_events) == col.events(seat_events))
+        assert {tp for tp, _p, _r in seat.messages} == {seat_events}  # nothing but its seat
+        err = capsys.readouterr().err
+        assert "pub-secret" not in err and "watch-secret" not in err
+        url = BrokerURL.parse(watch)
+        for bad in (BrokerURL(url.host, url.port), BrokerURL(url.host, url.port, False, "arena-watch", "x")):  # fmt: skip
+            with pytest.raises(aiomqtt.MqttError) as info:
+                async with aiomqtt.Client(**bad.client_kwargs(), timeout=10):
+                    pass
+            assert not_authorised(info.value)
+        # a reader's spoofed status goes nowhere: the retained one is still the run's
+        async with aiomqtt.Client(**url.client_kwargs(), timeout=10) as spoofer:
+            await spoofer.publish(topics.status(t.run_id), b'{"status":"spoofed"}', qos=1, retain=True)  # fmt: skip
+        async with Collector(watch, topics.status(t.run_id)) as late:
+            await late.wait_for(lambda: late.last(topics.status(t.run_id)) is not None)
+        assert late.last(topics.status(t.run_id))["status"] == "complete"
+    finally:
+        m.kill()

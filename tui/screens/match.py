@@ -145,7 +145,7 @@ class MatchScreen(Screen[None]):
         if given:
             info.append("insights given:")
             info += given
-        metrics = [e for e in m.events if e.type.startswith("metric")]
+        metrics = list(m.metrics)
         if metrics:
             info.append("metrics: " + ", ".join(f"{e.type}" for e in metrics[-4:]))
         return info

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import getpass
 import json
 import shutil
 import socket
@@ -76,7 +77,13 @@ MOSQUITTO = shutil.which("mosquitto") or (
 class Mosquitto:
     """A private mosquitto on a free loopback port, with a temporary config."""
 
-    def __init__(self, tmp: Path, port: int | None = None, passwd: Path | None = None) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        port: int | None = None,
+        passwd: Path | None = None,
+        acl: Path | None = None,
+    ) -> None:
         if MOSQUITTO is None:
             pytest.skip("mosquitto binary not installed (apt-get install mosquitto)")
         self.port = port or free_port()
@@ -87,6 +94,10 @@ class Mosquitto:
             if passwd
             else ["allow_anonymous true"]
         )
+        lines += [f"acl_file {acl}"] if acl else []
+        if passwd or acl:
+            # run as root, mosquitto drops to user "mosquitto", who cannot read a private tmp dir
+            lines.append(f"user {getpass.getuser()}")
         self.conf.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None
 

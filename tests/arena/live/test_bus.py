@@ -7,6 +7,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from arena.live import topics
 from arena.live.bus import Publisher
 from arena.live.url import BrokerURL
@@ -133,3 +135,72 @@ async def test_retained_messages_go_out_in_the_order_they_were_set() -> None:
 
     assert await pub._flush(Client()) is False
     assert sent == [(n, True) for n in [*names[1:], names[0]]]
+
+
+async def _until(predicate, what: str, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout  # only matters when the condition never comes
+    while not predicate():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.02)
+
+
+async def test_events_in_flight_at_a_broker_kill_count_as_dropped_not_published() -> None:
+    import os
+    import signal
+
+    from arena.live.broker import BrokerProcess
+
+    broker = BrokerProcess()
+    url = await asyncio.to_thread(broker.start)
+    pub = Publisher(url, backoff=(0.05, 0.2), linger=0.0, interval=0.0)
+    pub.start()
+    god = "arena/v1/runs/r/matches/m/god"
+    try:
+        assert await pub.wait_connected(60)
+        for i in range(50):
+            pub.publish_event(god, json.dumps({"seq": i}))
+        await _until(lambda: pub.published == 50, "the broker acknowledged the first 50")
+        assert broker._proc is not None
+        pid = broker._proc.pid
+        os.kill(pid, signal.SIGSTOP)  # the broker reads nothing and acknowledges nothing
+        for i in range(50, 80):
+            pub.publish_event(god, json.dumps({"seq": i}))
+        # some of them leave the buffer: in flight, waiting for an acknowledgement
+        await _until(lambda: pub.backlog < 30, "a batch went out to the stopped broker")
+        os.kill(pid, signal.SIGKILL)
+        await _until(lambda: not pub.connected, "the publisher saw the connection drop")
+    finally:
+        await pub.aclose(timeout=1.0)
+        await asyncio.to_thread(broker.stop)
+    # sent but never acknowledged: not counted as published (QoS 0 counted them all)
+    assert (pub.enqueued, pub.published, pub.dropped) == (80, 50, 30)
+
+
+async def _idle_publisher_loses_its_broker() -> None:
+    from arena.live.broker import BrokerProcess
+
+    broker = BrokerProcess()
+    url = await asyncio.to_thread(broker.start)
+    pub = Publisher(url, backoff=(0.05, 0.2))
+    pub.retain("arena/v1/runs/r/status", {"status": "running"})
+    pub.start()
+    try:
+        assert await pub.wait_connected(60)
+        await _until(lambda: not pub._dirty, "the retained status went out")
+        assert broker._proc is not None
+        broker._proc.kill()
+        await _until(lambda: not pub.connected, "an idle publisher notices the drop")
+    finally:
+        await pub.aclose(timeout=1.0)
+        await asyncio.to_thread(broker.stop)
+
+
+async def test_a_broker_killed_while_the_publisher_idles_leaves_no_stray_future(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import gc
+
+    await _idle_publisher_loses_its_broker()
+    gc.collect()  # an unretrieved future reports itself when it is collected
+    stray = [r for r in caplog.records if "never retrieved" in r.getMessage()]
+    assert not stray, stray[0].getMessage()
