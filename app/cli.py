@@ -308,7 +308,11 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
     if as_json:
         print(json.dumps([r.model_dump() for r in rows], indent=2))
         return
-    table = Table(title="Leaderboard (TrueSkill, factions as teams)", title_justify="left")
+    table = Table(
+        title="Leaderboard (batch Bradley–Terry fit over all results, factions as teams; "
+        "sorted by μ)",
+        title_justify="left",
+    )
     for col in ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for r in rows:

@@ -1,14 +1,24 @@
-"""TrueSkill ratings over match results, folded in plan order (never completion order).
+"""Ratings over match results: the leaderboard (an order-free batch fit) and TrueSkill.
+
+The leaderboard (:func:`leaderboard`, :func:`report`) sorts by the batch Bradley–Terry fit of
+:mod:`arena.rating_batch`: one posterior mode over all results, so the order in which results
+were folded in (plan order, arrival order, a re-planned run) cannot change it. Every entry gets
+its μ with a bootstrap interval over matches, a 95% interval of its rank, win rates with
+intervals (the side-balanced one too) and per-role ratings with intervals (docs/ratings.md).
+
+TrueSkill (:func:`rate`, :func:`history`, :func:`trueskill_rows`) is kept where a rating must
+move match by match: the live leaderboard during a run (:mod:`arena.rating_fold`), the rating
+history plot and rating-driven matchmaking. It folds results in plan order (never completion
+order), and its numbers do depend on that order.
 
 Teams are the game's factions (werewolf: wolves/village; negotiation: each player alone).
-
 Factions differ in size and strength (six villagers against two wolves), which plain TrueSkill
 (team skill = sum of member skills) reads as a huge favourite losing whenever the small side
 wins, dragging every entry down. So a team's performance is the *mean* of its seats (each seat
-weighs 1/team size) plus a hidden "side" player per faction that learns the side's advantage.
-Several seats of one match may belong to the same rated player: each seat is rated as a
-weighted copy of the player's rating; the mean moves by the sum of its copies' updates and the
-variance shrinks by the product of their shrink factors.
+weighs 1/team size) plus a hidden "side" player per faction that learns the side's advantage
+(the batch fit has the same two parts). Several seats of one match may belong to the same rated
+player: in TrueSkill each seat is rated as a weighted copy of the player's rating; the mean moves
+by the sum of its copies' updates and the variance shrinks by the product of their shrink factors.
 
 Three tables are kept with the same partition and ranks (metrics.md §C3): per agent entry, per
 (entry, faction) and per (entry, role); per-game tables key entries by game. Errored matches
@@ -25,12 +35,19 @@ import numpy as np
 import trueskill
 from pydantic import BaseModel
 
+from arena import rating_batch
 from arena import stats as st
 from arena.population import population
+from arena.rating_batch import SIDE as SIDE  # re-exported: the live fold and tests use it
+from arena.rating_batch import team_ranks
 from arena.results import MatchResult, SeatResult
+from arena.tallies import fold_order as fold_order  # re-exported (arena.rating_fold)
+from arena.tallies import (
+    head_to_head_cells,
+    side_balanced,
+    tallies,
+)
 
-SIDE = "side:"  # prefix of the hidden per-faction players
-RATED = ("finished", "forfeited")
 By = Literal["agent", "role", "faction", "game"]
 KeyFn = Callable[[MatchResult, SeatResult], str]
 KEYS: dict[str, KeyFn] = {
@@ -49,21 +66,34 @@ def trueskill_env() -> trueskill.TrueSkill:
 
 
 class LeaderboardRow(BaseModel):
+    """One entry of a leaderboard. ``fit`` says where μ and σ come from: ``batch`` (the
+    leaderboard: the order-free fit, sorted by μ) or ``trueskill`` (the live board during a run,
+    folded match by match, sorted by μ − 3σ)."""
+
     agent: str  # the rated key: entry, entry@role, entry@faction or game/entry
-    mu: float
-    sigma: float
-    conservative: float  # mu - 3 sigma (sort key)
+    mu: float  # the rating (sort key of the batch leaderboard)
+    sigma: float  # its standard error (batch: Laplace, from the fit's curvature)
+    conservative: float  # mu - 3 sigma (the live TrueSkill board's sort key)
     games: int
     wins: int
     draws: int
     losses: int
     win_rate: float  # draws count 1/2
     mean_reward: float
+    fit: Literal["batch", "trueskill"] = "batch"
+    rank: int | None = None  # 1 = best, by the sort key
+    rank_low: int | None = None  # 95% bootstrap interval of the rank (best, worst)
+    rank_high: int | None = None
+    mu_low: float | None = None  # 95% bootstrap interval of mu
+    mu_high: float | None = None
     wr_low: float | None = None  # 95% CI of the win rate
     wr_high: float | None = None
     wr_ci: str | None = None  # "wilson" (no draws, one seat per match) or "bootstrap"
     side_balanced_wr: float | None = None  # 1/2 (WR side 1 + WR side 2), two-faction games
-    roles: dict[str, float] = {}  # per-role mu - 3 sigma
+    side_balanced_low: float | None = None  # its 95% bootstrap interval
+    side_balanced_high: float | None = None
+    roles: dict[str, float] = {}  # per-role mu (batch fit keyed entry@role)
+    roles_ci: dict[str, list[float]] = {}  # its 95% bootstrap interval per role
     rse: float | None = None  # % relative standard error of the win rate across repeats
     pr: float | None = None  # population return, exploitability, aggregate score
     wpe: float | None = None
@@ -77,24 +107,6 @@ class HistoryPoint(BaseModel):
     player: str
     mu: float
     sigma: float
-
-
-def fold_order(results: Iterable[MatchResult]) -> list[MatchResult]:
-    return sorted(results, key=lambda r: (r.index, r.match_id))
-
-
-def team_ranks(result: MatchResult) -> dict[str, int] | None:
-    """Rank per team (0 best, ties share) or None when the match is not rated."""
-    if result.status not in RATED or not result.seats:
-        return None
-    rewards: dict[str, list[float]] = defaultdict(list)
-    for s in result.seats:
-        rewards[s.team].append(s.reward)
-    if len(rewards) < 2:
-        return None
-    mean = {t: sum(v) / len(v) for t, v in rewards.items()}
-    distinct = sorted(set(mean.values()), reverse=True)
-    return {t: distinct.index(v) for t, v in mean.items()}
 
 
 def rate_result(
@@ -166,53 +178,6 @@ def rate(
     return dict(ratings)
 
 
-def seat_returns(result: MatchResult) -> dict[int, float] | None:
-    """+1 / -1 / 0 per seat from the team ranks (a draw when every team ties)."""
-    ranks = team_ranks(result)
-    if ranks is None:
-        return None
-    if len(set(ranks.values())) == 1:
-        return {s.seat: 0.0 for s in result.seats}
-    return {s.seat: 1.0 if ranks[s.team] == 0 else -1.0 for s in result.seats}
-
-
-class _Tally:
-    def __init__(self) -> None:
-        self.num: list[float] = []  # per match: wins + draws/2
-        self.den: list[float] = []  # per match: seats played
-        self.wins = self.draws = self.losses = 0
-        self.reward = 0.0
-        self.multi = False
-        self.by_side: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-
-
-def _tallies(results: list[MatchResult], keyfn: KeyFn) -> dict[str, _Tally]:
-    tallies: dict[str, _Tally] = defaultdict(_Tally)
-    for result in fold_order(results):
-        returns = seat_returns(result)
-        if returns is None:
-            continue
-        per_match: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for s in result.seats:
-            k = keyfn(result, s)
-            t = tallies[k]
-            ret = returns[s.seat]
-            t.wins += ret > 0
-            t.losses += ret < 0
-            t.draws += ret == 0
-            t.reward += s.reward
-            score = (ret + 1) / 2
-            per_match[k][0] += score
-            per_match[k][1] += 1
-            t.by_side[s.team][0] += score
-            t.by_side[s.team][1] += 1
-        for k, (num, den) in per_match.items():
-            tallies[k].num.append(num)
-            tallies[k].den.append(den)
-            tallies[k].multi |= den > 1
-    return tallies
-
-
 def leaderboard_row(
     agent: str,
     rating: trueskill.Rating | None,
@@ -223,6 +188,7 @@ def leaderboard_row(
     losses: int,
     score: float,
     reward: float,
+    fit: Literal["batch", "trueskill"] = "trueskill",
 ) -> LeaderboardRow:
     """One row from a rating (None: the prior) and a tally; ``score`` is wins + draws/2."""
     r = rating if rating is not None else trueskill_env().create_rating()
@@ -237,7 +203,47 @@ def leaderboard_row(
         losses=losses,
         win_rate=round(score / games, 4) if games else 0.0,
         mean_reward=round(reward / games, 4) if games else 0.0,
+        fit=fit,
     )
+
+
+def trueskill_rows(
+    results: list[MatchResult], by: By = "agent", freeze: Iterable[str] = ()
+) -> list[LeaderboardRow]:
+    """The TrueSkill board (plan-order fold, sorted by μ − 3σ): what the live board shows."""
+    keyfn = KEYS[by]
+    ratings = rate(results, keyfn, freeze=freeze)
+    counts = tallies(results, keyfn)
+    rows = [
+        leaderboard_row(
+            agent,
+            ratings.get(agent),
+            games=int(sum(t.den)),
+            wins=t.wins,
+            draws=t.draws,
+            losses=t.losses,
+            score=sum(t.num),
+            reward=t.reward,
+        )
+        for agent, t in sorted(counts.items())
+    ]
+    rows.sort(key=lambda row: (-row.conservative, row.agent))
+    return rows
+
+
+def _role_ratings(
+    results: list[MatchResult], freeze: list[str], rng: np.random.Generator, b: int
+) -> dict[str, dict[str, tuple[float, tuple[float, float] | None]]]:
+    """Per entry, per role: the batch μ keyed ``entry@role`` and its bootstrap interval."""
+    fitted = rating_batch.fit(results, KEYS["role"], freeze=freeze, rng=rng, resamples=b)
+    keys = [k for k in fitted.mu if not k.startswith(SIDE)]
+    samples = rating_batch.samples_of(fitted, keys)
+    out: dict[str, dict[str, tuple[float, tuple[float, float] | None]]] = defaultdict(dict)
+    for i, k in enumerate(keys):
+        agent, _, role = k.rpartition("@")
+        ci = st.percentile_interval(samples[:, i]) if samples is not None else None
+        out[agent][role] = (fitted.mu[k], ci)
+    return out
 
 
 def leaderboard(
@@ -248,34 +254,45 @@ def leaderboard(
     bootstrap: int = 2000,
     freeze: Iterable[str] = (),
 ) -> list[LeaderboardRow]:
-    """Rows sorted by mu - 3 sigma; ``detail`` adds CIs, side-balanced WR and per-role ratings."""
+    """Rows sorted by the batch fit's μ (order-free); ``detail`` adds the intervals (μ, rank,
+    win rates, side-balanced win rate) and per-role ratings, from ``bootstrap`` resamples."""
     keyfn = KEYS[by]
-    ratings = {
-        k: v for k, v in rate(results, keyfn, freeze=freeze).items() if not k.startswith(SIDE)
-    }
-    tallies = _tallies(results, keyfn)
-    role_ratings: dict[str, dict[str, float]] = defaultdict(dict)
-    if detail and by == "agent":
-        for k, r in rate(results, "role", freeze=freeze).items():
-            if not k.startswith(SIDE):
-                agent, _, role = k.rpartition("@")
-                role_ratings[agent][role] = round(r.mu - 3 * r.sigma, 3)
+    frozen = list(freeze)
+    fitted = rating_batch.fit(
+        results,
+        keyfn,
+        freeze=frozen,
+        rng=np.random.default_rng([seed, 2]),
+        resamples=bootstrap if detail else 0,
+    )
+    counts = tallies(results, keyfn)
+    roles = (
+        _role_ratings(results, frozen, np.random.default_rng([seed, 3]), bootstrap)
+        if detail and by == "agent"
+        else {}
+    )
     rng = np.random.default_rng(seed)
+    side_rng = np.random.default_rng([seed, 4])
     rows = []
-    for agent in sorted(set(ratings) | set(tallies)):
-        t = tallies.get(agent, _Tally())
+    for agent, t in sorted(counts.items()):
         games = int(sum(t.den))
+        mu = fitted.mu.get(agent, rating_batch.MU0)
+        sigma = fitted.sigma.get(agent, rating_batch.SIGMA0)
         row = leaderboard_row(
             agent,
-            ratings.get(agent),
+            trueskill.Rating(mu, sigma),
             games=games,
             wins=t.wins,
             draws=t.draws,
             losses=t.losses,
             score=sum(t.num),
             reward=t.reward,
+            fit="batch",
         )
-        row.roles = role_ratings.get(agent, {})
+        for role, (value, role_ci) in sorted(roles.get(agent, {}).items()):
+            row.roles[role] = round(value, 3)
+            if role_ci is not None:
+                row.roles_ci[role] = [round(role_ci[0], 3), round(role_ci[1], 3)]
         if detail and games:
             ci: tuple[float, float] | None
             if t.draws == 0 and not t.multi:
@@ -286,39 +303,25 @@ def leaderboard(
                 row.wr_ci = "bootstrap" if ci is not None else None
             if ci is not None:
                 row.wr_low, row.wr_high = round(ci[0], 4), round(ci[1], 4)
-            if len(t.by_side) == 2 and all(d > 0 for _, d in t.by_side.values()):
-                row.side_balanced_wr = round(sum(n / d for n, d in t.by_side.values()) / 2, 4)
+            balanced = side_balanced(t, side_rng, bootstrap)
+            if balanced is not None:
+                row.side_balanced_wr = round(balanced[0], 4)
+                if balanced[1] is not None:
+                    row.side_balanced_low = round(balanced[1][0], 4)
+                    row.side_balanced_high = round(balanced[1][1], 4)
         rows.append(row)
-    rows.sort(key=lambda row: (-row.conservative, row.agent))
+    # The sort key: the fit's μ at full precision (the rounded copy could tie two entries).
+    rows.sort(key=lambda row: (-fitted.mu.get(row.agent, rating_batch.MU0), row.agent))
+    samples = rating_batch.samples_of(fitted, [r.agent for r in rows])
+    intervals = rating_batch.rank_intervals(samples) if samples is not None else None
+    for i, row in enumerate(rows):
+        row.rank = i + 1
+        if samples is not None and intervals is not None:
+            lo, hi = st.percentile_interval(samples[:, i]) or (None, None)
+            row.mu_low = None if lo is None else round(lo, 3)
+            row.mu_high = None if hi is None else round(hi, 3)
+            row.rank_low, row.rank_high = intervals[i]
     return rows
-
-
-def head_to_head_cells(
-    results: list[MatchResult],
-) -> dict[tuple[str, str], list[tuple[float, float]]]:
-    """Per pair of entries (x < y), (return of x, return of y) of each match only they played.
-
-    Faction games (some team has several seats) return +1 win / -1 loss / 0 draw and need each
-    team filled by one entry; otherwise the return is the mean reward of the entry's seats.
-    """
-    cells: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
-    for result in fold_order(results):
-        agents = sorted({s.agent for s in result.seats})
-        returns = seat_returns(result)
-        if len(agents) != 2 or returns is None:
-            continue
-        team_agents: dict[str, set[str]] = defaultdict(set)
-        for s in result.seats:
-            team_agents[s.team].add(s.agent)
-        faction = len(team_agents) < len(result.seats)
-        if faction and any(len(v) > 1 for v in team_agents.values()):
-            continue
-        value = {a: [] for a in agents}  # type: dict[str, list[float]]
-        for s in result.seats:
-            value[s.agent].append(returns[s.seat] if faction else s.reward)
-        x, y = agents
-        cells[(x, y)].append((float(np.mean(value[x])), float(np.mean(value[y]))))
-    return dict(cells)
 
 
 def report(

@@ -85,14 +85,15 @@ def _load(run_dirs: list[str]) -> tuple[list[Any], dict[str, Any]]:
 
 # -- leaderboard --------------------------------------------------------------------------
 COLUMNS = [
+    ("rank [95% CI]", "rank"),
     ("agent", "agent"),
-    ("μ", "mu"),
+    ("μ [95% CI]", "mu"),
     ("σ", "sigma"),
     ("μ−3σ", "conservative"),
     ("games", "games"),
     ("W-D-L", None),
     ("win rate [95% CI]", None),
-    ("side-bal WR", "side_balanced_wr"),
+    ("side-bal WR [95% CI]", "side_balanced_wr"),
     ("RSE %", "rse"),
 ]
 
@@ -103,11 +104,26 @@ def _fmt(v: Any) -> str:
     return f"{v:.3f}" if isinstance(v, float) else str(v)
 
 
+def _with_ci(value: Any, low: Any, high: Any, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    text = f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+    if low is None or high is None:
+        return text
+    if isinstance(low, int) and isinstance(high, int):
+        return f"{text} [{low}, {high}]"
+    return f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
 def render_table(doc: dict[str, Any]) -> Table:
     rows = doc["rows"]
     base = ("agent", "mu", "sigma", "conservative", "games", None)
     cols = [(h, k) for h, k in COLUMNS if k in base or any(r.get(k) is not None for r in rows)]
-    title = f"Leaderboard by {doc['by']} (TrueSkill, factions as teams; sorted by μ−3σ)"
+    title = (
+        f"Leaderboard by {doc['by']} (batch Bradley–Terry fit over all results, factions as "
+        "teams; sorted by μ, whatever order the results came in; rank and μ with 95% "
+        "bootstrap CIs over matches)"
+    )
     table = Table(title=title, title_justify="left")
     for h, _ in cols:
         table.add_column(h, justify="left" if h == "agent" else "right")
@@ -123,6 +139,14 @@ def render_table(doc: dict[str, Any]) -> Table:
                     else ""
                 )
                 cells.append(f"{r['win_rate']:.3f}{ci}")
+            elif k == "rank":
+                cells.append(_with_ci(r.get("rank"), r.get("rank_low"), r.get("rank_high")))
+            elif k == "mu":
+                cells.append(_with_ci(r["mu"], r.get("mu_low"), r.get("mu_high"), 2))
+            elif k == "side_balanced_wr":
+                cells.append(
+                    _with_ci(r.get(k), r.get("side_balanced_low"), r.get("side_balanced_high"), 2)
+                )
             else:
                 cells.append(_fmt(r.get(k)) if k != "agent" else r["agent"])
         table.add_row(*cells)
@@ -134,12 +158,16 @@ def render_roles(doc: dict[str, Any]) -> Table | None:
     roles = sorted({role for r in rows for role in r.get("roles", {})})
     if not roles:
         return None
-    table = Table(title="Per-role μ−3σ", title_justify="left")
+    table = Table(title="Per-role μ [95% CI] (batch fit keyed entry@role)", title_justify="left")
     table.add_column("agent")
     for role in roles:
         table.add_column(role, justify="right")
     for r in rows:
-        table.add_row(r["agent"], *(_fmt(r.get("roles", {}).get(role)) for role in roles))
+        cells = []
+        for role in roles:
+            ci = r.get("roles_ci", {}).get(role) or [None, None]
+            cells.append(_with_ci(r.get("roles", {}).get(role), ci[0], ci[1], 2))
+        table.add_row(r["agent"], *cells)
     return table
 
 
@@ -212,12 +240,16 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         return 0
     if args.csv:
         out = io.StringIO()
-        fields = [k for k in doc["rows"][0] if k != "roles"] if doc["rows"] else ["agent"]
-        writer = csv.DictWriter(out, fieldnames=[*fields, "roles"], lineterminator="\n")
+        nested = ("roles", "roles_ci")
+        fields = [k for k in doc["rows"][0] if k not in nested] if doc["rows"] else ["agent"]
+        writer = csv.DictWriter(out, fieldnames=[*fields, *nested], lineterminator="\n")
         writer.writeheader()
         for row in doc["rows"]:
             roles = ";".join(f"{k}={v}" for k, v in sorted(row.get("roles", {}).items()))
-            writer.writerow({**{k: row[k] for k in fields}, "roles": roles})
+            cis = ";".join(
+                f"{k}={lo}..{hi}" for k, (lo, hi) in sorted(row.get("roles_ci", {}).items())
+            )
+            writer.writerow({**{k: row[k] for k in fields}, "roles": roles, "roles_ci": cis})
         sys.stdout.write(out.getvalue())
         return 0
     console.print(render_table(doc))
@@ -386,9 +418,11 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser(
         "leaderboard",
         help="print the leaderboard of one or more run directories",
-        description="TrueSkill (μ, σ, μ−3σ), win rates with 95%% CIs, side-balanced win rate, "
-        "per-role ratings, cross-table with population return / exploitability / aggregate "
-        "score, and RSE across repeats.",
+        description="A batch Bradley–Terry fit over all results (μ, σ, sorted by μ; the order "
+        "results were folded in does not matter), with 95%% bootstrap CIs of μ and of each "
+        "entry's rank; win rates and the side-balanced win rate with 95%% CIs, per-role "
+        "ratings with CIs, cross-table with population return / exploitability / aggregate "
+        "score, and RSE across repeats (docs/ratings.md).",
     )
     p.add_argument("run_dir", nargs="+")
     p.add_argument("--by", choices=["agent", "role", "faction", "game"], default="agent")

@@ -8,7 +8,7 @@ import pytest
 
 from arena.live.status import history_cuts, leaderboard_doc
 from arena.rating_fold import RatingFold
-from arena.ratings import SIDE, fold_order, leaderboard, rate
+from arena.ratings import SIDE, fold_order, rate, trueskill_rows
 from arena.results import MatchResult, SeatResult
 
 AGENTS = ["rule", "random", "llm", "cautious"]
@@ -84,7 +84,7 @@ def from_scratch(results: list[MatchResult]) -> dict:
         for agent, rating in rate(ordered[:cut]).items():
             if not agent.startswith(SIDE):
                 history.setdefault(agent, []).append(round(rating.mu, 3))
-    rows = [r.model_dump() for r in leaderboard(ordered)]
+    rows = [r.model_dump() for r in trueskill_rows(ordered)]
     return {"rows": rows, "history": history, "n_results": len(ordered)}
 
 

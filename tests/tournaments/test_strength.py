@@ -37,6 +37,9 @@ def test_trueskill_recovers_the_strength_order_within_200_matches(tmp_path: Path
     assert len(results) == 200
     order = [r.agent for r in leaderboard(results)]
     assert kendall_tau(order, TRUE_ORDER) >= 0.9, order
+    ratings = rate(results)  # TrueSkill in plan order (the live board, matchmaking)
+    ts_order = sorted(TRUE_ORDER, key=lambda a: -(ratings[a].mu - 3 * ratings[a].sigma))
+    assert kendall_tau(ts_order, TRUE_ORDER) >= 0.9, ts_order
 
 
 def test_rating_driven_stops_at_the_budget_and_ranks_the_population(tmp_path: Path) -> None:
