@@ -222,6 +222,9 @@ class MatchRunner:
                 error = str(err)
             except TimeoutError:
                 error = f"no answer within {self.policy.timeout_s}s"
+                mark = getattr(self.agents[seat], "mark_timed_out", None)
+                if mark is not None:  # its cancelled call record says why (issue 15, item 11)
+                    mark()
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # an agent bug must not crash the match

@@ -5,12 +5,16 @@ JSON answer (a schema with the legal options as enum where the server supports s
 output; on the local backend, choice decisions are ranked by likelihood so even a tiny model
 answers legally), and returns the leniently parsed answer. Strict validation, re-asks (with
 ``observation.error``) and fallbacks are the runner's. Transport retries happen inside the
-backend. Every call is recorded; the runner collects them with :meth:`pop_call_records` and
-writes one god-only ``llm_call`` event each.
+backend. Every call is recorded, whatever its end, with a ``status``: ``ok``, ``error`` (the
+backend gave up, or failed otherwise), ``cancelled`` (the call was stopped) or ``timeout``
+(stopped by the runner's per-decision timeout, see :meth:`mark_timed_out`); tokens and cost
+are those of the reply, 0 when none arrived. The runner collects them with
+:meth:`pop_call_records` and writes one god-only ``llm_call`` event each.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -18,7 +22,7 @@ from arena.agents.base import Agent, MatchContext
 from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
 from arena.llm.config import LLMAgentParams
-from arena.llm.messages import ChatRequest, ChatResult, LLMError
+from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
 from arena.llm.parse import interpret
 from arena.llm.prompt import (
     choice_candidates,
@@ -152,13 +156,27 @@ class LLMAgent(Agent):
         self._last_kind = ident
         request = self.build_request(observation, decision)
         started = time.perf_counter()
+        progress = CallProgress()
         try:
-            result = await self._backend().complete(request)
-        except LLMError as err:
-            self._record(decision, None, time.perf_counter() - started, error=str(err), err=err)
+            result = await self._backend().complete(request, progress)
+        except asyncio.CancelledError:
+            # the runner's timeout or a stop: record the call before the cancellation goes on
+            self._record(
+                decision, None, time.perf_counter() - started, "cancelled", progress=progress
+            )
+            raise
+        except Exception as err:
+            self._record(
+                decision,
+                None,
+                time.perf_counter() - started,
+                "error",
+                error=str(err) if isinstance(err, LLMError) else f"{type(err).__name__}: {err}",
+                progress=progress,
+            )
             raise
         answer = self.answer_from(result, decision)
-        self._record(decision, result, result.latency_s)
+        self._record(decision, result, result.latency_s, "ok")
         return answer
 
     def answer_from(self, result: ChatResult, decision: Decision) -> dict[str, Any] | str:
@@ -174,10 +192,12 @@ class LLMAgent(Agent):
         decision: Decision,
         result: ChatResult | None,
         latency: float,
+        status: str,
         error: str | None = None,
-        err: Exception | None = None,
+        progress: CallProgress | None = None,
     ) -> None:
         b = self.config.backend
+        done = progress or CallProgress()
         rec: dict[str, Any] = {
             "agent": self.name,
             "decision": decision.kind,
@@ -188,13 +208,17 @@ class LLMAgent(Agent):
             "latency_s": round(latency, 6),
             "tokens_in": result.tokens_in if result else 0,
             "tokens_out": result.tokens_out if result else 0,
-            "retries": result.retries if result else int(getattr(err, "retries", 0)),
+            "retries": result.retries if result else done.retries,
             "cost_usd": round(result.cost_usd, 8) if result else 0.0,
             "cache": result.cache if result else "off",
-            "ok": error is None,
+            "ok": status == "ok",
+            "status": status,
         }
-        if result is not None and result.errors:
-            rec["transport_errors"] = result.errors[-5:]
+        if result is None:
+            rec["sent"] = done.sent  # False: stopped before any attempt left (gate, limiter)
+        errors = result.errors if result is not None else done.errors
+        if errors:
+            rec["transport_errors"] = errors[-5:]
         if result is not None and result.ranked is not None:
             rec["ranked"] = True
         if error is not None:
@@ -202,6 +226,12 @@ class LLMAgent(Agent):
         if self._memory_record is not None:  # once per match: the bank version and insight ids
             rec["memory"], self._memory_record = self._memory_record, None
         self._records.append(rec)
+
+    def mark_timed_out(self) -> None:
+        """The runner's timeout stopped the last call: its record says ``timeout``."""
+        if self._records and self._records[-1]["status"] == "cancelled":
+            self._records[-1]["status"] = "timeout"
+            self._records[-1].setdefault("error", "cancelled by the runner's decision timeout")
 
     def pop_call_records(self) -> list[dict[str, Any]]:
         """Per-call accounting since the last pop (the runner turns each into an event)."""

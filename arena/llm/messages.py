@@ -67,6 +67,19 @@ class ChatRequest:
 
 
 @dataclass
+class CallProgress:
+    """What a backend has done so far for one request, readable if the call is cancelled.
+
+    A call cancelled by the runner's timeout (or a stop) ends with ``CancelledError``, which
+    must propagate untouched; the caller passes one of these to :meth:`Backend.complete` to
+    still record the retries and transport errors of the attempts made (issue 15, item 11)."""
+
+    retries: int = 0
+    errors: list[str] = field(default_factory=list)
+    sent: bool = False  # an attempt reached the transport (past the gate and the limiter)
+
+
+@dataclass
 class ChatResult:
     """A reply with its accounting."""
 

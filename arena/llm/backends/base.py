@@ -15,7 +15,14 @@ from abc import ABC, abstractmethod
 from arena.llm.cache import ResponseCache, open_cache
 from arena.llm.config import BackendConfig
 from arena.llm.limits import RateLimiter, backoff_delay
-from arena.llm.messages import CacheMiss, ChatRequest, ChatResult, LLMError, TransportError
+from arena.llm.messages import (
+    CacheMiss,
+    CallProgress,
+    ChatRequest,
+    ChatResult,
+    LLMError,
+    TransportError,
+)
 from arena.priority import PriorityGate
 
 
@@ -41,8 +48,14 @@ class Backend(ABC):
     def estimate_tokens(self, request: ChatRequest) -> int:
         return int(request.prompt_chars() / 3.5) + request.max_tokens
 
-    async def complete(self, request: ChatRequest) -> ChatResult:
-        """One reply (from the cache, or the backend with retries); raises LLMError on failure."""
+    async def complete(
+        self, request: ChatRequest, progress: CallProgress | None = None
+    ) -> ChatResult:
+        """One reply (from the cache, or the backend with retries); raises LLMError on failure.
+
+        ``progress`` (when given) is kept up to date with the retries and transport errors,
+        so a caller whose call is cancelled can still record them."""
+        progress = progress if progress is not None else CallProgress()
         started = time.perf_counter()
         key: str | None = None
         if self.cache is not None:
@@ -57,12 +70,13 @@ class Backend(ABC):
                     f"request to {self.config.describe()} (key {key[:12]})"
                 )
         retries = 0
-        errors: list[str] = []
+        errors = progress.errors
         while True:
             try:
                 async with self.gate.slot():
                     est = self.estimate_tokens(request)
                     await self.limiter.acquire(est)
+                    progress.sent = True
                     result = await self._attempt(request)
                     self.limiter.settle(est, result.tokens_in + result.tokens_out)
                 break
@@ -86,10 +100,11 @@ class Backend(ABC):
                     retry_after,
                 )
                 retries += 1
+                progress.retries = retries
                 await asyncio.sleep(delay)
         self.n_calls += 1
         result.retries = retries
-        result.errors = errors
+        result.errors = list(errors)
         result.latency_s = time.perf_counter() - started
         result.cost_usd = self.config.prices.cost(result.tokens_in, result.tokens_out)
         result.model = result.model or self.model_name

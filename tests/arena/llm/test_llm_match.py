@@ -134,3 +134,46 @@ async def test_preflight_of_config_entries_rejects_a_wrong_model(scripted):
     assert len(await preflight_entries([good, rnd])) == 1
     with pytest.raises(ConfigError, match=r"agent bad: .*missing-model"):
         await preflight_entries([good, bad, rnd])
+
+
+async def test_calls_cut_by_the_runner_timeout_are_recorded_with_a_status(scripted):
+    """Issue 15, item 11: a call the runner's timeout cancels used to leave no llm_call."""
+    from arena.llm.scripted import parse_latency
+
+    # every reply takes 0.3 s; the runner waits 0.1 s per ask, then falls back
+    scripted.engine._latency = parse_latency("const:0.3")
+    policy = InvalidActionPolicy(retries=1, fallback="random_legal", timeout_s=0.1)
+    result, events = await run_toy(scripted, seed=6, policy=policy)
+    assert result.status == "finished"
+    calls = llm_calls(events)
+    timeouts = [
+        e for e in events if e.type == "invalid_action" and "no answer" in e.payload["error"]
+    ]
+    assert timeouts and len(calls) == len(timeouts)  # every request has its record
+    assert {c.payload["status"] for c in calls} == {"timeout"}
+    for c in calls:
+        assert not c.payload["ok"] and c.payload["sent"] and c.payload["tokens_in"] == 0
+        assert c.payload["latency_s"] >= 0.09 and "timeout" in c.payload["error"]
+    assert len([e for e in events if e.type == "fallback"]) == result.n_decisions
+
+
+async def test_each_call_status_of_a_faulty_match_is_ok_error_or_timeout(scripted):
+    """Mixed: instant replies (ok), HTTP 500 with no retries left (error), hangs (timeout)."""
+    scripted.engine.fault_rates = {"500": 0.25, "hang": 0.2}
+    policy = InvalidActionPolicy(retries=2, fallback="random_legal", timeout_s=0.5)
+    result, events = await run_toy(scripted, seed=7, policy=policy, max_retries=0)
+    assert result.status == "finished"
+    calls = llm_calls(events)
+    statuses = [c.payload["status"] for c in calls]
+    assert set(statuses) == {"ok", "error", "timeout"}, statuses
+    n = {t: len([e for e in events if e.type == t]) for t in ("decision", "fallback")}
+    refused = [e for e in events if e.type == "invalid_action"]
+    # one record per ask: every refused ask, and every decision but the fallbacks (no call)
+    assert len(calls) == n["decision"] - n["fallback"] + len(refused)
+    assert statuses.count("timeout") == sum("no answer" in e.payload["error"] for e in refused)
+    for c in calls:
+        p = c.payload
+        assert p["ok"] == (p["status"] == "ok")
+        assert (p["tokens_in"] > 0) == (p["status"] == "ok")
+        if p["status"] == "error":
+            assert "HTTP 500" in p["error"]
