@@ -226,3 +226,49 @@ async def test_run_publishes_to_a_mosquitto_with_a_password_file_and_acl(
         assert late.last(topics.status(t.run_id))["status"] == "complete"
     finally:
         m.kill()
+
+
+async def test_metric_events_have_their_own_topic_and_identity(tmp_path: Path) -> None:
+    from app.cli import run_sinks
+    from app.live import LiveSession
+    from arena.metrics.stream import metrics_sink_factory
+    from tests.arena.live.helpers import toy_tournament
+    from tui.model import RunModel
+    from tui.sources import MqttSource
+
+    with EmbeddedBroker() as broker:
+        url = broker.url.public()
+        live = LiveSession("run1", tmp_path / "run1", LiveOptions(broker=url))
+        make = run_sinks(live, metrics_sink_factory(tmp_path / "run1"))
+        t = toy_tournament(tmp_path, matches=2, extra_sinks=make)
+        async with Collector(url, topics.run_filter(t.run_id)) as col:
+            async with live:
+                await t.run()
+            records = jsonl_events(t)
+            lines = {
+                m: [json.loads(x) for x in (t.dir.root / "metrics" / f"{m}.live.jsonl").read_text().splitlines()]
+                for m in records
+            }  # fmt: skip
+            assert all(lines.values()), "the toy game's speech is scored"
+            for m in records:
+                god, scores = topics.god(t.run_id, m), topics.metrics(t.run_id, m)
+                await col.wait_for(
+                    lambda g=god, s=scores, m=m: (
+                        len(col.events(g)) == len(records[m])
+                        and len(col.events(s)) == len(lines[m])
+                    )
+                )
+    model = RunModel()
+    for topic, payload, _retained in col.messages:
+        MqttSource.handle(model, topic, payload)
+    for m, events in records.items():
+        assert col.events(topics.god(t.run_id, m)) == events  # the record, and only it
+        published = col.events(topics.metrics(t.run_id, m))
+        assert published == lines[m]  # each one line of the metrics stream
+        assert [e["seq"] for e in published] == list(range(len(published)))
+        assert {e["type"] for e in published} == {"metric"}
+        by_seq = {e["seq"]: e for e in events}
+        for e in published:  # of_seq names the record's event it scores
+            assert by_seq[e["payload"]["of_seq"]]["actor"] == e["actor"]
+        assert len(model.matches[m].metrics) == len(published)  # the TUI keeps them all
+        assert model.matches[m].n_events == len(events)
