@@ -34,6 +34,7 @@ EXTENSIONS = (
     "app.commands.score",
     "app.commands.personas",
     "app.commands.memory",
+    "app.commands.selfplay",
 )
 
 console = Console()

@@ -1,0 +1,90 @@
+"""The self-play config: every problem named once, good configs parse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.errors import ConfigError
+from arena.selfplay.config import parse
+
+
+def good(**change: Any) -> dict[str, Any]:
+    raw: dict[str, Any] = {
+        "game": "dealornodeal",
+        "base": {"kind": "llm", "params": {"backend": {"model": "scripted"}}},
+        "styles": ["Be brief."],
+        "panel": [{"name": "bot", "kind": "rule"}],
+    }
+    raw.update(change)
+    return raw
+
+
+def problems(raw: dict[str, Any]) -> list[str]:
+    with pytest.raises(ConfigError) as err:
+        parse(raw, source="c")
+    return err.value.problems
+
+
+def test_a_good_config_parses_with_defaults() -> None:
+    config = parse(good())
+    assert config.game == "dealornodeal"
+    assert config.units.gate == 32 and config.gate.alpha == 0.05
+    assert config.selection.k == 2.0
+
+
+def test_schema_problems_are_one_message_each() -> None:
+    found = problems(good(population=1, units={"gate": 1}, colour="blue"))
+    assert found == [
+        "c: population: Input should be greater than or equal to 2",
+        "c: units.gate: Input should be greater than or equal to 2",
+        "c: colour: unknown field",
+    ]
+
+
+def test_cross_field_problems_are_all_reported(tmp_path: Path) -> None:
+    found = problems(
+        good(
+            base={"kind": "rule"},
+            panel=[{"name": "bot", "kind": "nosuch"}, {"name": "c-x", "kind": "rule"}],
+            operators={"mutate": 1, "restyle": 1},
+            styles=[],
+            elites=4,
+            population=4,
+            reflector="magic",
+            seed_context={"bank": str(tmp_path / "missing.sqlite")},
+            units={"seats": [0, 5]},
+        )
+    )
+    text = "\n".join(found)
+    for needle in [
+        "base.kind: candidates are LLM contexts",
+        "panel.0.kind: unknown agent kind 'nosuch'",
+        "panel.1.name: names starting 'c-' are kept for candidates",
+        "operators.mutate: unknown operator",
+        "styles: the restyle operator needs a pool of styles",
+        "elites: must be smaller than population",
+        "reflector: scripted, scripted:directives or a backend mapping",
+        "seed_context.bank: no such bank",
+        "units.seats.1: seat 5 outside 0..1",
+    ]:
+        assert needle in text, (needle, found)
+    assert len(found) == 9
+
+
+def test_the_context_owns_style_and_memory() -> None:
+    found = problems(good(base={"kind": "llm", "params": {"style": "x", "memory": []}}))
+    assert found == [
+        "c: base.params.memory: set by the candidate's context (seed_context)",
+        "c: base.params.style: set by the candidate's context (seed_context)",
+    ]
+
+
+def test_unknown_game_and_phase() -> None:
+    assert problems(good(game="chess")) == [
+        "c: game: unknown game 'chess'" + problems(good(game="chess"))[0].split("'chess'")[1]
+    ]
+    found = problems(good(budget={"per_phase": {"lunch": {"games": 3}}}))
+    assert "unknown phase(s) ['lunch']" in found[0]

@@ -1,0 +1,554 @@
+"""``arena selfplay``: optimise an LLM agent's context (system-prompt variant + memory-bank
+version) by self-play against an opponent panel, with honest selection and a held-out gate.
+
+One repeat (master seed) runs G generations. Generation g:
+
+1. **play** — every candidate plays fresh *train* and *select* units (common random numbers:
+   the same deals, seats and opponents for every candidate of the generation);
+2. **rate** — TrueSkill over every select game so far (ids persist, so σ persists);
+3. **gate** — the best candidate by μ − kσ other than the incumbent, if it rates above it,
+   plays the frozen *gate* units; it replaces the incumbent only if the one-sided lower bound
+   of its paired improvement is > 0 (:mod:`arena.selfplay.gate`);
+4. **reproduce** — the incumbent and the top elites survive, operators fill the population
+   (parents by μ + cσ); rejected contexts go to the tabu log.
+
+Everything is a pure function of the config, the master seed and the games on disk, and every
+phase is an ordinary resumable run directory: rerunning the same directory (``--resume``)
+skips finished games and folded reflections and reaches the same champion, banks and ratings.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena import registry
+from arena.memory.bank import open_bank
+from arena.results import MatchResult, MatchSpec
+from arena.seeding import derive_seed
+from arena.selfplay import candidate as cand
+from arena.selfplay import operators as ops
+from arena.selfplay.budget import Ledger, Usage
+from arena.selfplay.candidate import Candidate
+from arena.selfplay.config import SelfPlayConfig
+from arena.selfplay.gate import GateDecision, decide
+from arena.selfplay.select import Rating, optimistic_order, rank, ratings
+from arena.selfplay.units import Split, Unit, episode_id, make_units
+from arena.stats import wilson
+from tournaments.executor import SinkFactory
+from tournaments.selfplay_phase import Episode, play_phase, run_config, write_json, write_text
+
+OnGeneration = Callable[[dict[str, Any]], None]
+
+
+@dataclass
+class RepeatState:
+    repeat: int
+    incumbent: Candidate
+    seed: Candidate
+    population: list[Candidate]
+    known: dict[str, Candidate] = field(default_factory=dict)
+    select_results: list[MatchResult] = field(default_factory=list)
+    train_results: dict[str, list[tuple[Unit, MatchResult]]] = field(default_factory=dict)
+    gate_scores: dict[str, dict[str, float]] = field(default_factory=dict)  # cand -> unit -> s
+    gated: set[str] = field(default_factory=set)
+    tabu: list[dict[str, Any]] = field(default_factory=list)
+    champions: list[Candidate] = field(default_factory=list)  # replaced incumbents
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    generations: list[dict[str, Any]] = field(default_factory=list)
+
+
+class SelfPlay:
+    def __init__(
+        self,
+        config: SelfPlayConfig,
+        root: Path,
+        extra_sinks: SinkFactory | None = None,
+        on_generation: OnGeneration | None = None,
+    ) -> None:
+        self.config = config
+        self.root = root
+        self.extra_sinks = extra_sinks
+        self.on_generation = on_generation
+        self.ledger = Ledger(config.budget, stop_file=root / "STOP")
+        engine_cls = registry.engine_class(config.game)
+        self.n_seats = engine_cls(config.rules, seed=0).n_seats
+        seats = config.units.seats
+        self.seats = None if seats == "all" else list(seats)
+
+    # -- the run ---------------------------------------------------------------------------
+    async def run(self) -> dict[str, Any]:
+        from arena.selfplay.report import summarise
+
+        self.root.mkdir(parents=True, exist_ok=True)
+        if not (self.root / "config.yaml").exists():  # what --resume and export read
+            import yaml
+
+            data = self.config.model_dump(mode="json")
+            write_text(self.root / "config.yaml", yaml.safe_dump(data, sort_keys=False))
+        budget_path = self.root / "budget.json"
+        if budget_path.exists():
+            self.ledger.earlier_wall_s = float(
+                json.loads(budget_path.read_text())["total"].get("wall_s", 0.0)
+            )
+        if self.config.base.kind == "llm":
+            from arena.llm.preflight import preflight_entries
+            from tournaments.config import AgentEntry
+
+            await preflight_entries([AgentEntry.model_validate(self.config.base.model_dump())])
+        repeats = []
+        for r in range(self.config.repeats):
+            repeats.append(await self.run_repeat(r))
+            if self.ledger.stopped:
+                break
+        report = summarise(self.config, repeats, self.ledger.as_dict())
+        write_json(self.root / "report.json", report)
+        write_json(budget_path, self.ledger.as_dict())
+        return report
+
+    async def run_repeat(self, r: int) -> dict[str, Any]:
+        rdir = self.root / f"r{r}"
+        state = self._start(r, rdir)
+        for g in range(self.config.generations):
+            await self._generation(state, g, rdir)
+            write_json(self.root / "budget.json", self.ledger.as_dict())
+            if self.ledger.stopped:
+                break
+        out = {
+            "repeat": r,
+            "seed_candidate": state.seed.id,
+            "champion": state.incumbent.model_dump(mode="json"),
+            "decisions": state.decisions,
+            "generations": state.generations,
+            "tabu": state.tabu,
+            "stopped": self.ledger.stopped,
+        }
+        out["improvement"] = self._improvement(state)
+        write_json(rdir / "result.json", out)
+        return out
+
+    def _start(self, r: int, rdir: Path) -> RepeatState:
+        seedc = self.config.seed_context
+        bank = open_bank(rdir / "bank.sqlite")
+        self.banks = getattr(self, "banks", {})
+        self.banks[r] = bank
+        seed_file = rdir / "seed.json"
+        if seed_file.exists():  # a resumed run: the bank has grown since the seed was made
+            seed = Candidate.model_validate_json(seed_file.read_text(encoding="utf-8"))
+            return RepeatState(r, seed, seed, [seed], known={seed.id: seed})
+        if bank.head()[0] == 0 and seedc.bank:
+            import io
+
+            buf = io.StringIO()
+            open_bank(Path(seedc.bank).expanduser()).export(buf)
+            bank.import_log(buf.getvalue().splitlines())
+        version = bank.head()[0]
+        active = [i.id for i in bank.at(version).insights()]
+        seed = cand.make(
+            style=seedc.style,
+            extra_instructions=seedc.extra_instructions,
+            bank=str((rdir / "bank.sqlite").resolve()),
+            namespace=seedc.namespace,
+            version=version,
+            insights=tuple(active) if seedc.insights == "all" else (),
+            active=active,
+        )
+        write_text(seed_file, seed.model_dump_json())
+        return RepeatState(r, seed, seed, [seed], known={seed.id: seed})
+
+    # -- one generation --------------------------------------------------------------------
+    def _units(self, r: int, split: Split, g: int, panel: list[str]) -> list[Unit]:
+        n = getattr(self.config.units, split)
+        start = 0 if split == "gate" else g * n
+        units = make_units(
+            self.config.game,
+            self.config.rules,
+            panel,
+            self.config.master_seed,
+            r,
+            split,
+            n + start,
+            self.seats,
+        )
+        return [u for u in units if u.index >= start]
+
+    def _panel_entries(self, state: RepeatState) -> list[dict[str, Any]]:
+        out = [p.model_dump() for p in self.config.panel]
+        if self.config.champions:
+            for n, c in enumerate(state.champions):
+                out.append(c.agent_entry(self.config.base, name=f"champion-{n}"))
+        return out
+
+    def _spec(self, state: RepeatState, eid: str, candidate: str, unit: Unit, index: int) -> Any:
+        seats = [unit.panel] * self.n_seats
+        seats[unit.seat] = candidate
+        return MatchSpec(
+            match_id=eid,
+            run_id=self.run_id(state.repeat),
+            game=self.config.game,
+            rules=self.config.rules,
+            seed=unit.seed,
+            seats=seats,
+            index=index,
+            repeat=state.repeat,
+        )
+
+    def run_id(self, r: int) -> str:
+        return f"{self.config.name}-r{r}"
+
+    async def _play(
+        self,
+        state: RepeatState,
+        phase: str,
+        g: int,
+        jobs: list[tuple[Candidate, Unit]],
+        where: Path,
+    ) -> list[tuple[Episode, MatchResult | None]]:
+        base = g * 10_000_000 + {"play": 0, "gate": 5_000_000, "replay": 8_000_000}[phase]
+        episodes = []
+        for i, (c, u) in enumerate(jobs):
+            eid = episode_id(phase, g, c.id, u)
+            episodes.append(Episode(self._spec(state, eid, c.id, u, base + i), c.id, u))
+        entries = {c.id: c.agent_entry(self.config.base) for c, _ in jobs}
+        panel = self._panel_entries(state)
+        config = run_config(
+            self.run_id(state.repeat),
+            self.config.game,
+            self.config.rules,
+            [*entries.values(), *panel],
+            self.config.concurrency,
+            self.config.policy,
+        )
+        results = await play_phase(
+            config,
+            where,
+            self.run_id(state.repeat),
+            episodes,
+            self.ledger,
+            phase,
+            self.extra_sinks,
+        )
+        rows = []
+        out = []
+        for e in episodes:
+            res = results.get(e.spec.match_id)
+            out.append((e, res))
+            rows.append(
+                {
+                    "episode": e.spec.match_id,
+                    "phase": phase,
+                    "generation": g,
+                    "candidate": e.candidate,
+                    **e.unit.as_dict(),
+                    "replicate": e.replicate,
+                    "status": res.status if res else "not played",
+                    "score": self._score(res, e.unit) if res else None,
+                }
+            )
+        (where / "units.jsonl").write_text(
+            "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows), encoding="utf-8"
+        )
+        return out
+
+    def _score(self, res: MatchResult, unit: Unit) -> float:
+        if res.status not in ("finished", "forfeited") or unit.seat >= len(res.seats):
+            return math.nan
+        seat = res.seats[unit.seat]
+        if self.config.metric == "win":
+            return 1.0 if seat.result == "win" else 0.0
+        return float(seat.reward)
+
+    async def _generation(self, state: RepeatState, g: int, rdir: Path) -> None:
+        gdir = rdir / f"g{g:03d}"
+        if g == 0 and len(state.population) < self.config.population:
+            state.population = await self._reproduce(state, -1, [state.seed.id], {}, gdir)
+        panel_names = [p["name"] for p in self._panel_entries(state)]
+        train = self._units(state.repeat, "train", g, panel_names)
+        select = self._units(state.repeat, "select", g, panel_names)
+        jobs = [(c, u) for c in state.population for u in (*train, *select)]
+        played = await self._play(state, "play", g, jobs, gdir / "play")
+        if self.ledger.stopped:
+            return
+        state.train_results = {}  # reflection reads this generation's train games
+        for e, res in played:
+            if res is None:
+                continue
+            if e.unit.split == "select":
+                state.select_results.append(res)
+            else:
+                state.train_results.setdefault(e.candidate, []).append((e.unit, res))
+        table = ratings(state.select_results)
+        k = self.config.selection.k
+        order = rank([c.id for c in state.population], table, k)
+        decision = await self._gate(state, g, order, table, gdir)
+        if self.ledger.stopped:
+            return
+        summary = self._summary(state, g, table, played, decision)
+        state.generations.append(summary)
+        write_json(gdir / "generation.json", summary)
+        if self.on_generation is not None:
+            self.on_generation(summary)
+        if g + 1 < self.config.generations:
+            state.population = await self._reproduce(state, g, order, table, gdir)
+
+    async def _gate(
+        self,
+        state: RepeatState,
+        g: int,
+        order: list[str],
+        table: dict[str, Rating],
+        gdir: Path,
+    ) -> GateDecision | None:
+        k = self.config.selection.k
+        inc = state.incumbent
+        p = Rating(0, 0)
+        best = next((c for c in order if c != inc.id and c not in state.gated), None)
+        if best is None:
+            return None
+        if table.get(best, p).conservative(k) <= table.get(inc.id, p).conservative(k):
+            return None
+        state.gated.add(best)
+        challenger = state.known[best]
+        gate_units = self._units(state.repeat, "gate", 0, [p.name for p in self.config.panel])
+        jobs = [
+            (c, u)
+            for c in (challenger, inc)
+            for u in gate_units
+            if u.key not in state.gate_scores.get(c.id, {})
+        ]
+        played = await self._play(state, "gate", g, jobs, gdir / "gate")
+        for e, res in played:
+            if res is not None:
+                state.gate_scores.setdefault(e.candidate, {})[e.unit.key] = self._score(res, e.unit)
+        if self.ledger.stopped:
+            return None
+        keys = [u.key for u in gate_units]
+        a = [state.gate_scores[challenger.id].get(u, math.nan) for u in keys]
+        b = [state.gate_scores[inc.id].get(u, math.nan) for u in keys]
+        gate = self.config.gate
+        alpha = (
+            gate.alpha / self.config.generations if gate.correction == "bonferroni" else gate.alpha
+        )
+        rng = np.random.default_rng([self.config.master_seed, state.repeat, g, 7])
+        decision = decide(challenger.id, inc.id, a, b, alpha, rng, gate.resamples)
+        state.decisions.append({"generation": g, **decision.as_dict()})
+        if decision.promoted:
+            state.champions.append(inc)
+            state.incumbent = challenger
+        else:
+            state.tabu.append(
+                self._tabu(
+                    challenger,
+                    g,
+                    f"failed the gate: Δ {decision.mean_delta:+.3f}, "
+                    f"lower bound {decision.lower:+.3f}",
+                )
+            )
+        return decision
+
+    def _tabu(self, c: Candidate, g: int, reason: str) -> dict[str, Any]:
+        return {
+            "candidate": c.id,
+            "generation": g,
+            "operator": c.operator,
+            "note": c.note,
+            "reason": reason,
+        }
+
+    async def _reproduce(
+        self, state: RepeatState, g: int, order: list[str], table: dict[str, Rating], gdir: Path
+    ) -> list[Candidate]:
+        cfg = self.config
+        # the incumbent always survives (the gate compares against it), then the top elites
+        others = [c for c in order if c != state.incumbent.id][: cfg.elites]
+        survivors = [state.incumbent.id, *others]
+        for c in state.population:
+            if c.id not in survivors:
+                mu = table.get(c.id)
+                state.tabu.append(
+                    self._tabu(
+                        c,
+                        g,
+                        f"not an elite (mu-k*sigma {mu.conservative(cfg.selection.k):.2f})"
+                        if mu
+                        else "not an elite",
+                    )
+                )
+        taboo = {t["candidate"] for t in state.tabu}
+        parents_order = optimistic_order(
+            [c.id for c in state.population], table, cfg.selection.explore
+        )
+        nxt = [state.known[i] for i in survivors]
+        seen = set(survivors)
+        bank = self.banks[state.repeat]
+        for slot in range(cfg.population - len(nxt)):
+            rng = random.Random(derive_seed(cfg.master_seed, state.repeat, g, "slot", slot))
+            for attempt in range(6):
+                op = ops.choose_operator(cfg.operators, rng)
+                parent = state.known[parents_order[(slot + attempt) % len(parents_order)]]
+                child = await self._apply(
+                    op, parent, state, g, slot, attempt, parents_order, rng, bank
+                )
+                if child is None:
+                    continue
+                if child.id in seen or (child.id in taboo and op != "copy"):
+                    continue
+                seen.add(child.id)
+                state.known.setdefault(child.id, child)
+                nxt.append(state.known[child.id])
+                break
+        pdir = gdir.parent / f"g{g + 1:03d}"
+        pdir.mkdir(parents=True, exist_ok=True)
+        (pdir / "population.json").write_text(
+            json.dumps([c.model_dump(mode="json") for c in nxt], indent=1), encoding="utf-8"
+        )
+        return nxt
+
+    async def _apply(
+        self,
+        op: str,
+        parent: Candidate,
+        state: RepeatState,
+        g: int,
+        slot: int,
+        attempt: int,
+        order: list[str],
+        rng: random.Random,
+        bank: Any,
+    ) -> Candidate | None:
+        cfg = self.config
+        if op == "copy":
+            return parent.model_copy(update={})
+        if op == "restyle":
+            return ops.restyle(parent, cfg.styles, rng, g + 1)
+        if op == "rewrite":
+            if parent.version is None:
+                return None
+            return ops.rewrite(parent, bank.at(parent.version).insights(), rng, g + 1)
+        if op == "crossover":
+            others = [i for i in order if i != parent.id]
+            if not others:
+                return None
+            other = state.known[rng.choice(others)]
+            versions = {
+                v: [i.id for i in bank.at(v).insights()]
+                for v in (parent.version, other.version)
+                if v is not None
+            }
+            return ops.crossover(parent, other, versions, g + 1)
+        if op == "reflect":
+            return await self._reflect(parent, state, g, slot, attempt, bank)
+        raise ValueError(op)
+
+    async def _reflect(
+        self, parent: Candidate, state: RepeatState, g: int, slot: int, attempt: int, bank: Any
+    ) -> Candidate | None:
+        from arena.memory.learn import FinishedMatch
+        from arena.memory.reflect import make_reflector
+        from arena.memory.trajectory import load_events
+        from arena.memory.update import UpdateSettings
+
+        games = state.train_results.get(parent.id, [])
+        if not games or not self.ledger.admit("reflect"):
+            return None
+        finished = []
+        play_dir = self.root / f"r{state.repeat}" / f"g{g:03d}" / "play"
+        for unit, res in games:
+            if res.status != "finished" or not res.jsonl:
+                continue
+            events = load_events(play_dir / res.jsonl)
+            finished.append(FinishedMatch(res.match_id, events, [unit.seat]))
+        tabu = [
+            f"context {t['note']} was rejected: {t['reason']}"
+            for t in state.tabu[-10:]
+            if t["note"]
+        ]
+        reflector = ops.TabuReflector(make_reflector(self.config.reflector), tabu)
+        started = time.monotonic()
+        fold_id = f"{self.run_id(state.repeat)}:g{g}:s{slot}:a{attempt}"
+        child = await ops.reflect_child(
+            bank, parent, finished, reflector, fold_id, UpdateSettings(), g + 1
+        )
+        self.ledger.record(
+            "reflect",
+            Usage(llm_calls=reflector.calls, tokens_out=reflector.chars_out // 4, wall_s=0.0),
+        )
+        self.ledger.record("memory_update", Usage(wall_s=0.0))
+        _ = started
+        if hasattr(reflector.inner, "close"):
+            await reflector.inner.close()
+        return child
+
+    # -- reporting -------------------------------------------------------------------------
+    def _summary(
+        self,
+        state: RepeatState,
+        g: int,
+        table: dict[str, Rating],
+        played: list[tuple[Episode, MatchResult | None]],
+        decision: GateDecision | None,
+    ) -> dict[str, Any]:
+        k = self.config.selection.k
+        rows = []
+        for c in state.population:
+            rt = table.get(c.id)
+            per_panel: dict[str, list[float]] = {}
+            for e, res in played:
+                if e.candidate == c.id and e.unit.split == "select" and res is not None:
+                    s = self._score(res, e.unit)
+                    won = res.seats[e.unit.seat].result == "win" if res.seats else False
+                    per_panel.setdefault(e.unit.panel, []).append(float(won))
+                    _ = s
+            wins = [w for v in per_panel.values() for w in v]
+            lo, hi = wilson(sum(wins), len(wins))
+            rows.append(
+                {
+                    "id": c.id,
+                    **c.lineage(),
+                    "style": c.style,
+                    "insights": len(c.insights),
+                    "mu": rt.mu if rt else None,
+                    "sigma": rt.sigma if rt else None,
+                    "conservative": rt.conservative(k) if rt else None,
+                    "win_rate": sum(wins) / len(wins) if wins else None,
+                    "win_ci": [lo, hi],
+                    "worst_panel_win_rate": min(
+                        (sum(v) / len(v) for v in per_panel.values() if v), default=None
+                    ),
+                }
+            )
+        bank = self.banks[state.repeat]
+        snap = bank.at()
+        contexts = {(c.style, c.insights) for c in state.population}
+        return {
+            "repeat": state.repeat,
+            "generation": g,
+            "incumbent": state.incumbent.id,
+            "candidates": sorted(rows, key=lambda r: (-(r["conservative"] or -1e9), r["id"])),
+            "diversity": len(contexts) / max(1, len(state.population)),
+            "bank": {"version": snap.version, "active": len(snap.insights())},
+            "gate": decision.as_dict() if decision else None,
+            "budget": self.ledger.as_dict(),
+        }
+
+    def _improvement(self, state: RepeatState) -> dict[str, Any]:
+        champ, seed = state.incumbent.id, state.seed.id
+        if champ == seed or champ not in state.gate_scores or seed not in state.gate_scores:
+            return {"champion": champ, "delta": 0.0, "n": 0, "note": "the seed was not replaced"}
+        keys = sorted(set(state.gate_scores[champ]) & set(state.gate_scores[seed]))
+        d = [state.gate_scores[champ][u] - state.gate_scores[seed][u] for u in keys]
+        d = [x for x in d if math.isfinite(x)]
+        return {
+            "champion": champ,
+            "delta": float(np.mean(d)) if d else 0.0,
+            "n": len(d),
+            "note": "paired mean over the gate units (the gate that promoted: optimistic)",
+        }
