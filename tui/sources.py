@@ -162,7 +162,9 @@ class MqttSource:
     async def _pick_run(self, client: Any) -> str | None:
         from arena.live import topics
 
-        await client.subscribe(f"{topics.PREFIX}/runs/+/status", qos=1)
+        every_status = f"{topics.PREFIX}/runs/+/status"
+        if _refused(await client.subscribe(every_status, qos=1)):
+            raise _SubscriptionRefused(f"{every_status}; name the run")
         best: tuple[float, str] | None = None
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(self.wait_s):

@@ -154,6 +154,12 @@ def _mqtt_source(args: argparse.Namespace, root: Path | None) -> Any:
             if creds is not None:
                 url = replace(url, username=creds.god.username, password=creds.god.password)
                 run_id = run_id or creds.run_id
+            elif info.get("embedded") and not args.broker:
+                return _err(
+                    f"{root}: its embedded broker is gone (the run is not running); "
+                    f"`arena watch {root}` reads its files",
+                    UNREACHABLE,
+                )
     return MqttSource(url, run_id=run_id)
 
 

@@ -6,6 +6,7 @@ credentials file); the clients are real MQTT clients.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -217,9 +218,16 @@ async def test_default_run_locks_its_broker_and_watch_reads_the_run_dir(tmp_path
             async with client(url, None):
                 pass
         assert not_authorised(refused.value)
-        args = __import__("argparse").Namespace(
+        args = argparse.Namespace(
             run_dir=str(root), broker=None, live=True, run_id=None, match=None, once=True
         )
         # arena watch RUN_DIR --live --once: the run's credentials, found in the run directory
         assert await asyncio.to_thread(cmd_watch, args) == 0
+        # the spectator credential reads this run, named; it may not list every run's status
+        god = f"mqtt://{GOD}:{creds.god.password}@127.0.0.1:{url.port}"
+        named = argparse.Namespace(**{**vars(args), "run_dir": None, "live": False, "broker": god})
+        assert await asyncio.to_thread(cmd_watch, named) == 3
+        named.run_id = RUN
+        assert await asyncio.to_thread(cmd_watch, named) == 0
     assert not secret.exists()  # the broker is gone: so are its credentials
+    assert cmd_watch(args) == 4  # and --live says so at once
