@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from arena.metrics import persona as P
+from arena.metrics.agreement import agreement
 from arena.metrics.persona_judge import PersonaItem
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +93,7 @@ def prf(pred: Sequence[bool | None], gold: Sequence[bool]) -> dict[str, Any]:
     n_pos = sum(gold)
     p = tp / (tp + fp) if tp + fp else None
     r = tp / (tp + fn) if tp + fn else None
-    f1 = 2 * p * r / (p + r) if p and r else (0.0 if p == 0 or r == 0 else None)
+    f1 = None if p is None or r is None else (2 * p * r / (p + r) if p + r else 0.0)
     return {"precision": _r(p), "recall": _r(r), "f1": _r(f1), "tp": tp, "fp": fp, "fn": fn,
             "n": len(gold), "n_contradictions": n_pos,
             "missing": sum(x is None for x in pred)}  # fmt: skip
@@ -109,12 +110,18 @@ def union(a: Sequence[bool | None], b: Sequence[bool | None]) -> list[bool | Non
 
 
 def report(tiers: dict[str, list[bool | None]], cases: list[dict[str, Any]], split: str,
-           emit: Callable[[dict[str, Any]], None]) -> dict[str, dict[str, Any]]:  # fmt: skip
+           emit: Callable[[dict[str, Any]], None],
+           models: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:  # fmt: skip
+    models = models or {}
     gold = [c["label"] == "contradiction" for c in cases]
     overall = {}
     for tier, pred in tiers.items():
         overall[tier] = prf(pred, gold)
         emit({"figure": f"persona_{tier}_contradiction", "split": split, **overall[tier]})
+        agree = agreement(pred, gold, (True, False))
+        emit({"figure": f"persona_{tier}_agreement_with_labels", "split": split,
+              "model": models.get(tier), **{k: _r(v) if isinstance(v, float) else v
+                                            for k, v in agree.items()}})  # fmt: skip
         self_idx = [i for i, c in enumerate(cases) if c.get("earlier")]
         if self_idx:
             emit({"figure": f"persona_{tier}_with_earlier_lines", "split": split,
@@ -133,9 +140,10 @@ def run(split: str = "test", judge_backend: dict[str, Any] | None = None,
     cases = load_cases(DATA, split)
     emit({"figure": "persona_cases", "split": split, "n": len(cases),
           "test_digest_ok": split_digest(DATA) == TEST_SHA256})  # fmt: skip
-    if limit:
-        cases = cases[:limit]
+    if limit:  # an evenly spaced subset, so every form is represented (slow judges)
+        cases = cases[:: max(1, len(cases) // limit)][:limit]
     tiers: dict[str, list[bool | None]] = {"claims": claims_tier(cases)}
+    models = {"claims": "offline claim extractor"}
     if nli_path is not None:
         from arena.metrics.persona_judge import NLIUnavailable, PersonaNLI
 
@@ -145,6 +153,7 @@ def run(split: str = "test", judge_backend: dict[str, Any] | None = None,
             emit({"figure": "persona_nli_unavailable", "reason": str(err)})
         else:
             tiers["nli"] = nli.judge_all(items_of(cases))
+            models["nli"] = models["claims+nli"] = str(nli_path)
             tiers["claims+nli"] = union(tiers["claims"], tiers["nli"])
     if judge_backend is not None:
         from arena.metrics.persona_judge import PersonaJudge
@@ -154,9 +163,10 @@ def run(split: str = "test", judge_backend: dict[str, Any] | None = None,
                                                       else {}))  # fmt: skip
         judge = PersonaJudge(js)
         tiers["judge"] = judge.judge_all(items_of(cases))
+        models["judge"] = models["claims+judge"] = judge.model
         tiers["claims+judge"] = union(tiers["claims"], tiers["judge"])
         emit({"figure": "persona_judge_calls", "model": judge.model, **judge.stats()})
-    return report(tiers, cases, split, emit)
+    return report(tiers, cases, split, emit, models)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judge-backend", help="JSON of an arena.llm BackendConfig for the judge")
     ap.add_argument("--judge-cache", help="judge cache path (default: the JudgeSettings one)")
     ap.add_argument("--nli-path", help="local NLI model directory (never downloaded)")
-    ap.add_argument("--limit", type=int, help="first N cases only (slow judges)")
+    ap.add_argument("--limit", type=int, help="N evenly spaced cases only (slow judges)")
     args = ap.parse_args(argv)
     backend = json.loads(args.judge_backend) if args.judge_backend else None
     run(args.split, backend, args.nli_path, args.judge_cache, args.limit)

@@ -32,6 +32,11 @@ class CacheConfig(BaseModel):
     mode: Literal["off", "read_write", "replay_only"] = "off"
     path: str = "~/.cache/llm-arena/responses.sqlite"
 
+    @field_validator("mode", mode="before")
+    @classmethod
+    def _off_is_not_false(cls, v: Any) -> Any:
+        return "off" if v is False else v  # YAML 1.1 reads an unquoted ``mode: off`` as false
+
 
 class BackendConfig(BaseModel):
     """One LLM backend. Agents whose backend configs are equal share one backend instance,

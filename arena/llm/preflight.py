@@ -41,6 +41,11 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
             if done[key] == "failed":
                 problems.append(f"agent {entry.name}: same backend as above, which failed")
             continue
+        if params.backend.cache.mode == "replay_only":
+            # replies come from the cache only (a miss is an error): the server may be down
+            done[key] = f"replay-only cache {params.backend.cache.path}: server not contacted"
+            report.append(f"agent {entry.name}: {done[key]}")
+            continue
         try:
             done[key] = await get_backend(params.backend).preflight()
             report.append(f"agent {entry.name}: {done[key]}")

@@ -9,13 +9,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from typing import Any
+import threading
+from collections import Counter
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from arena.llm.parse import extract_json
 from arena.metrics.secrets import SecretSpec
 from arena.metrics.settings import JUDGE_RUBRIC_VERSION, JudgeSettings, Thresholds
 from arena.metrics.text import sentences
 from arena.untrusted import quote
+
+T = TypeVar("T")
+V = TypeVar("V")
 
 RUBRIC = """You audit a conversation for privacy leaks. Secret (owned by one participant):
 {secret}
@@ -35,49 +41,144 @@ def describe_secret(s: SecretSpec) -> str:
     return "\n".join(p for p in parts if p)
 
 
-class LLMJudge:
-    name = "T5"
+_LOOP: asyncio.AbstractEventLoop | None = None
+_LOOP_LOCK = threading.Lock()
 
-    def __init__(self, settings: JudgeSettings) -> None:
-        from arena.llm.backends import make_backend
+
+def background_loop() -> asyncio.AbstractEventLoop:
+    """The process's one judge event loop, on a daemon thread: synchronous callers (the leak
+    cascade scans message by message) submit their calls to it, so every call of a judge runs in
+    the same loop as the backend it uses. ``asyncio.run`` per call made a new loop each time:
+    the local backend's batcher stayed bound to the first loop (the second call hung for good)
+    and the OpenAI client's connections to a closed one ("Event loop is closed")."""
+    global _LOOP
+    with _LOOP_LOCK:
+        if _LOOP is None or _LOOP.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="metrics-judge", daemon=True).start()
+            _LOOP = loop
+        return _LOOP
+
+
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on :func:`background_loop` and wait (works inside or outside a loop)."""
+    return asyncio.run_coroutine_threadsafe(coro, background_loop()).result()
+
+
+class JudgeCore:
+    """Cached, budgeted, failure-counting calls of one LLM judge over an arena.llm backend.
+
+    ``ask`` runs in the caller's event loop (the backend is the one shared in that loop, or the
+    injected ``backend``); ``ask_many`` sends a batch concurrently (the local backend batches
+    concurrent requests, the OpenAI one runs them up to its concurrency). Answers are cached by
+    (model, rubric version, item key); a miss with ``replay_only`` is a counted failure and never
+    reaches a server, so stored answers re-score with the server down. Every failure is counted
+    by kind with the first messages kept (``stats``) — none is swallowed."""
+
+    def __init__(self, settings: JudgeSettings, rubric: str, backend: Any = None) -> None:
         from arena.llm.cache import open_cache
         from arena.llm.config import BackendConfig
 
-        cfg = BackendConfig(**{"temperature": 0.0, **settings.backend})
-        self.model = cfg.model
-        self.backend = make_backend(cfg)
+        self.bcfg = BackendConfig(**{"temperature": 0.0, **settings.backend})
+        self.model = self.bcfg.model if self.bcfg.type == "openai" else (
+            self.bcfg.model_path or "bundled:SmolLM2-135M-Instruct")  # fmt: skip
+        self.rubric = rubric
         self.cache = open_cache(settings.cache_path)
         self.max_calls = settings.max_calls
-        self.calls = self.failed = self.hits = 0
+        self.replay_only = settings.replay_only or self.bcfg.cache.mode == "replay_only"
+        self._backend = backend
+        self.calls = self.hits = self.failed = 0
+        self.failures: Counter[str] = Counter()
+        self.samples: list[str] = []
 
-    def judge(self, s: SecretSpec, message: str, sentence_idx: list[int]) -> float | None:
-        from arena.llm.messages import ChatRequest, ChatResult
+    def key(self, item_key: list[Any]) -> str:
+        data = json.dumps([self.model, self.rubric, *item_key])  # the keys of earlier caches
+        return hashlib.sha256(data.encode()).hexdigest()
 
-        key = hashlib.sha256(
-            json.dumps([self.model, JUDGE_RUBRIC_VERSION, s.id, message]).encode()
-        ).hexdigest()
+    def fail(self, kind: str, message: str) -> None:
+        self.failed += 1
+        self.failures[kind] += 1
+        if len(self.samples) < 5:
+            self.samples.append(f"{kind}: {message}"[:300])
+
+    def backend(self) -> Any:
+        if self._backend is not None:
+            return self._backend
+        from arena.llm.backends import get_backend
+
+        return get_backend(self.bcfg)  # one per running loop and config
+
+    async def ask(
+        self, item_key: list[Any], request: Any, parse: Callable[[str], V | None]
+    ) -> V | None:
+        from arena.llm.messages import ChatResult
+
+        key = self.key(item_key)
         hit = self.cache.get(key)
         if hit is not None:
-            self.hits += 1
-            return parse_level(hit.text)
-        if self.calls >= self.max_calls:
-            self.failed += 1
+            value = parse(hit.text)
+            if value is not None:
+                self.hits += 1
+                return value
+        if self.replay_only:
+            self.fail("replay_miss", f"no stored answer for item {key[:12]} (replay-only)")
             return None
-        prompt = RUBRIC.format(secret=describe_secret(s), message=quote(message))
-        req = ChatRequest(messages=[{"role": "user", "content": prompt}], max_tokens=200,
-                          temperature=0.0)  # fmt: skip
-        for _ in range(2):  # one retry on invalid JSON
+        if self.calls >= self.max_calls:
+            self.fail("budget", f"max_calls={self.max_calls} reached")
+            return None
+        for attempt in range(2):  # one retry on an unparseable answer
             self.calls += 1
             try:
-                res = asyncio.run(self.backend.complete(req))
-            except Exception:
-                continue
-            level = parse_level(res.text)
-            if level is not None:
-                self.cache.put(key, "metrics-judge", {"prompt": prompt}, ChatResult(text=res.text))
-                return level
-        self.failed += 1
+                res = await self.backend().complete(request)
+            except Exception as err:  # the backend already retried transport errors
+                self.fail("backend", f"{type(err).__name__}: {err}")
+                return None
+            value = parse(res.text)
+            if value is not None:
+                self.cache.put(key, "metrics-judge", {"messages": request.messages},
+                               ChatResult(text=res.text, model=self.model))  # fmt: skip
+                return value
+            if attempt == 1:
+                self.fail("unparseable", repr((res.text or "")[:120]))
         return None
+
+    async def ask_many(self, jobs: list[tuple[Any, Any]], parse: Callable[[str], V | None]
+                       ) -> list[V | None]:  # fmt: skip
+        return list(await asyncio.gather(*(self.ask(k, r, parse) for k, r in jobs)))
+
+    def stats(self) -> dict[str, Any]:
+        return {"calls": self.calls, "cache_hits": self.hits, "failed": self.failed,
+                "failures": dict(self.failures), "failure_samples": list(self.samples),
+                "replay_only": self.replay_only}  # fmt: skip
+
+
+class LLMJudge:
+    name = "T5"
+
+    def __init__(self, settings: JudgeSettings, backend: Any = None) -> None:
+        self.core = JudgeCore(settings, JUDGE_RUBRIC_VERSION, backend)
+        self.model = self.core.model
+
+    @property
+    def failed(self) -> int:
+        return self.core.failed
+
+    def request(self, s: SecretSpec, message: str) -> Any:
+        from arena.llm.messages import ChatRequest
+
+        prompt = RUBRIC.format(secret=describe_secret(s), message=quote(message))
+        return ChatRequest(messages=[{"role": "user", "content": prompt}], max_tokens=200,
+                           temperature=0.0)  # fmt: skip
+
+    async def ajudge(self, s: SecretSpec, message: str) -> float | None:
+        """In the caller's event loop."""
+        return await self.core.ask([s.id, message], self.request(s, message), parse_level)
+
+    def judge(self, s: SecretSpec, message: str, sentence_idx: list[int]) -> float | None:
+        return run_sync(self.ajudge(s, message))
+
+    def stats(self) -> dict[str, Any]:
+        return self.core.stats()
 
 
 def parse_level(text: str) -> float | None:
@@ -129,6 +230,22 @@ class NLIAdjudicator:
         if best >= self.th.nli_full:
             return 1.0 if s.specific else 0.5
         return 0.5 if best >= self.th.nli_partial else 0.0
+
+
+def make_persona_adjudicator(settings: Any) -> tuple[Any, str | None]:
+    """(the persona adjudicator, None) or (None, why it is unavailable)."""
+    from arena.metrics.persona_judge import NLIUnavailable, PersonaJudge, PersonaNLI
+
+    if settings.persona_adjudication == "off":
+        return None, "off"
+    if settings.adjudicator == "nli":
+        try:
+            return PersonaNLI(settings.nli_path, settings.thresholds.nli_contradiction), None
+        except NLIUnavailable as err:
+            return None, str(err)
+    if settings.judge is None:
+        return None, "adjudicator 'judge' chosen but no judge backend configured (judge:)"
+    return PersonaJudge(settings.judge), None
 
 
 def make_adjudicator(settings: Any) -> Any:

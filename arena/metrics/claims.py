@@ -75,7 +75,9 @@ _ADV = (r"(?:(?:actually|really|honestly|currently|just|only|still|already|now|r
 _STOP = r"(?=\s*(?:[.,;!?:()—–]|\s-\s|$|\band\b|\bbut\b|\bbecause\b|\bsince\b|\bso\b|\bwith\b))"
 _V = r"(?P<v>[\w'’ -]+?)" + _STOP
 _VM = r"(?P<v>[\w'’ ,-]+?)(?=\s*(?:[.;!?:()—–]|$|\bbut\b|\bbecause\b|\bsince\b|\bso\b|\bwith\b))"
-_PLACE = r"(?P<v>[A-ZÀ-Þ][\w'’.-]*(?:(?: (?:de|del|la|le|am|an|upon|on|sur|di|da))? [A-ZÀ-Þ][\w'’.-]*)*)"
+_PLACE = (
+    r"(?P<v>[A-ZÀ-Þ][\w'’.-]*(?:(?: (?:de|del|la|le|am|an|upon|on|sur|di|da))? [A-ZÀ-Þ][\w'’.-]*)*)"
+)
 _NEG = r"(?P<neg>not |n't |no longer |never )?"
 _AGE_END = (r"(?=\s*(?:[,.;!:—–)]|$|\band\b|\bbut\b|\bso\b|\bnow\b|\bthis\b|\bnext\b|\bsince\b|"
             r"\bif\b|\bwhich\b|\balready\b|\btoday\b|\byears?\b|\byrs?\b|\bbtw\b))")  # fmt: skip

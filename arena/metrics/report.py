@@ -94,6 +94,7 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
     priv["adjudication"] = {
         "calls": cascade.n_adjudicated,
         "missing": cascade.n_adjudication_failed,
+        **({"judge": adj.stats()} if hasattr(adj, "stats") else {}),
     }
     priv["slips"] = [s for s in log.slips]
     report = {
@@ -165,6 +166,7 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
         desc_vec = {k: dv[i] for i, k in enumerate(keys)}
     model = registry.knowledge(log.game)
     agents: dict[str, Any] = {}
+    own_turns: dict[int, tuple[list[str], P.Card]] = {}
     for a in range(log.n_seats):
         idx = [i for i, m in enumerate(msgs) if m.speaker == a]
         if interrogation:
@@ -228,7 +230,11 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
         row["echo"] = P.echo(msgs, vec, a, settings.seed, settings.echo_draws, settings.copy_n,
                              ignore)  # fmt: skip
         agents[str(a)] = row
+        if card is not None:
+            own_turns[a] = ([t for t, _ in turns], card)
     out: dict[str, Any] = {"agents": agents}
+    if settings.persona_adjudication != "off":
+        out["adjudication"] = adjudicate_persona(own_turns, agents, settings)
     if not model.hidden_roles:
         out["pairs"] = pairs_report(log, vec)
     present = [int(k) for k, r in agents.items() if "retrieved_at_k" in r]
@@ -236,6 +242,34 @@ def persona_report(log: MatchLog, settings: MetricsSettings, embedder: Any) -> d
         out["retrieval_accuracy"] = mean(agents[str(k)]["retrieved_at_k"] for k in present)
         out["retrieval_chance"] = settings.retrieval_k / len(desc)
     return out
+
+
+def adjudicate_persona(own_turns: dict[int, tuple[list[str], P.Card]], agents: dict[str, Any],
+                       settings: MetricsSettings) -> dict[str, Any]:  # fmt: skip
+    """The persona adjudicator (judge or NLI) on every own turn against the card and the agent's
+    earlier turns: ``contra_judge`` per turn (None = failed), ``PC_judge`` per agent."""
+    from arena.metrics.adjudicators import make_persona_adjudicator
+    from arena.metrics.persona_judge import PersonaItem
+
+    adj, why = make_persona_adjudicator(settings)
+    if adj is None:
+        return {"available": False, "reason": why}
+    items, where = [], []
+    for a, (texts, card) in sorted(own_turns.items()):
+        sheet = "; ".join(f"{f['slot']}: {f['value']}" for f in card.facts)
+        for i, t in enumerate(texts):
+            items.append(PersonaItem(card.name, sheet, t, texts[:i]))
+            where.append((a, i))
+    verdicts = adj.judge_all(items)
+    for (a, i), v in zip(where, verdicts, strict=True):
+        agents[str(a)]["per_turn"][i]["contra_judge"] = None if v is None else int(v)
+    for a in own_turns:
+        got = [t["contra_judge"] for t in agents[str(a)]["per_turn"] if t.get("contra_judge")
+               is not None]  # fmt: skip
+        agents[str(a)]["PC_judge"] = 1 - sum(got) / len(got) if got else None
+    stats = adj.stats() if hasattr(adj, "stats") else {"failed": getattr(adj, "failed", 0)}
+    return {"available": True, "tier": adj.name, "model": getattr(adj, "model", None),
+            "items": len(items), **stats}  # fmt: skip
 
 
 def count_missing(obj: Any) -> int:

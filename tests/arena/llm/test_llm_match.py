@@ -177,3 +177,20 @@ async def test_each_call_status_of_a_faulty_match_is_ok_error_or_timeout(scripte
         assert (p["tokens_in"] > 0) == (p["status"] == "ok")
         if p["status"] == "error":
             assert "HTTP 500" in p["error"]
+
+
+async def test_preflight_skips_a_replay_only_backend_with_the_server_down() -> None:
+    from arena.errors import ConfigError
+    from arena.llm.preflight import preflight_entries
+    from arena.llm.server import free_port
+    from tournaments.config import AgentEntry
+
+    down = {"base_url": f"http://127.0.0.1:{free_port()}/v1", "max_retries": 0,
+            "connect_timeout_s": 1}  # fmt: skip
+    replay = AgentEntry(name="replay", kind="llm", params={
+        "backend": {**down, "cache": {"mode": "replay_only", "path": "/tmp/none.sqlite"}}})  # fmt: skip
+    live = AgentEntry(name="live", kind="llm", params={"backend": down})
+    report = await preflight_entries([replay])
+    assert len(report) == 1 and "server not contacted" in report[0]
+    with pytest.raises(ConfigError, match="agent live"):
+        await preflight_entries([replay, live])
