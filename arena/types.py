@@ -7,7 +7,15 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from arena.events import Event
 from arena.trusted import build_trusted
@@ -120,7 +128,11 @@ class Decision(BaseModel):
                 raise InvalidAction(f"option index {raw} out of range 0..{len(self.options) - 1}")
             return self._validate(Action.trusted(seat, (self.options[raw].id,)))
         if isinstance(raw, dict):
-            return self._from_mapping(raw, seat, raw_text=json.dumps(raw))
+            try:
+                raw_text = json.dumps(raw, default=str)
+            except (TypeError, ValueError):  # e.g. a mapping that contains itself
+                raise InvalidAction("the answer is not a JSON-like object") from None
+            return self._from_mapping(raw, seat, raw_text=raw_text)
         if not isinstance(raw, str):
             raise InvalidAction(f"unsupported action type {type(raw).__name__}")
         text = raw.strip()
@@ -162,7 +174,15 @@ class Decision(BaseModel):
         belief = data.get("belief")
         if belief is not None and not isinstance(belief, dict):
             raise InvalidAction("'belief' must be an object of name -> probability")
-        action = Action(seat=seat, choices=choices, text=text or None, raw=raw_text, belief=belief)
+        # checked here, not by Action's own validation: a malformed belief is the agent's
+        # invalid answer (re-asked, then the policy's fallback), never an error of the caller
+        cleaned = _clean_belief(belief) if belief is not None else None
+        try:
+            action = Action(
+                seat=seat, choices=choices, text=text or None, raw=raw_text, belief=cleaned
+            )
+        except ValidationError as err:
+            raise InvalidAction(f"malformed answer: {err.errors()[0]['msg']}") from None
         return self._validate(action)
 
     def _resolve_one(self, token: str) -> str:
@@ -212,6 +232,8 @@ class Decision(BaseModel):
             if action.text is not None and not self.free_text:
                 action = action.model_copy(update={"text": None})
         elif action.text is not None:
+            if self.belief_only and not action.belief:
+                raise InvalidAction(self._belief_form())
             if not self.free_text:
                 raise InvalidAction(
                     f"this decision needs a choice, not free text; legal: {', '.join(self.option_ids)}"
@@ -221,22 +243,32 @@ class Decision(BaseModel):
                     f"message too long ({len(action.text)} > {self.max_chars} chars)"
                 )
         elif not (self.belief_only and action.belief):
+            if self.belief_only:
+                raise InvalidAction(self._belief_form())
             raise InvalidAction("the answer has neither a choice nor text")
         if action.belief is not None:
             action = action.model_copy(update={"belief": _clean_belief(action.belief)})
         return action
 
+    def _belief_form(self) -> str:
+        skip = f" or {self.silent_option!r}" if self.silent_option else ""
+        return f'a belief report is {{"belief": {{"<seat>": probability, ...}}}}{skip}'
+
 
 def _clean_belief(belief: dict[str, Any]) -> dict[str, float]:
     """Probabilities keyed by seat/name; anything unparseable is refused, never guessed."""
     out: dict[str, float] = {}
+    if len(belief) > 1000:
+        raise InvalidAction(f"a belief names {len(belief)} players; a game has far fewer")
     for key, value in belief.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise InvalidAction(f"belief for {str(key)[:40]!r} is not a number")
         try:
             p = float(value)
         except (TypeError, ValueError):
-            raise InvalidAction(f"belief for {key!r} is not a number") from None
+            raise InvalidAction(f"belief for {str(key)[:40]!r} is not a number") from None
         if not 0.0 <= p <= 1.0:
-            raise InvalidAction(f"belief for {key!r} must be a probability in [0, 1]")
+            raise InvalidAction(f"belief for {str(key)[:40]!r} must be a probability in [0, 1]")
         out[str(key)] = p
     return out
 

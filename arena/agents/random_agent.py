@@ -29,6 +29,9 @@ class RandomAgent(Agent):
         return self.choose(decision)
 
     def choose(self, decision: Decision) -> Action:
+        if decision.belief_only and decision.options:  # no belief to report: skip it
+            skip = decision.silent_option or decision.option_ids[0]
+            return Action(choices=(skip,))
         if decision.free_text and (not decision.options or self.rng.random() < self.p_speak):
             return Action(text=FILLER[: decision.max_chars])
         ids = decision.option_ids

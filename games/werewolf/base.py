@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.engine import RulesEngine
 from arena.events import GameEvent, Visibility
-from arena.types import Action, Option, Outcome
+from arena.types import Action, InvalidAction, Option, Outcome
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
 
 
@@ -130,6 +130,8 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         return getattr(self, f"_d_{self.stage}")(seat)
 
     def _apply(self, seat: int, action: Action) -> None:
+        if action.belief:
+            self._check_belief(action.belief)
         if self.actor is not None:
             getattr(self, f"_on_{self.stage}")(seat, action)
             return
@@ -137,6 +139,19 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         if all(s in self.answers for s in self.sim_seats):
             answers = dict(sorted(self.answers.items()))
             getattr(self, f"_resolve_{self.stage}")(answers)
+
+    def _check_belief(self, belief: dict[str, float]) -> None:
+        """Every key of a belief report names a player (a seat number or a name): a report
+        naming nobody is refused, as Avalon does, never dropped as if the seat had passed."""
+        names = {nm.lower() for nm in self._names}
+        for key in belief:
+            k = key.strip()
+            seat = k.isascii() and k.isdigit() and int(k) < self.n_seats
+            if not seat and k.lower() not in names:
+                raise InvalidAction(
+                    f"belief names unknown player {key[:40]!r}; use seat numbers "
+                    f"0-{self.n_seats - 1} or names"
+                )
 
     def _continue(self, tag: str) -> None:
         getattr(self, f"_next_{tag}")()

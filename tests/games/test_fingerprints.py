@@ -11,6 +11,10 @@ the order in which its one random stream hands answers to the seats of a simulta
 (hence events and outcomes). The engines did not change: a driver that gives each seat its own
 random stream produced identical event logs for every variant before and after the change,
 and the runner does not go through the env.
+
+Reprinted for issue 15, item 9 (Werewolf's observations and outcomes only): free text sent to a
+belief report is an invalid answer now, re-asked with the error and then replaced by the
+fallback, where it used to count as a pass. The event logs and renders did not change.
 """
 
 from __future__ import annotations
@@ -251,51 +255,51 @@ EXPECTED = {
     },
     ("werewolf", ""): {
         "events": "cefff3bb8d7d80d8",
-        "observations": "fcc506122d3bc83c",
+        "observations": "7f1109fa51a2510f",
         "renders": "753cd8567e91d688",
-        "outcomes": "084aec5a9d0eb7b6",
+        "outcomes": "1ef88c75b95d07c9",
     },
     ("werewolf", "classic8"): {
         "events": "cefff3bb8d7d80d8",
-        "observations": "fcc506122d3bc83c",
+        "observations": "7f1109fa51a2510f",
         "renders": "753cd8567e91d688",
-        "outcomes": "084aec5a9d0eb7b6",
+        "outcomes": "1ef88c75b95d07c9",
     },
     ("werewolf", "werewolf_arena"): {
         "events": "81ab638c99f47951",
-        "observations": "290d65e283eb572f",
+        "observations": "2f06e1046cae236b",
         "renders": "865cdb8c7b626a59",
-        "outcomes": "fd5a3092334419dd",
+        "outcomes": "83ecf7387e5971f8",
     },
     ("werewolf", "secret_mafia"): {
         "events": "c93ba8a029494430",
-        "observations": "0722ed53009cbabc",
+        "observations": "624f384675d0ae64",
         "renders": "8e5a6b25388375d7",
-        "outcomes": "9c6a45b89bd9ffee",
+        "outcomes": "53d9231ae2385d6c",
     },
     ("werewolf", "agentscope9"): {
         "events": "ed10de33399c7491",
-        "observations": "641f25036db14123",
+        "observations": "010b27be87ae19a0",
         "renders": "d7609c4e569a0537",
-        "outcomes": "33d4613e1e51fedf",
+        "outcomes": "154c7045c709ce7a",
     },
     ("werewolf", "comm_games7"): {
         "events": "509f9e1e333020de",
-        "observations": "d7353c8fecbaeab1",
+        "observations": "98f3dfc58ba69dba",
         "renders": "1ba631ef24fb2d45",
-        "outcomes": "353f10343c650923",
+        "outcomes": "a0e5b412f713b3f0",
     },
     ("werewolf", "duskmire"): {
         "events": "7660cf08949742bb",
-        "observations": "a27ed68a7ea64c28",
+        "observations": "ec30edbed25fb3a0",
         "renders": "4cad68fb1d98378f",
-        "outcomes": "f0f1bc2b1164a104",
+        "outcomes": "05ac6a60422c4d92",
     },
     ("werewolf", "async_day"): {
         "events": "4ddf51263e34ddfa",
-        "observations": "9c6dad25c611f229",
+        "observations": "9fc6b3e8fe6b86ff",
         "renders": "ff8c79bc96b84d5d",
-        "outcomes": "bf1eb73aa3542c3d",
+        "outcomes": "508620cf6735ec94",
     },
 }
 
