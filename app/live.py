@@ -18,7 +18,7 @@ from arena.live.broker import BrokerProcess
 from arena.live.bus import Publisher
 from arena.live.sink import MqttSink, sink_factory
 from arena.live.status import RunStatus
-from arena.live.url import BrokerURL, BrokerURLError
+from arena.live.url import BrokerURL, BrokerURLError, cleartext_warning
 from arena.results import MatchSpec
 from arena.sinks import EventSink
 
@@ -114,6 +114,9 @@ class LiveSession:
             self._forget_credentials()
             self._unreachable(str(err))
             return
+        clear = cleartext_warning(self.url)
+        if clear is not None:
+            _say(f"warning: {clear}")
         self.publisher = Publisher(self.url)
         self.publisher.start()
         if not await self.publisher.wait_connected(options.connect_timeout_s):

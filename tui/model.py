@@ -213,8 +213,8 @@ class RunModel:
         return m
 
     def add_event(self, event: Event) -> None:
-        if not self.match(event.match_id).add(event):
-            return
+        if not self.match(event.match_id).add(event) or event.type == "metric":
+            return  # (a metric event scores a match event: it is not one of the match's)
         self.events_seen += 1
         if event.type == "decision":
             self.decisions += 1

@@ -128,7 +128,7 @@ def _mqtt_source(args: argparse.Namespace, root: Path | None) -> Any:
     from dataclasses import replace
 
     from arena.live.auth import CredentialsError, load_run_credentials
-    from arena.live.url import BrokerURL, BrokerURLError
+    from arena.live.url import BrokerURL, BrokerURLError, cleartext_warning
     from tui.sources import MqttSource, find_broker
 
     text = args.broker or (find_broker(root) if root is not None else None)
@@ -160,6 +160,9 @@ def _mqtt_source(args: argparse.Namespace, root: Path | None) -> Any:
                     f"`arena watch {root}` reads its files",
                     UNREACHABLE,
                 )
+    clear = cleartext_warning(url)
+    if clear is not None:
+        print(f"warning: {clear}", file=sys.stderr)
     return MqttSource(url, run_id=run_id)
 
 

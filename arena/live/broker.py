@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import os
 import shutil
@@ -30,20 +29,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from arena.live.url import BrokerURL
+from arena.live.url import BrokerURL, is_loopback
+
+__all__ = ["BrokerProcess", "BrokerSecurityError", "EmbeddedBroker", "is_loopback"]
 
 
 class BrokerSecurityError(ValueError):
     """Refused: a non-loopback listener without an explicit opt-in and a password."""
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class EmbeddedBroker:

@@ -8,6 +8,7 @@ a command line (and a username from ``ARENA_MQTT_USER`` when the URL names none)
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
@@ -105,8 +106,27 @@ class BrokerURL:
         return kwargs
 
 
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def redact(text: str) -> str:
     """Hide the password of any ``scheme://user:pass@host`` inside ``text``."""
     import re
 
     return re.sub(r"(://[^:/@\s]*):[^@/\s]*@", r"\1:***@", text)
+
+
+def cleartext_warning(url: BrokerURL) -> str | None:
+    """A warning when a password would cross the network unencrypted (mqtt:// beyond loopback)."""
+    if url.password is None or url.tls or is_loopback(url.host):
+        return None
+    return (
+        f"the password for {url.public()} travels unencrypted (mqtt://); use mqtts:// "
+        "beyond this machine"
+    )

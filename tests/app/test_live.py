@@ -272,3 +272,4 @@ async def test_metric_events_have_their_own_topic_and_identity(tmp_path: Path) -
             assert by_seq[e["payload"]["of_seq"]]["actor"] == e["actor"]
         assert len(model.matches[m].metrics) == len(published)  # the TUI keeps them all
         assert model.matches[m].n_events == len(events)
+    assert model.events_seen == sum(len(v) for v in records.values())  # metrics apart

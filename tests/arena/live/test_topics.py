@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.live import topics
-from arena.live.url import BrokerURL, BrokerURLError, redact
+from arena.live.url import BrokerURL, BrokerURLError, cleartext_warning, redact
 
 
 def test_topic_layout_is_versioned_and_parses_back() -> None:
@@ -18,6 +18,8 @@ def test_topic_layout_is_versioned_and_parses_back() -> None:
     assert topics.parse(topics.seat("r1", "m", 3)) == topics.TopicRef("r1", "seat", "m", 3)
     assert topics.parse(topics.summary("r1", "m")) == topics.TopicRef("r1", "summary", "m")
     assert topics.parse(topics.status("r1")) == topics.TopicRef("r1", "status")
+    assert topics.metrics("r1", "m-2") == "arena/v1/runs/r1/matches/m-2/metrics"
+    assert topics.parse(topics.metrics("r1", "m")) == topics.TopicRef("r1", "metrics", "m")
     for foreign in ("x/y", "arena/v2/runs/r/status", "arena/v1/runs/r/matches/m/bogus", ""):
         assert topics.parse(foreign) is None
 
@@ -55,3 +57,19 @@ def test_password_may_come_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("ARENA_MQTT_PASSWORD", "envpw")
     assert BrokerURL.parse("mqtt://carol@h:1").password == "envpw"
     assert BrokerURL.parse("mqtt://h:1").password is None
+
+
+def test_the_user_may_come_from_the_environment_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_MQTT_USER", "dave")
+    monkeypatch.setenv("ARENA_MQTT_PASSWORD", "envpw")
+    u = BrokerURL.parse("mqtt://h:1")
+    assert (u.username, u.password) == ("dave", "envpw") and "envpw" not in u.public()
+    assert BrokerURL.parse("mqtt://erin:own@h:1").username == "erin"  # the URL's wins
+
+
+def test_a_password_in_clear_beyond_loopback_is_warned_about() -> None:
+    assert cleartext_warning(BrokerURL("broker.lan", 1883, False, "u", "pw")) is not None
+    assert "pw" not in (cleartext_warning(BrokerURL("broker.lan", 1883, False, "u", "pw")) or "")
+    assert cleartext_warning(BrokerURL("broker.lan", 8883, True, "u", "pw")) is None  # TLS
+    assert cleartext_warning(BrokerURL("127.0.0.1", 1883, False, "u", "pw")) is None
+    assert cleartext_warning(BrokerURL("broker.lan", 1883)) is None  # no password to leak
