@@ -184,3 +184,19 @@ def test_nli_tier_runs_offline_from_a_local_directory(tmp_path, monkeypatch) -> 
     bad = tiny_nli(tmp_path / "x", {0: "positive", 1: "negative"})
     with pytest.raises(NLIUnavailable, match="no 'contradiction' label"):
         PersonaNLI(bad)
+
+
+@pytest.mark.slow
+def test_the_local_backend_judge_answers_every_call(tmp_path) -> None:
+    """With asyncio.run per call the local backend's second call never returned (its batcher
+    stayed on the first, closed loop). The generous bound only turns a hang into a failure."""
+    pytest.importorskip("torch")
+    from arena.metrics.adjudicators import background_loop
+
+    judge = PersonaJudge(JudgeSettings(backend={"type": "local", "threads": 1},
+                                       cache_path=str(tmp_path / "j.sqlite")))  # fmt: skip
+    for age in (30, 31, 32):
+        item = PersonaItem("Lena", "age: 34", f"I'm {age}.")
+        fut = asyncio.run_coroutine_threadsafe(judge.ajudge_all([item]), background_loop())
+        assert fut.result(timeout=600)[0] in (True, False)
+    assert judge.stats()["calls"] == 3 and judge.stats()["failed"] == 0
