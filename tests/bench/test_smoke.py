@@ -39,6 +39,7 @@ CASES = {
     "negotiation_baselines": ["--games", "4", "--boot", "20"],
     "memory": ["--insights", "50", "--calls", "5", "--matches", "1"],
     "validity_persona": ["--split", "dev", "--limit", "20"],
+    "ratings_stability": ["--seeds", "1", "--per-pair", "2", "--counts", "1,2", "--orders", "2"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -54,6 +55,7 @@ EXPECTED = {
     "negotiation_baselines": "random vs greedy",
     "memory": "retrieval_injection_ms_per_decision",
     "validity_persona": "persona_claims_contradiction",
+    "ratings_stability": "exact_order_share",
 }
 
 
