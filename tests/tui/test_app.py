@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, Input, RichLog, Sparkline, Static
 
 from tui.app import ArenaApp
@@ -207,3 +208,44 @@ async def test_replay_of_a_truncated_record_shows_a_notice(record: Path, tmp_pat
         title = str(app.screen.query_one("#match-title", Static).content)
         assert "truncated record" in title and str(len(events)) in title
         assert app.screen.match.status == "running"  # match_end was the cut line
+
+
+@pytest.fixture
+def hostile_record(tmp_path: Path) -> Path:
+    """An Avalon match whose injecting agents (tests/games) say escapes, markup and controls."""
+    from arena.sinks import JsonlSink
+    from tests.games.test_adversarial_agents import _agents, _play
+
+    path = tmp_path / "hostile.jsonl"
+    _play("avalon", _agents("avalon", inject=True), sinks=[JsonlSink(path)])
+    return path
+
+
+async def test_replay_of_hostile_speech_shows_escapes_and_markup_as_text(
+    hostile_record: Path,
+) -> None:
+    """Issue 15: ``ESC[2J`` in a message once wiped the replay screen; Rich markup in a message
+    must not style (or crash) the transcript, the seat table or the side panel either."""
+    from arena.untrusted import is_clean
+
+    events, truncated = replay_events(hostile_record)
+    app = ArenaApp(replay=events, truncated=truncated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("G")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.cursor == len(events)
+        for view in ("spectator", "seat 0"):
+            shown = transcript(screen)
+            assert "INJ" in shown and "\x1b" not in shown, view
+            assert all(is_clean(line) for line in shown.split("\n")), view
+            flat = shown.replace("\n", "")  # a long line wraps: look across the breaks
+            assert "␛[2J" in flat and "markup[/bold" in flat, view
+            await pilot.press("v")
+        side = str(screen.query_one("#match-info", Static).content)
+        title = str(screen.query_one("#match-title", Static).content)
+        assert is_clean(side.replace("\n", " ")) and is_clean(title)
+        seats = screen.query_one("#seats", DataTable)
+        cells = [str(c) for r in range(seats.row_count) for c in seats.get_row_at(r)]
+        assert cells and all(is_clean(c) for c in cells)
+        await pilot.press("escape")
+    assert app.return_code == 0
