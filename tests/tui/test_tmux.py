@@ -94,3 +94,28 @@ def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
             time.sleep(0.3)
     finally:
         tmux("kill-server")
+
+
+def test_hostile_speech_cannot_wipe_the_replay_screen(tmp_path: Path) -> None:
+    """Issue 15: a message holding ``ESC[2J`` wiped the replay screen in a real terminal; it is
+    shown as ``␛[2J`` now (markup in messages: tests/tui/test_app.py, with Pilot)."""
+    from arena.sinks import JsonlSink
+    from tests.games.test_adversarial_agents import _agents, _play
+
+    record = tmp_path / "hostile.jsonl"
+    _play("avalon", _agents("avalon", inject=True), sinks=[JsonlSink(record)])
+    env = f"cd {ROOT} && TERM=xterm-256color "
+    try:
+        tmux("new-session", "-d", "-s", "replay", "-x", "150", "-y", "45",
+             env + f"{ARENA} replay {record}; sleep 30")  # fmt: skip
+        wait_screen("replay", "avalon-7", "view spectator")
+        tmux("send-keys", "-t", "replay", "G")
+        wait_screen("replay", "Match over")
+        # show only the line with the escapes: it is on screen as text
+        tmux("send-keys", "-t", "replay", "/")
+        tmux("send-keys", "-t", "replay", "-l", "INJ2")
+        tmux("send-keys", "-t", "replay", "Enter")
+        text = wait_screen("replay", "INJ2 ␛[2J␛[H␛]0;pwned")
+        assert "avalon-7" in text  # the title survived: nothing cleared the screen
+    finally:
+        tmux("kill-server")
