@@ -100,13 +100,22 @@ class MqttSource:
     ``not authorised (why)`` when the broker refuses the credentials or a subscription.
     """
 
-    def __init__(self, url: Any, run_id: str | None = None, wait_s: float = 1.5) -> None:
+    def __init__(
+        self,
+        url: Any,
+        run_id: str | None = None,
+        wait_s: float = 1.5,
+        seat: tuple[str, int] | None = None,
+    ) -> None:
         from arena.live.url import BrokerURL
 
         self.url = url if isinstance(url, BrokerURL) else BrokerURL.parse(str(url))
         self.run_id = run_id
         self.wait_s = wait_s
-        self.description = f"broker {self.url.public()}"
+        # (match id, seat): only that seat's stream, what a seat credential may read
+        self.seat = seat
+        where = f", seat {seat[1]} of {seat[0]}" if seat else ""
+        self.description = f"broker {self.url.public()}{where}"
         self.backoff = (0.2, 5.0)
         self.ever_connected = False
         self.refused = False  # the last attempt was refused: credentials or topic rules
@@ -134,12 +143,13 @@ class MqttSource:
                         await asyncio.sleep(1.0)
                         continue
                     root = topics.run_root(self.run_id)
-                    filters = ("status", "leaderboard", "matches/+/summary", "matches/+/god",
-                               "matches/+/metrics")  # fmt: skip
+                    filters = [f"{root}/{f}" for f in ("status", "leaderboard", "matches/+/summary",
+                               "matches/+/god", "matches/+/metrics")]  # fmt: skip
+                    if self.seat is not None:
+                        filters = [topics.seat(self.run_id, *self.seat)]
                     for filt in filters:
-                        granted = await client.subscribe(f"{root}/{filt}", qos=1)
-                        if _refused(granted):
-                            raise _SubscriptionRefused(f"{root}/{filt}")
+                        if _refused(await client.subscribe(filt, qos=1)):
+                            raise _SubscriptionRefused(filt)
                     notify()
                     async for message in client.messages:
                         self.handle(model, str(message.topic), message.payload)

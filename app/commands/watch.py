@@ -51,6 +51,13 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--run", dest="run_id", help="run id on the broker (default: the newest)")
     p.add_argument("--match", help="open this match directly")
     p.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="with --match and --live: only seat N's stream, read with that seat's own "
+        "credential (the broker lets it read nothing else)",
+    )
+    p.add_argument(
         "--once",
         action="store_true",
         help="print a plain-text snapshot and exit (no TUI); exit 3 when the broker refuses "
@@ -96,6 +103,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return _err("give a RUN_DIR or --broker URL")
     if args.live and not args.run_dir:
         return _err("--live needs a RUN_DIR")
+    if args.seat is not None and not (args.match and (args.live or args.broker)):
+        return _err("--seat needs --match and --live (or --broker)")
     root = Path(args.run_dir) if args.run_dir else None
     if (
         root is not None
@@ -152,7 +161,8 @@ def _mqtt_source(args: argparse.Namespace, root: Path | None) -> Any:
             except CredentialsError as err:
                 return _err(str(err))
             if creds is not None:
-                url = replace(url, username=creds.god.username, password=creds.god.password)
+                who = creds.god if args.seat is None else creds.seat(args.match, args.seat)
+                url = replace(url, username=who.username, password=who.password)
                 run_id = run_id or creds.run_id
             elif info.get("embedded") and not args.broker:
                 return _err(
@@ -163,7 +173,8 @@ def _mqtt_source(args: argparse.Namespace, root: Path | None) -> Any:
     clear = cleartext_warning(url)
     if clear is not None:
         print(f"warning: {clear}", file=sys.stderr)
-    return MqttSource(url, run_id=run_id)
+    seat = (args.match, args.seat) if args.seat is not None else None
+    return MqttSource(url, run_id=run_id, seat=seat)
 
 
 def _snapshot(source: Any) -> int:

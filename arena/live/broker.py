@@ -168,9 +168,9 @@ class EmbeddedBroker:
             loop.close()
 
     async def _start(self) -> None:
-        from amqtt.broker import Broker
+        from arena.live.broker_plugins import CheckedBroker
 
-        self._broker = Broker(self._config())
+        self._broker = CheckedBroker(self._config())
         await self._broker.start()
         server = self._broker._servers["default"].instance
         self.port = server.sockets[0].getsockname()[1]

@@ -200,9 +200,10 @@ class Publisher:
         while True:
             client = aiomqtt.Client(
                 identifier=self.client_id, keepalive=15, timeout=self.ack_timeout,
-                logger=client_log, **self.url.client_kwargs(),
+                logger=client_log, max_inflight_messages=1000, **self.url.client_kwargs(),
             )  # fmt: skip
-            # every batch of a flush is in flight at once, by design: no warning per extra one
+            # every batch of a flush is in flight at once, by design (paho's default window of
+            # 20 unacknowledged messages would send them in rounds): no warning per extra one
             client.pending_calls_threshold = self.max_buffer
             try:
                 async with client:

@@ -186,6 +186,33 @@ async def test_seats_read_only_their_topic_and_spoofed_publishes_go_nowhere(
             assert (await next_message(late)).payload == b'{"status": "running"}'
 
 
+async def test_retained_messages_follow_the_rules_whoever_subscribed_first(
+    tmp_path: Path,
+) -> None:
+    # amqtt alone hands every connecting client the retained messages of every filter any
+    # client subscribed to: a seat connecting after the spectator got the run's status
+    retained = [STATUS, topics.leaderboard(RUN), topics.summary(RUN, MATCH)]
+    async with (
+        run_broker(tmp_path) as (url, creds),
+        client(url, creds.publisher) as pub,
+        client(url, creds.god) as god,
+    ):
+        for topic in retained:
+            await pub.publish(topic, topic.encode(), qos=1, retain=True)
+        await god.subscribe(topics.run_filter(RUN), qos=1)
+        got = {(await next_message(god)).payload for _ in retained}
+        assert got == {t.encode() for t in retained}
+        async with client(url, creds.seat(MATCH, 0)) as seat, client(url, creds.god) as god2:
+            assert granted(await seat.subscribe(seat_topic(0), qos=1))
+            assert granted(await god2.subscribe(STATUS, qos=1))
+            await pub.publish(seat_topic(0), b"seat0-event", qos=1)  # fences
+            await pub.publish(STATUS, b"status-event", qos=1)
+            assert (await next_message(seat)).payload == b"seat0-event"  # nothing before
+            # the second spectator: the retained message of its own filter only
+            second = [(await next_message(god2)).payload for _ in range(2)]
+            assert second == [STATUS.encode(), b"status-event"]
+
+
 async def test_a_reader_may_not_leave_a_will(tmp_path: Path) -> None:
     # the broker publishes wills without the topic check: they would be a way round it
     async with run_broker(tmp_path) as (url, creds):
@@ -219,8 +246,9 @@ async def test_default_run_locks_its_broker_and_watch_reads_the_run_dir(tmp_path
                 pass
         assert not_authorised(refused.value)
         args = argparse.Namespace(
-            run_dir=str(root), broker=None, live=True, run_id=None, match=None, once=True
-        )
+            run_dir=str(root), broker=None, live=True, run_id=None, match=None, once=True,
+            seat=None,
+        )  # fmt: skip
         # arena watch RUN_DIR --live --once: the run's credentials, found in the run directory
         assert await asyncio.to_thread(cmd_watch, args) == 0
         # the spectator credential reads this run, named; it may not list every run's status
@@ -229,5 +257,8 @@ async def test_default_run_locks_its_broker_and_watch_reads_the_run_dir(tmp_path
         assert await asyncio.to_thread(cmd_watch, named) == 3
         named.run_id = RUN
         assert await asyncio.to_thread(cmd_watch, named) == 0
+        # --live --match M --seat 0: that seat's own credential, its stream only
+        as_seat = argparse.Namespace(**{**vars(args), "match": t.specs[0].match_id, "seat": 0})
+        assert await asyncio.to_thread(cmd_watch, as_seat) == 0
     assert not secret.exists()  # the broker is gone: so are its credentials
     assert cmd_watch(args) == 4  # and --live says so at once
