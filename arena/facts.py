@@ -14,7 +14,8 @@ they read as facts that never changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,107 @@ def fact_key(fact: PrivateFact | dict[str, Any]) -> str:
     if isinstance(fact, PrivateFact):
         return fact_id(fact.owner, fact.kind, fact.key)
     return fact_id(int(fact["owner"]), str(fact["kind"]), str(fact["key"]))
+
+
+# -- facts the game itself disclosed --------------------------------------------------------
+# A fact stays "private" only while the game has not told it: a metric that scores a seat
+# for saying a fact its listeners were already told would count a leak that is none (issue
+# 15, item 13). Engines declare what they disclosed with these two helpers.
+
+
+@dataclass(frozen=True)
+class Implication:
+    """Knowing fact ``source`` of a seat with a value in ``values`` tells its ``target`` fact.
+
+    E.g. ``Implication("side", "role", {"wolves": "werewolf"})``: the wolves' side has one role,
+    so whoever learns that a seat is a wolf (a team reveal, a Seer's result) knows its role.
+    """
+
+    source: str  # fact kind
+    target: str  # fact kind
+    values: Mapping[Any, Any]  # source value -> the target value it implies
+
+
+def with_implications(
+    facts: list[PrivateFact], implications: Iterable[Implication]
+) -> list[PrivateFact]:
+    """``facts`` with each implied fact's audience and publicity widened to its source's."""
+    by_owner: dict[tuple[int, str], PrivateFact] = {(f.owner, f.kind): f for f in facts}
+    widened: dict[int, PrivateFact] = {}
+    for rule in implications:
+        for f in facts:
+            if f.kind != rule.source or f.value not in rule.values:
+                continue
+            target = by_owner.get((f.owner, rule.target))
+            if target is None or target.value != rule.values[f.value]:
+                continue
+            target = widened.get(id(target), target)
+            audience = tuple(sorted({*target.audience, *f.audience}))
+            public = target.public or f.public
+            if audience != target.audience or public != target.public:
+                widened[id(by_owner[(f.owner, rule.target)])] = target.model_copy(
+                    update={"audience": audience, "public": public}
+                )
+    if not widened:
+        return facts
+    return [widened.get(id(f), f) for f in facts]
+
+
+_SENTENCE = re.compile(r"\n|[.;!?]+(?:\s|$)")  # a line, or a sentence in it
+NEAR_WORDS = 6  # at most this many words between the owner's name and the value
+
+
+def _mentions(sentence: str, words: str) -> list[tuple[int, int]]:
+    pattern = rf"(?<!\w){re.escape(words)}(?!\w)"
+    return [m.span() for m in re.finditer(pattern, sentence, re.IGNORECASE)]
+
+
+def _tells(sentence: str, who: set[str], value: str, others: set[str]) -> bool:
+    """Does ``sentence`` tie ``value`` to the owner: the owner's name, then the value a few
+    words later, no other seat's name between them? (A value before the names, as in "one is
+    Merlin, the other Morgana: Farid, Bruno", ties it to nobody.)"""
+    values = _mentions(sentence, value)
+    if not values:
+        return False
+    for name in who:
+        for _, b in _mentions(sentence, name):
+            for c, _ in values:
+                if c < b:
+                    continue
+                gap = sentence[b:c]
+                if len(gap.split()) <= NEAR_WORDS and not any(_mentions(gap, o) for o in others):
+                    return True
+    return False
+
+
+def told_in_text(
+    facts: list[PrivateFact], texts: Mapping[int, str], names: list[str]
+) -> list[PrivateFact]:
+    """``facts`` with every seat added whose engine-written ``texts`` state them: a sentence
+    that ties the value (a string of at least four characters, as whole words) to the owner —
+    the owner's name (full or first), the value a few words after it, no other
+    seat's name in between ("Bruno (the Hunter) shoots", "Kemi Adeyemi: colleague (product
+    manager ...)", "Alice=werewolf").
+    Only for text the engine wrote (briefings, its own event lines), never agents' words."""
+    firsts = {n.split(" ")[0] for n in names if n}
+    out = []
+    for f in facts:
+        extra: set[int] = set()
+        if not f.public and isinstance(f.value, str) and len(f.value) >= 4:
+            owner = names[f.owner] if f.owner < len(names) else ""
+            # the owner's names only: games use ``aliases`` for the value's other names (Avalon's
+            # "Loyal Servant of Arthur") or for a seat the fact is about (a Seer's target)
+            who = {owner, owner.split(" ")[0]} - {""}
+            others = ({*names, *firsts} - who) - {""}
+            for seat, text in texts.items():
+                if seat in f.audience or seat == f.owner or f.value.lower() not in text.lower():
+                    continue
+                if any(_tells(x, who, f.value, others) for x in _SENTENCE.split(text)):
+                    extra.add(seat)
+        if extra:
+            f = f.model_copy(update={"audience": tuple(sorted({*f.audience, *extra}))})
+        out.append(f)
+    return out
 
 
 class FactTracker:

@@ -11,18 +11,59 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from arena.facts import told_in_text
 from arena.types import PrivateFact
 
 if TYPE_CHECKING:
     from games.persona_dialogue.rules import PersonaDialogueEngine
 
 
-def fact_audience(engine: PersonaDialogueEngine, seat: int, known_by: list[str]) -> tuple[int, ...]:
+def _granted(engine: PersonaDialogueEngine, seat: int, known_by: list[str]) -> set[int]:
     cast = engine.cast
     seats = {seat}
     for other in range(len(cast.characters)):
         if other != seat and cast.relation(seat, other)[0] in known_by:
             seats.add(other)
+    return seats
+
+
+def _told_in_briefings(engine: PersonaDialogueEngine) -> dict[tuple[int, str], tuple[int, ...]]:
+    """Persona facts whose value a seat's briefing states on a line naming the owner (e.g. a
+    relationship description "Kemi Adeyemi: colleague (product manager ...)"): that seat was
+    told. Computed once per game: the lines it reads are fixed at setup."""
+    cached = engine.__dict__.get("_told_facts")
+    if cached is not None and cached[0] is engine.cast:  # the same game (reset deals anew)
+        found: dict[tuple[int, str], tuple[int, ...]] = cached[1]
+    else:
+        from games.persona_dialogue.views import briefing
+
+        cast = engine.cast
+        base = [
+            PrivateFact(
+                owner=c.seat,
+                kind="persona_fact",
+                key=f.slot,
+                value=f.value,
+                audience=tuple(sorted(_granted(engine, c.seat, list(f.known_by)))),
+                aliases=tuple(f.aliases),
+            )
+            for c in cast.characters
+            for f in c.facts()
+        ]
+        texts = {s: briefing(engine, s) for s in range(len(cast.characters))}
+        found = {(f.owner, f.key): f.audience for f in told_in_text(base, texts, cast.names)}
+        engine.__dict__["_told_facts"] = (cast, found)
+    return found
+
+
+def fact_audience(
+    engine: PersonaDialogueEngine, seat: int, known_by: list[str], slot: str | None = None
+) -> tuple[int, ...]:
+    """Seats allowed to know a persona fact of ``seat``: its relations in ``known_by`` and,
+    for fact ``slot``, every seat its briefing told (see :func:`_told_in_briefings`)."""
+    seats = _granted(engine, seat, known_by)
+    if slot is not None:
+        seats.update(_told_in_briefings(engine).get((seat, slot), ()))
     return tuple(sorted(seats))
 
 
@@ -37,7 +78,7 @@ def private_facts(engine: PersonaDialogueEngine) -> list[PrivateFact]:
                     kind="persona_fact",
                     key=f.slot,
                     value=f.value,
-                    audience=fact_audience(engine, c.seat, list(f.known_by)),
+                    audience=fact_audience(engine, c.seat, list(f.known_by), f.slot),
                     public=f.slot == "name",
                     numeric=f.numeric,
                     aliases=tuple(f.aliases),
@@ -96,7 +137,7 @@ def ground_truth(engine: PersonaDialogueEngine) -> dict[str, Any]:
                     "value": f.value,
                     "multi_valued": f.is_multi,
                     "aliases": list(f.aliases),
-                    "audience": list(fact_audience(engine, c.seat, list(f.known_by))),
+                    "audience": list(fact_audience(engine, c.seat, list(f.known_by), f.slot)),
                 }
             )
     goals = {}

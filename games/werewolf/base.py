@@ -30,6 +30,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
     alive: list[bool]
     cause: dict[int, str]
     revealed: dict[int, str]
+    role_told: set[int]
     _observing: frozenset[int]
     cutoff: dict[int, int]
     frozen: dict[int, dict[str, Any]]

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.facts import Implication
 from arena.registry import KnowledgeModel
+
+#: what knowing one fact tells about another: the wolves' side has one role, so a team reveal
+#: or a Seer's "wolf" result tells the role as well (``WerewolfEngine.private_facts``)
+IMPLICATIONS = (Implication("side", "role", {"wolves": "werewolf"}),)
 
 
 def utility(reward: float, rules: dict[str, Any]) -> float | None:

@@ -12,9 +12,11 @@ from typing import Any
 
 from arena.engine import NAME_POOL
 from arena.events import Visibility
+from arena.facts import with_implications
 from arena.types import Option, Outcome, PrivateFact
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
 from games.werewolf.day import DayMixin
+from games.werewolf.knowledge import IMPLICATIONS
 from games.werewolf.night import NightMixin
 from games.werewolf.texts import ROLE_HELP, wolf_win
 from games.werewolf.votes import VoteMixin
@@ -36,6 +38,7 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         self.alive = [True] * n
         self.cause: dict[int, str] = {}
         self.revealed: dict[int, str] = {}
+        self.role_told: set[int] = set()  # seats whose role an engine line named publicly
         self.cutoff: dict[int, int] = {}
         self.frozen: dict[int, dict[str, Any]] = {}
         self._observing = frozenset(range(n))
@@ -107,7 +110,8 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         The wolves know every side (they know who the wolves are) and each other's roles; a
         Seer learns the side (or, with ``seer_result: role``, the role) of each seat it
         inspected; a reveal on death makes the side (and with a role reveal the role) public;
-        the end shows every role."""
+        the Hunter's shot names the Hunter publicly; the end shows every role. Knowing a seat
+        is a wolf tells its role (``IMPLICATIONS``), for a team reveal and a Seer alike."""
         over = self.result is not None or self.phase == "end"
         inspected_by: dict[int, set[int]] = {}
         for seer, results in self.seer_results.items():
@@ -127,7 +131,7 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
                     key="role",
                     value=self.role[s],
                     audience=tuple(sorted(role_audience)),
-                    public=over or revealed == self.role[s],
+                    public=over or revealed == self.role[s] or s in self.role_told,
                     aliases=(self._names[s],),
                 )
             )
@@ -151,10 +155,11 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
                         key=f"inspect:{target}",
                         value=result,
                         audience=(seer,),
+                        public=over,  # the end shows every role, so every result
                         aliases=(self._names[target],),
                     )
                 )
-        return facts
+        return with_implications(facts, IMPLICATIONS)
 
     # -- views -----------------------------------------------------------------------
     def observers(self) -> frozenset[int] | None:

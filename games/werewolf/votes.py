@@ -174,6 +174,7 @@ class VoteMixin(WerewolfBase):
         if target is not None:
             self.kill(target, "hunter")
             self.announce_deaths([target], self.hunter_reveal)
+        self.role_told.add(seat)  # the public line below names the Hunter
         line = (
             f"{self.n(seat)} (the Hunter) shoots {self.n(target)}."
             if target is not None
