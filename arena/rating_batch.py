@@ -47,18 +47,35 @@ RATED = ("finished", "forfeited")
 KeyFn = Callable[[MatchResult, SeatResult], str]
 
 
-def team_ranks(result: MatchResult) -> dict[str, int] | None:
-    """Rank per team (0 best, ties share) or None when the match is not rated."""
-    if result.status not in RATED or not result.seats:
-        return None
+def ranks_by_reward(seats: Iterable[tuple[str, float]]) -> dict[str, int]:
+    """Rank per team from its seats' (team, reward): the mean reward, 0 best, ties share."""
     rewards: dict[str, list[float]] = defaultdict(list)
-    for s in result.seats:
-        rewards[s.team].append(s.reward)
-    if len(rewards) < 2:
-        return None
+    for team, reward in seats:
+        rewards[team].append(reward)
     mean = {t: sum(v) / len(v) for t, v in rewards.items()}
     distinct = sorted(set(mean.values()), reverse=True)
     return {t: distinct.index(v) for t, v in mean.items()}
+
+
+def rated_result(ranks: dict[str, int], team: str) -> str:
+    """A seat's ``win``/``loss``/``draw`` as rated: a draw when every team ties, else a win
+    for the best-ranked teams. The store's ``seats.result`` of a forfeited match is this."""
+    if len(set(ranks.values())) == 1:
+        return "draw"
+    return "win" if ranks[team] == 0 else "loss"
+
+
+def team_ranks(result: MatchResult) -> dict[str, int] | None:
+    """Rank per team (0 best, ties share) or None when the match is not rated.
+
+    Finished and forfeited matches are rated: a forfeit is the forfeiting seat's failure (its
+    reward is -1, everyone else's 0), so its team loses and the others win; not rating it would
+    let an entry that is losing escape the loss by giving no valid answer. Errored matches (the
+    harness failed, not an agent) are not rated."""
+    if result.status not in RATED or not result.seats:
+        return None
+    ranks = ranks_by_reward((s.team, s.reward) for s in result.seats)
+    return ranks if len(ranks) >= 2 else None
 
 
 # A comparison: ((player, weight) on a's side, minus b's), outcome for a, pair weight.

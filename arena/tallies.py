@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from arena import stats as st
-from arena.rating_batch import team_ranks
+from arena.rating_batch import rated_result, team_ranks
 from arena.results import MatchResult, SeatResult
 
 KeyFn = Callable[[MatchResult, SeatResult], str]
@@ -27,9 +27,8 @@ def seat_returns(result: MatchResult) -> dict[int, float] | None:
     ranks = team_ranks(result)
     if ranks is None:
         return None
-    if len(set(ranks.values())) == 1:
-        return {s.seat: 0.0 for s in result.seats}
-    return {s.seat: 1.0 if ranks[s.team] == 0 else -1.0 for s in result.seats}
+    points = {"win": 1.0, "draw": 0.0, "loss": -1.0}
+    return {s.seat: points[rated_result(ranks, s.team)] for s in result.seats}
 
 
 class Tally:

@@ -88,7 +88,8 @@ async def test_forfeit_policy_ends_the_match_with_a_reason() -> None:
     agents = [StubbornAgent("a0", answer="zzz"), *randoms(3)[1:]]
     result, log = await run(spec(), agents, InvalidActionPolicy(retries=1, fallback="forfeit"))
     assert result.status == "forfeited" and "seat 0" in (result.reason or "")
-    assert all(s.result == "none" for s in result.seats)
+    # a forfeit is rated (issue 15, item 14): seat results say how, as the leaderboard counts
+    assert [s.result for s in result.seats] == ["loss", "win", "win"]
     assert log[-1]["payload"]["status"] == "forfeited"
 
 
