@@ -206,7 +206,8 @@ EXPECTED = {
         "outcomes": "f30adfa77b2d4b50",
     },
     ("persona_dialogue", "party4"): {
-        "events": "fa4669aa64490799",
+        # issue 15, item 13: scenario_truth (god-only) counts the seats a briefing told
+        "events": "5908376ce6d7d0a9",
         "observations": "a0c75d545ff403d3",
         "renders": "55b642b1fa25db42",
         "outcomes": "4b0bc9e3b18ef653",
