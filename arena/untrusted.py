@@ -130,6 +130,9 @@ def quote(text: str) -> str:
     """``text`` as one safe line of a prompt or transcript (see the module docstring)."""
     if _safe_already(text):
         return text
+    markup = "<" in text or "\uff1c" in text or "\ufe64" in text or "|" in text
+    if not markup and _UNSAFE.search(text) is None:
+        return text  # non-ASCII but ordinary (one regex pass, no copy)
     text = _BREAK_RUN.sub(NEWLINE_MARK, text)
     text = _visible(text, _UNSAFE)
     if "<" in text or "\uff1c" in text or "\ufe64" in text:
