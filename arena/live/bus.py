@@ -266,10 +266,16 @@ class Publisher:
         ]
         # every batch at once (paho keeps each topic's order); an event counts as published
         # when the broker acknowledged its batch (QoS 1), not when it left this process
-        sent = await self._until_lost(
-            client, asyncio.gather(*(self._send(client, t, b) for t, b in batches))
-        )
-        if not sent:
+        total, before = sum(len(b) for _, b in batches), self.published
+        sends = [self._send(client, t, b) for t, b in batches]
+        work = asyncio.gather(*sends, return_exceptions=True)
+        sent, results = await self._until_lost(client, work)
+        failed = next((r for r in results or [] if isinstance(r, BaseException)), None)
+        if not sent or failed is not None:
+            # never acknowledged (maybe delivered, maybe not): dropped, whatever their stage
+            self.dropped += total - (self.published - before)
+            if failed is not None:
+                raise failed
             raise _Lost("connection lost with batches in flight")
         while self._dirty:
             try:
@@ -277,37 +283,34 @@ class Publisher:
             except KeyError:  # emptied by retain() meanwhile; it is put back at once
                 break
             publish = client.publish(topic, self._retained[topic], qos=1, retain=True)
-            if not await self._until_lost(client, publish):
+            if not (await self._until_lost(client, publish))[0]:
                 self._dirty[topic] = None  # not acknowledged: again after reconnecting
                 raise _Lost("connection lost with a retained message in flight")
         return False
 
     async def _send(self, client: Any, topic: str, chunk: list[str]) -> None:
-        try:
-            await client.publish(topic, batch_payload(chunk), qos=1)
-        except BaseException:
-            self.dropped += len(chunk)  # never acknowledged: maybe delivered, maybe not
-            raise
+        await client.publish(topic, batch_payload(chunk), qos=1)
         self.messages += 1
         self.published += len(chunk)
 
     @staticmethod
-    async def _until_lost(client: Any, work: Awaitable[Any]) -> bool:
-        """Await ``work``; False (and ``work`` cancelled) if the connection drops first."""
+    async def _until_lost(client: Any, work: Awaitable[Any]) -> tuple[bool, Any]:
+        """Await ``work``: (True, its result), or (False, None) with ``work`` cancelled, and
+        finished, when the connection drops first."""
         task = asyncio.ensure_future(work)
         lost = _lost(client)
         if lost is None:
-            await task
-            return True
+            return True, await task
         await asyncio.wait({task, lost}, return_when=asyncio.FIRST_COMPLETED)
         if not task.done():
             task.cancel()
-        results = await asyncio.gather(task, return_exceptions=True)
-        if isinstance(results[0], asyncio.CancelledError):
-            return False
-        if isinstance(results[0], BaseException):
-            raise results[0]
-        return True
+        done: tuple[Any] = await asyncio.gather(task, return_exceptions=True)
+        result = done[0]
+        if isinstance(result, asyncio.CancelledError):
+            return False, None
+        if isinstance(result, BaseException):
+            raise result
+        return True, result
 
 
 def not_authorised(err: BaseException) -> bool:

@@ -98,6 +98,10 @@ async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
                     60,  # the publisher's reconnect back-off grows up to its cap while the broker is down
                 )
             assert live.publisher.reconnects >= 1
+        pub = live.publisher
+        # every event accounted for once: acknowledged, or dropped (in flight at the kill, or
+        # left over at close); the buffer kept the rest while the broker was away
+        assert pub.enqueued == pub.published + pub.dropped and pub.backlog == 0
     finally:
         m.kill()
         if m2 is not None:
