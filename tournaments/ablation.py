@@ -39,6 +39,7 @@ async def ablate_config(
     whole: bool = False,
     seed: int = 0,
     run_id: str = "ablate",
+    concurrency: int | None = None,
 ) -> list[Ablation]:
     """Ablate every active insight alone (and, with ``whole``, the whole bank) on the first
     ``units`` planned matches; effects are written to the bank's log."""
@@ -73,4 +74,6 @@ async def ablate_config(
     if whole and active:
         groups.append(active)
     spec = base.model_copy(update={"version": version})
-    return await ablate(bank, spec, specs, play, groups, metric, seed, True, run_id)
+    # the config's own concurrency by default: units are independent seeded matches
+    workers = concurrency or config.concurrency
+    return await ablate(bank, spec, specs, play, groups, metric, seed, True, run_id, workers)

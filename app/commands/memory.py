@@ -56,7 +56,12 @@ def add_commands(sub: Any) -> None:
     q = cmd("reflect", "reflect on finished matches and update the bank", cmd_reflect)
     q.add_argument("target", help="a match JSONL or a run directory (its matches/*.jsonl)")
     q.add_argument("--seats", default="all", help="comma-separated seats, or all")
-    q.add_argument("--reflector", default="scripted", help="scripted | llm")
+    q.add_argument(
+        "--reflector",
+        default="scripted",
+        help="a scripted rule (scripted, scripted:directives, scripted:blame; see docs/memory.md)"
+        " or llm (with --backend)",
+    )
     q.add_argument("--backend", default="{}", help="llm reflector: BackendConfig as JSON")
     q.add_argument("--namespace", default="{game}/{role}")
     q.add_argument("--budget", type=int, default=3)
@@ -72,6 +77,26 @@ def add_commands(sub: Any) -> None:
     q.add_argument("--metric", choices=["score", "win"], default="score")
     q.add_argument("--whole", action="store_true", help="also the whole bank vs no memory")
     q.add_argument("--retire", action="store_true", help="retire insights measured harmful")
+    q.add_argument(
+        "--unproven",
+        action="store_true",
+        help="with --retire: retire every measured insight whose lower bound is <= 0 (keep only "
+        "those shown helpful), not just those whose upper bound is < 0",
+    )
+    q.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --retire: ablate again after each retirement, until nothing more is retired "
+        "or N rounds (leave-one-out effects are not additive: one harmful insight can mask the "
+        "rest)",
+    )
+    q.add_argument(
+        "--master-seed",
+        type=int,
+        help="play units of this master seed instead of the config's (a held-out set)",
+    )
+    q.add_argument("--concurrency", type=int, help="units in flight (default: the config's)")
     q.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
 
@@ -218,7 +243,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_reflect(args: argparse.Namespace) -> int:
-    from arena.memory.reflect import LLMReflector, ScriptedReflector
+    from arena.memory.reflect import SCRIPTED_RULES, LLMReflector, make_reflector
     from arena.memory.trajectory import load_events
     from arena.memory.update import UpdateSettings, reflect_seat
 
@@ -229,10 +254,10 @@ def cmd_reflect(args: argparse.Namespace) -> int:
     reflector: Any
     if args.reflector == "llm":
         reflector = LLMReflector(json.loads(args.backend))
-    elif args.reflector == "scripted":
-        reflector = ScriptedReflector()
+    elif args.reflector in SCRIPTED_RULES:
+        reflector = make_reflector(args.reflector)
     else:
-        return _err("--reflector is scripted or llm")
+        return _err(f"--reflector is llm or one of {', '.join(SCRIPTED_RULES)}")
     settings = UpdateSettings(budget=args.budget, cap=args.cap)
     bank = _bank(args, must_exist=False)
 
@@ -258,23 +283,35 @@ def cmd_ablate(args: argparse.Namespace) -> int:
     from tournaments import config as tconfig
     from tournaments.ablation import ablate_config
 
+    if args.rounds < 1 or (args.rounds > 1 and not args.retire):
+        return _err("--rounds N needs N >= 1, and --retire when N > 1")
+    if args.unproven and not args.retire:
+        return _err("--unproven is a retirement rule: use it with --retire")
+    if args.concurrency is not None and args.concurrency < 1:
+        return _err("--concurrency must be at least 1")
     bank = _bank(args)
     try:
         config = tconfig.load(args.config)
-        results = asyncio.run(
-            ablate_config(config, str(bank.path), args.units, args.metric, args.whole, args.seed)
-        )
-    except ConfigError as err:
-        for problem in err.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        return 2
-    snap = bank.at()
-    for r in results:
-        e = r.estimate
-        label = "whole bank" if len(r.ids) > 1 else snap.get(r.ids[0]).text
-        print(
-            json.dumps(
-                {
+        if args.master_seed is not None:
+            config = config.model_copy(update={"master_seed": args.master_seed})
+        for round_ in range(args.rounds):
+            results = asyncio.run(
+                ablate_config(
+                    config,
+                    str(bank.path),
+                    args.units,
+                    args.metric,
+                    args.whole,
+                    args.seed,
+                    concurrency=args.concurrency,
+                )
+            )
+            snap = bank.at()
+            for r in results:
+                e = r.estimate
+                label = "whole bank" if len(r.ids) > 1 else snap.get(r.ids[0]).text
+                row = {
+                    "round": round_,
                     "ids": list(r.ids),
                     "insight": label,
                     "metric": args.metric,
@@ -285,9 +322,14 @@ def cmd_ablate(args: argparse.Namespace) -> int:
                     "with": r.with_mean,
                     "without": r.without_mean,
                 }
-            )
-        )
-    if args.retire:
-        for iid in retire_harmful(bank):
-            print(json.dumps({"retired": iid}))
+                print(json.dumps(row), flush=True)
+            retired = retire_harmful(bank, args.unproven) if args.retire else []
+            for iid in retired:
+                print(json.dumps({"round": round_, "retired": iid}), flush=True)
+            if not retired:
+                break
+    except ConfigError as err:
+        for problem in err.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
     return 0

@@ -12,6 +12,7 @@ lowest lower bound.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,8 +41,18 @@ class Ablation:
         return Effect(metric=metric, delta=e.value, lo=e.low, hi=e.high, n=e.n, run_id=run_id)
 
 
-async def _scores(units: Sequence[Any], spec: MemorySpec, play: PlayFn) -> list[float]:
-    return [float(await play(u, spec)) for u in units]
+async def _scores(
+    units: Sequence[Any], spec: MemorySpec, play: PlayFn, concurrency: int = 1
+) -> list[float]:
+    """Scores in unit order; up to ``concurrency`` units in flight (each unit is its own seeded
+    match, so the scores do not depend on how many run at once)."""
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(unit: Any) -> float:
+        async with gate:
+            return float(await play(unit, spec))
+
+    return list(await asyncio.gather(*(one(u) for u in units)))
 
 
 async def ablate(
@@ -54,6 +65,7 @@ async def ablate(
     seed: int = 0,
     write: bool = True,
     run_id: str = "",
+    concurrency: int = 1,
 ) -> list[Ablation]:
     """Ablate each group (default: every active insight alone) at the spec's bank version
     (default: the newest); with ``write``, log each measured effect on every member."""
@@ -62,11 +74,11 @@ async def ablate(
     full = spec.model_copy(update={"version": version, "exclude": ()})
     if groups is None:
         groups = [[i.id] for i in snap.insights()]
-    with_scores = await _scores(units, full, play)
+    with_scores = await _scores(units, full, play, concurrency)
     out: list[Ablation] = []
     for n, group in enumerate(groups):
         arm = full.model_copy(update={"exclude": tuple(group)})
-        without = await _scores(units, arm, play)
+        without = await _scores(units, arm, play, concurrency)
         est = paired_difference(with_scores, without, np.random.default_rng([seed, n]))
         out.append(
             Ablation(tuple(group), est, float(np.mean(with_scores)), float(np.mean(without)))
@@ -95,8 +107,11 @@ async def ablate(
     return out
 
 
-def retire_harmful(bank: Bank) -> list[str]:
-    """Retire every active insight whose measured interval lies entirely below zero."""
+def retire_harmful(bank: Bank, unproven: bool = False) -> list[str]:
+    """Retire every active insight measured harmful: its interval lies entirely below zero
+    (upper bound < 0). With ``unproven``, the stricter rule on the lower bound: retire every
+    measured insight not shown helpful (lower bound <= 0) — no-effect insights go too, and so
+    does a helpful one measured on too few units. Unmeasured insights are never retired."""
     snap = bank.at()
     drafts = [
         Draft(
@@ -104,12 +119,12 @@ def retire_harmful(bank: Bank) -> list[str]:
             i.namespace,
             {
                 "id": i.id,
-                "reason": f"measured harmful: {i.effect.delta:+.3f} "
-                f"[{i.effect.lo:+.3f}, {i.effect.hi:+.3f}] n={i.effect.n}",
+                "reason": f"measured {'unproven' if i.effect.hi >= 0 else 'harmful'}: "
+                f"{i.effect.delta:+.3f} [{i.effect.lo:+.3f}, {i.effect.hi:+.3f}] n={i.effect.n}",
             },
         )
         for i in snap.insights()
-        if i.effect is not None and i.effect.hi < 0
+        if i.effect is not None and (i.effect.lo <= 0 if unproven else i.effect.hi < 0)
     ]
     bank.write(drafts)
     return [str(d.payload["id"]) for d in drafts]

@@ -225,15 +225,55 @@ def directive_rule(traj: Trajectory, insights: list[Insight]) -> list[dict[str, 
     return [{"op": "add", "text": f"{verb} {option}.", "turns": [last["seq"], last["seq"]]}]
 
 
+def ended_by_seat(traj: Trajectory) -> dict[str, Any] | None:
+    """The seat's own decision that ended the match, or None when another player moved after
+    it (lines written by the game itself — the outcome, reveals — do not count)."""
+    last = next((d for d in reversed(traj.decisions) if (d["action"] or {}).get("choices")), None)
+    if last is None:
+        return None
+    later = [ln for ln in traj.lines if ln.source == "other" and ln.seq > last["seq"]]
+    return None if later else last
+
+
+def blame_rule(traj: Trajectory, insights: list[Insight]) -> list[dict[str, Any]]:
+    """A deterministic rule with simple credit assignment: blame only the seat's own move that
+    ended a game with nothing — "Avoid X." when the seat's last choice X ended the match and the
+    seat was left without reward (and did not win). A game someone else ended, or one that paid,
+    teaches nothing: the rule cannot tell which earlier move deserved the credit. The same lesson
+    learned again is an exact duplicate, which the updater counts as support."""
+    if traj.reward > 0 or traj.result == "win":
+        return []
+    last = ended_by_seat(traj)
+    if last is None:
+        return []
+    option = str(last["action"]["choices"][0]).split(":")[0]
+    return [
+        {
+            "op": "add",
+            "text": f"Avoid {option}.",
+            "turns": [last["seq"], last["seq"]],
+            "why": "this move ended a game that left you nothing",
+        }
+    ]
+
+
+Rule = Callable[[Trajectory, list[Insight]], list[dict[str, Any]]]
+SCRIPTED_RULES: dict[str, Rule] = {
+    "scripted": default_rule,
+    "scripted:directives": directive_rule,
+    "scripted:blame": blame_rule,
+}
+
+
 def make_reflector(spec: str | dict[str, Any]) -> Reflector:
-    """``scripted``, ``scripted:directives`` or a BackendConfig mapping for an LLM reflector."""
-    if spec == "scripted":
-        return ScriptedReflector()
-    if spec == "scripted:directives":
-        return ScriptedReflector(directive_rule, name="scripted:directives")
+    """A scripted rule by name (:data:`SCRIPTED_RULES`) or a BackendConfig mapping for an LLM
+    reflector."""
+    if isinstance(spec, str) and spec in SCRIPTED_RULES:
+        return ScriptedReflector(SCRIPTED_RULES[spec], name=spec)
     if isinstance(spec, dict):
         return LLMReflector(spec)
-    raise ValueError(f"unknown reflector {spec!r}: scripted, scripted:directives or a backend")
+    names = ", ".join(SCRIPTED_RULES)
+    raise ValueError(f"unknown reflector {spec!r}: {names} or a backend mapping")
 
 
 class LLMReflector:

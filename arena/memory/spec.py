@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class MemorySpec(BaseModel):
@@ -27,7 +27,18 @@ class MemorySpec(BaseModel):
     # -- learning during a tournament (tournaments read these; the agent ignores them)
     learn: bool = False
     every: int = Field(1, ge=1)  # fold the reflections of every K finished matches
-    # "scripted" (the default rule), "scripted:directives", or an arena.llm BackendConfig
+    # a scripted rule ("scripted", "scripted:directives", "scripted:blame") or an arena.llm
+    # BackendConfig mapping
     reflector: str | dict[str, Any] = "scripted"
     budget: int = Field(3, ge=1, le=50)
     cap: int = Field(20, ge=1, le=10_000)
+
+    @field_validator("reflector")
+    @classmethod
+    def _known_reflector(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
+        from arena.memory.reflect import SCRIPTED_RULES
+
+        if isinstance(value, str) and value not in SCRIPTED_RULES:
+            names = ", ".join(SCRIPTED_RULES)
+            raise ValueError(f"unknown reflector {value!r}: one of {names}, or a backend mapping")
+        return value

@@ -4,14 +4,12 @@ same hash chain as an uninterrupted one."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -20,49 +18,9 @@ from arena.memory import Bank
 from arena.memory.directives import DirectiveEngine
 from arena.memory.learn import BASE, folds
 from arena.memory.trajectory import load_events
-from tournaments import config as tconfig
-from tournaments.executor import Tournament
+from tests.arena.memory.directed import RUN_ID, learning_config, run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
-RUN_ID = "learn"
-
-
-def learning_config(url: str, bank: Path, out: Path, matches: int = 16, every: int = 4) -> dict:
-    memory = {
-        "bank": str(bank),
-        "select": "all",
-        "k": None,
-        "learn": True,
-        "every": every,
-        "reflector": "scripted:directives",
-    }
-    return {
-        "name": "learn",
-        "game": "dealornodeal",
-        "agents": [
-            {
-                "name": "llm",
-                "kind": "llm",
-                "params": {
-                    "backend": {"base_url": url, "model": "scripted", "timeout_s": 30},
-                    "memory": memory,
-                },
-            },
-            {"name": "bot", "kind": "rule"},
-        ],
-        "lineups": [{"vs": ["llm", "bot"]}],
-        "matches": matches,
-        "master_seed": 11,
-        "concurrency": 4,
-        "output_dir": str(out),
-    }
-
-
-def run_in_process(raw: dict[str, Any]) -> Path:
-    config = tconfig.parse(raw)
-    run_dir = Path(config.output_dir) / RUN_ID
-    asyncio.run(Tournament(config, run_dir, RUN_ID).run())
-    return run_dir
 
 
 def chain(bank: Path) -> list[str]:

@@ -3,8 +3,10 @@ served by the insight-sensitive :class:`DirectiveEngine` over a real loopback se
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from arena import registry
@@ -16,6 +18,8 @@ from arena.memory.directives import DirectiveEngine
 from arena.memory.spec import MemorySpec
 from arena.results import MatchSpec
 from arena.runner import MatchRunner
+from tournaments import config as tconfig
+from tournaments.executor import Tournament
 
 GAME = "dealornodeal"
 # Measured against the concession bot over 60 seat-swapped seeds (docs/memory.md): walking
@@ -23,6 +27,7 @@ GAME = "dealornodeal"
 HELPS = "Avoid walk_away: a deal beats no deal."
 NOTHING = "Keep every message courteous."
 HURTS = "Prefer reject of every standing offer."
+RUN_ID = "learn"
 
 
 @contextmanager
@@ -59,3 +64,48 @@ async def play_unit(
     runner = MatchRunner(spec, agents, engine=engine)
     result = await runner.run()
     return result.seats[seat].reward, runner
+
+
+def learning_config(
+    url: str,
+    bank: Path,
+    out: Path,
+    matches: int = 16,
+    every: int = 4,
+    reflector: str = "scripted:directives",
+) -> dict[str, Any]:
+    memory = {
+        "bank": str(bank),
+        "select": "all",
+        "k": None,
+        "learn": True,
+        "every": every,
+        "reflector": reflector,
+    }
+    return {
+        "name": "learn",
+        "game": "dealornodeal",
+        "agents": [
+            {
+                "name": "llm",
+                "kind": "llm",
+                "params": {
+                    "backend": {"base_url": url, "model": "scripted", "timeout_s": 30},
+                    "memory": memory,
+                },
+            },
+            {"name": "bot", "kind": "rule"},
+        ],
+        "lineups": [{"vs": ["llm", "bot"]}],
+        "matches": matches,
+        "master_seed": 11,
+        "concurrency": 4,
+        "output_dir": str(out),
+    }
+
+
+def run_in_process(raw: dict[str, Any]) -> Path:
+    config = tconfig.parse(raw)
+    run_dir = Path(config.output_dir) / RUN_ID
+    asyncio.run(Tournament(config, run_dir, RUN_ID).run())
+    return run_dir

@@ -59,4 +59,7 @@ async def test_ablation_identifies_harmful_helpful_and_inert_insights(tmp_path: 
         baseline = [(await play_unit(backend, u, None))[0] for u in units(SEEDS)]
         gain = paired_difference(with_bank, baseline, np.random.default_rng(2))
         assert gain.low is not None and gain.low > 0, gain
+        # the stricter rule on the lower bound keeps only what is shown helpful
+        assert retire_harmful(bank, unproven=True) == [ids["nothing"]]
+        assert [i.id for i in bank.at().insights()] == [ids["helps"]]
         print({"first": first, "second": second, "gain": gain})
