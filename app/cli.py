@@ -148,7 +148,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.check:  # validate-only: the plan and the backends, nothing written
             for line in startup.preflight_now(config.agents):
                 console.print(line, highlight=False, markup=False)
-            n = tconfig.planned_matches(config)
+            from tournaments.schedule import plan
+
+            n = len(plan(config)) or tconfig.planned_matches(config)  # rating_driven: at most
             console.print(f"config ok: {n} matches planned ({config.format})", highlight=False)
             return 0
         if args.tui:  # the TUI starts its own loop; check the backends first

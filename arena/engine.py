@@ -56,7 +56,7 @@ class RuleSet(BaseModel):
         data = dict(data)
         name = data.get("preset")
         if name is not None and cls.PRESETS:
-            if name not in cls.PRESETS:
+            if not isinstance(name, str) or name not in cls.PRESETS:
                 raise ValueError(
                     f"preset: unknown preset {name!r}; choose one of {sorted(cls.PRESETS)}"
                 )

@@ -62,6 +62,6 @@ def describe_validation(err: ValidationError, prefix: str = "") -> list[str]:
 
 
 def _path(prefix: str, loc: list[Any]) -> str:
-    dotted = ".".join(str(p) for p in loc)
+    dotted = ".".join(str(p) if str(p) else "''" for p in loc)
     path = f"{prefix}.{dotted}" if prefix and dotted else (prefix or dotted)
     return path or "(config)"

@@ -233,7 +233,7 @@ def fit(
         hess = (d.x * (rw * prob * (1 - prob))[:, None]).T @ d.x + np.eye(p) / PRIOR_SD**2
         cov = np.linalg.inv(hess)
         entries = [j for j, k in enumerate(d.players) if not k.startswith(SIDE)]
-        if entries and not frozen:
+        if len(entries) > 1 and not frozen:  # one entry: no other to be relative to
             # Results say nothing about the entries' common level (every comparison's entry
             # coefficients sum to 0): the fit puts their mean at MU0, and the prior alone
             # would give that level's uncertainty. σ is the error relative to that mean.

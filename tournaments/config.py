@@ -166,7 +166,10 @@ RUNTIME_FIELDS = ("concurrency", "output_dir")
 
 
 def _game_shape(engine_cls: Any, rules: Any) -> tuple[int, set[str]]:
-    engine = engine_cls(rules, seed=0)
+    try:
+        engine = engine_cls(rules, seed=0)
+    except Exception as err:  # rules each valid alone may not make a game together
+        raise ConfigError(f"rules: the game cannot be set up with them: {_one_line(err)}") from None
     return engine.n_seats, set(engine.teams().values())
 
 
@@ -250,6 +253,12 @@ def _rules(engine_cls: Any, rules: dict[str, Any]) -> tuple[Any, list[str]]:
         return engine_cls.Rules.model_validate_json(text, strict=True), []
     except ValidationError as err:
         return None, describe_validation(err, "rules")
+    except Exception as err:  # a game's own rule hook refused the input in its own way
+        return None, [f"rules: not valid for {engine_cls.game}: {_one_line(err)}"]
+
+
+def _one_line(err: BaseException) -> str:
+    return (" ".join(str(err).split()) or type(err).__name__)[:200]
 
 
 def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
@@ -280,7 +289,11 @@ def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
             "(arena run --max-planned N)"
         )
     names = {a.name for a in config.agents}
-    shape = _game_shape(engine_cls, rules) if rules is not None else None
+    try:
+        shape = _game_shape(engine_cls, rules) if rules is not None else None
+    except ConfigError as err:
+        problems += err.problems
+        shape = None
     if config.seating == "by_team":
         if not config.teams:
             problems.append("teams: seating 'by_team' needs a teams mapping (team -> agent entry)")
@@ -290,10 +303,13 @@ def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
                     problems.append(f"teams.{team}: unknown agent entry {entry_name!r}")
             if shape is not None:
                 extra = sorted(set(config.teams) - shape[1])
+                missing = sorted(shape[1] - set(config.teams))
                 if extra:
                     problems.append(
                         f"teams: unknown team(s) {extra}; this game has {sorted(shape[1])}"
                     )
+                elif missing:
+                    problems.append(f"teams: no entry for team(s) {missing}")
     elif config.teams:
         problems.append("teams: only used with seating 'by_team'")
     if config.lineups is not None and config.format != "round_robin":
