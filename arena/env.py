@@ -212,9 +212,10 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self._turn = (self._turn + 1) % len(self.possible_agents)
         self.agent_selection = self.possible_agents[self._turn]
         phase = self.engine.phase
+        # Only the selected agent's info says whether it owes a decision: a "pending" flag on
+        # every agent's info would show any wrapper who acts at night, as the old order did.
         for a in self.agents:
-            seat = self._seat[a]
-            self.infos[a] = {"seat": seat, "phase": phase, "pending": seat in pending}
+            self.infos[a] = {"seat": self._seat[a], "phase": phase}
         self.infos[self.agent_selection] = self._info(self.agent_selection)
 
     def _info(self, agent: str) -> dict[str, Any]:

@@ -36,6 +36,9 @@ def selections(env: Any, seed: int) -> tuple[list[str], list[int]]:
             env.step(None)
             continue
         order.append(agent)
+        for other, other_info in env.infos.items():  # the others' infos tell nothing either
+            if other != agent:
+                assert set(other_info) == {"seat", "phase"}, other_info
         before = len(engine.log)
         if info["decision"] == "wait":
             assert not engine.owes(env.unwrapped._seat[agent])
