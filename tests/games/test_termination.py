@@ -4,7 +4,8 @@ A seeded sweep over every registered game: its default rules, each catalog varia
 preset, each overlaid with random values of the game's enumerable rule flags (every
 ``Literal`` and ``bool`` flag, small ints within their bounds). Every combination the rules
 accept is played with random answers (legal options, some free text, some refused answers
-replaced by the fallback) and must end with an outcome within a bounded number of decisions;
+replaced by the fallback) and must end with an outcome within a bounded number of decisions
+and within its round cap (``max_days``, ``max_turns``, ``max_rounds`` where the game has one);
 at no point may the game be unfinished with nobody owing a decision (the stall of the issue:
 Werewolf end-of-day beliefs after the Hunter's shot left nobody alive).
 
@@ -71,6 +72,18 @@ def flag_sets(game: str, combos: int = COMBOS) -> list[dict[str, Any]]:
     return out
 
 
+#: (rule flag, engine counter, slack): a game's round cap and the counter it bounds (the
+#: negotiation engines' turn counter points at the next turn, one past the last one played)
+CAPS = (("max_days", "day", 0), ("max_turns", "turn", 1), ("max_rounds", "round", 1))
+
+
+def within_cap(engine: RulesEngine[Any]) -> None:
+    for flag, counter, slack in CAPS:
+        cap, value = getattr(engine.rules, flag, None), getattr(engine, counter, None)
+        if isinstance(cap, int) and isinstance(value, int):
+            assert value <= cap + slack, f"{counter} {value} past {flag} {cap}"
+
+
 def play_randomly(engine: RulesEngine[Any], rng: random.Random) -> int:
     """Random answers until the game ends; returns the decisions taken."""
     for taken in range(MAX_DECISIONS):
@@ -116,6 +129,7 @@ def test_every_flag_combination_ends_under_random_play(game: str) -> None:
             play_randomly(engine, random.Random(seed))
             outcome = engine.outcome()
             assert outcome is not None and outcome.label != "aborted", (flags, seed)
+            within_cap(engine)
             played += 1
     assert played >= COMBOS  # most combinations are accepted: the sweep is not vacuous
 
