@@ -122,14 +122,18 @@ def test_ablate_measures_each_insight_on_the_configs_units_and_retires_the_harmf
         cfg = tmp_path / "abl.yaml"
         cfg.write_text(yaml.safe_dump(raw), encoding="utf-8")
         capsys.readouterr()
-        assert main(["memory", "ablate", str(bank.path), str(cfg), "--whole", "--retire"]) == 0
+        argv = ["memory", "ablate", str(bank.path), str(cfg), "--whole", "--retire"]
+        assert main([*argv, "--rounds", "2"]) == 0
     rows = [json.loads(x) for x in out_lines(capsys)]
-    by = {tuple(r["ids"]): r for r in rows if "ids" in r}
+    by = {tuple(r["ids"]): r for r in rows if "ids" in r and r["round"] == 0}
+    # round 1 measures again what round 0 left: the harmful insight is gone from it
+    again = {tuple(r["ids"]) for r in rows if "ids" in r and r["round"] == 1}
+    assert (ids[0],) in again and (ids[1],) in again and (ids[2],) not in again
     hurts, nothing = by[(ids[2],)], by[(ids[1],)]
     assert hurts["hi"] < 0 and hurts["n"] == 60
     assert nothing["delta"] == 0 and nothing["lo"] <= 0 <= nothing["hi"]
     assert tuple(ids) in by  # the whole bank against no memory
-    assert {"retired": ids[2]} in rows
+    assert {"round": 0, "retired": ids[2]} in rows
     snap = Bank(bank.path).at()
     assert snap.get(ids[2]).status == "retired" and snap.get(ids[2]).effect.hi < 0
     assert snap.get(ids[1]).effect.delta == 0  # its own effect, not the whole bank's
