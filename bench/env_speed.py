@@ -48,6 +48,8 @@ def figure(steps: int, games: int, elapsed: float) -> dict[str, Any]:
 
 def random_legal(rng: random.Random, info: dict[str, Any]) -> Any:
     legal = info.get("legal") or []
+    if info.get("belief_only") and legal:  # free text is no belief report: refused (issue 15)
+        return legal[0]  # pass
     if info.get("free_text") and (not legal or rng.random() < 0.2):
         return FILLER
     if info.get("free_text") and legal:
@@ -119,6 +121,7 @@ def engine_speed(
                     "free_text": d.free_text,
                     "min_choices": d.min_choices,
                     "max_choices": d.max_choices,
+                    "belief_only": d.belief_only,
                 }
                 engine.apply(seat, random_legal(rng, info))
                 steps += 1
