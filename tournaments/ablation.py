@@ -40,6 +40,7 @@ async def ablate_config(
     seed: int = 0,
     run_id: str = "ablate",
     concurrency: int | None = None,
+    each: bool = True,
 ) -> list[Ablation]:
     """Ablate every active insight alone (and, with ``whole``, the whole bank) on the first
     ``units`` planned matches; effects are written to the bank's log."""
@@ -70,7 +71,8 @@ async def ablate_config(
     bank = open_bank(bank_path)
     version = bank.head()[0]
     active = [i.id for i in bank.at(version).insights()]
-    groups: list[list[str]] = [[i] for i in active]
+    # each=False with whole: only the whole bank against no memory (the cheap question first)
+    groups: list[list[str]] = [[i] for i in active] if each else []
     if whole and active:
         groups.append(active)
     spec = base.model_copy(update={"version": version})

@@ -76,6 +76,11 @@ def add_commands(sub: Any) -> None:
     q.add_argument("--units", type=int, help="the first N planned matches (default: all)")
     q.add_argument("--metric", choices=["score", "win"], default="score")
     q.add_argument("--whole", action="store_true", help="also the whole bank vs no memory")
+    q.add_argument(
+        "--whole-only",
+        action="store_true",
+        help="only the whole bank vs no memory (two arms: the cheap question first)",
+    )
     q.add_argument("--retire", action="store_true", help="retire insights measured harmful")
     q.add_argument(
         "--unproven",
@@ -301,9 +306,10 @@ def cmd_ablate(args: argparse.Namespace) -> int:
                     str(bank.path),
                     args.units,
                     args.metric,
-                    args.whole,
+                    args.whole or args.whole_only,
                     args.seed,
                     concurrency=args.concurrency,
+                    each=not args.whole_only,
                 )
             )
             snap = bank.at()

@@ -203,9 +203,13 @@ def apply_op(state: dict[str, Insight], op: Op) -> None:
         )
     elif op.op == "effect":
         ins = _need(state, p)
-        state[ins.id] = ins.model_copy(
-            update={"effect": Effect.model_validate(p["effect"]), "updated": v}
-        )
+        # A group's effect (the insight ablated together with others) is the insight's effect
+        # only until it is measured alone: it never replaces an effect already measured.
+        in_group = len(p.get("group") or [ins.id]) > 1
+        if not (in_group and ins.effect is not None):
+            state[ins.id] = ins.model_copy(
+                update={"effect": Effect.model_validate(p["effect"]), "updated": v}
+            )
     elif op.op in ("reject", "fold"):
         pass  # the tabu log / a learning run's progress marker: chained, changes no insight
     else:  # pragma: no cover - OpKind is closed

@@ -124,7 +124,14 @@ def test_ablate_measures_each_insight_on_the_configs_units_and_retires_the_harmf
         capsys.readouterr()
         argv = ["memory", "ablate", str(bank.path), str(cfg), "--whole", "--retire"]
         assert main([*argv, "--rounds", "2"]) == 0
-    rows = [json.loads(x) for x in out_lines(capsys)]
+        rows = [json.loads(x) for x in out_lines(capsys)]
+        # --whole-only: two arms, on held-out units of another master seed, nothing written
+        # but the whole bank's effect
+        held = ["memory", "ablate", str(bank.path), str(cfg), "--whole-only", "--units", "8"]
+        assert main([*held, "--master-seed", "99"]) == 0
+        (only,) = [json.loads(x) for x in out_lines(capsys)]
+        assert only["insight"] == "whole bank" and only["n"] == 8
+        assert sorted(only["ids"]) == sorted([ids[0], ids[1]])  # what round 0 left
     by = {tuple(r["ids"]): r for r in rows if "ids" in r and r["round"] == 0}
     # round 1 measures again what round 0 left: the harmful insight is gone from it
     again = {tuple(r["ids"]) for r in rows if "ids" in r and r["round"] == 1}
