@@ -74,7 +74,7 @@ _DECADES = {
 
 # Digits: 1,200 / 1 200 / 1_200 / 52.5 / .5, with a glued or spaced magnitude suffix.
 _DIGITS = re.compile(
-    r"(?<![\w.,])(?P<num>\d{1,3}(?:(?:,|_|\u00a0|\u202f| )\d{3})+(?![\d,])|\d+)(?P<dec>\.\d+)?"
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:(?:,|_|\u00a0|\u202f| )\d{3})+(?!\d|,\d)|\d+)(?P<dec>\.\d+)?"
     r"(?:\s?(?P<suf>k|mn|mio|mil|mill|million|millions|m|bn|billion|billions|thousand|"
     r"thousands|grand|hundred)\b)?(?P<pct>\s?(?:%|percent\b|per cent\b))?"
     r"(?![\w])",

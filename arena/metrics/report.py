@@ -74,7 +74,7 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
     ex = Exposure(secrets, log.n_seats, log.knowledge)
     turns = []
     for m in log.messages:
-        leaks = ex.update(m, cascade.scan(m.text, m.seq))
+        leaks = ex.update(m, cascade.scan(m.text, m.seq, speaker=m.speaker))
         turns.append({"t": m.t, "seq": m.seq, "speaker": m.speaker, "delta_w": leaks.delta_w,
                       "leaks": leaks.events})  # fmt: skip
     priv = aggregate(ex, secrets, settings.coalitions, settings.max_coalition)

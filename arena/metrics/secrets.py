@@ -33,6 +33,9 @@ class SecretSpec(BaseModel):
     text: str | None = None
     aliases: list[str] = Field(default_factory=list)
     patterns: list[tuple[str, float]] = Field(default_factory=list)
+    # Regexes in the owner's own voice ("I checked NAME", "as the seer, I"): evidence only when
+    # the owner speaks (or the speaker is unknown, e.g. a memory insight).
+    own_patterns: list[tuple[str, float]] = Field(default_factory=list)
     facts: list[str] = Field(default_factory=list)
     unit: str | None = None
     numeric: NumericSpec = Field(default_factory=NumericSpec)
@@ -58,7 +61,7 @@ class SecretSpec(BaseModel):
                 raise ValueError(f"secret {self.id!r}: k_of_n exceeds the number of fragments")
         if self.kind in ("string", "entity", "role") and self.value is None and not self.aliases:
             raise ValueError(f"secret {self.id!r}: a {self.kind!r} secret needs a value or aliases")
-        for rx, level in self.patterns:
+        for rx, level in (*self.patterns, *self.own_patterns):
             if level not in (0.5, 1.0):
                 raise ValueError(f"secret {self.id!r}: pattern level must be 0.5 or 1")
             re.compile(rx)
@@ -90,6 +93,67 @@ def side_aliases(side: str, model: KnowledgeModel) -> list[str]:
     return out
 
 
+def _alt(words: list[str]) -> str:
+    """A regex alternation of ``words`` (longest first), each optionally plural."""
+    forms: set[str] = set()
+    for w in words:
+        w = w.casefold()
+        forms.add(re.escape(w).replace(r"\ ", r"\s+"))
+        if re.search(r"[a-z]$", w) and " " not in w.strip():
+            plural = w[:-1] + "ves" if w.endswith("f") else w + ("es" if w.endswith("s") else "s")
+            forms.add(re.escape(plural))
+    return "(?:" + "|".join(sorted(forms, key=len, reverse=True)) + ")"
+
+
+_ADV = r"(?:\s+(?:just|only|really|actually|honestly|indeed|truly|simply|definitely|literally|also|in\s+fact|obviously|clearly|surely|certainly))*"
+_DET = r"(?:\s+(?:the|a|an|one\s+of\s+the|the\s+other|another|our|their|your|a\s+simple|a\s+plain|the\s+real|the\s+only))?"
+_THIRD_VERB = (
+    r"(?:'s|\s+is|\s+was|\s+must\s+be|\s+has\s+to\s+be|\s+came\s+up(?:\s+as)?|"
+    r"\s+turned\s+out\s+to\s+be|\s+showed\s+up\s+as|'s\s+role\s+is|\s+plays)"
+)
+_CHECK = r"(?:checked|inspected|investigated|looked\s+(?:into|at)|scried|peeked\s+at)"
+
+
+def role_claims(words: list[str], owner_names: list[str]) -> tuple[list[str], list[str]]:
+    """(own, third) claim regexes for a role or side named by any of ``words``.
+
+    Own (the owner speaking): "I'm (just|really…) (the|a|one of the…) ROLE", "as (the) ROLE, I…",
+    "being the ROLE", "my role is ROLE", "ROLE here", "we (are the) ROLEs", "X and I are (the)
+    ROLEs", "my ROLE shot/check…", and the owner's briefing read back ("You are NAME; your role
+    is ROLE"). Third (anyone): "NAME is/'s/was/must be/came up as (our|the|a) ROLE", "NAME's
+    role is ROLE", "checked NAME … she's a ROLE". Negations, hedges, questions, hypotheticals
+    and quotes are voided by the cascade, not here.
+    """
+    r = _alt(words)
+    names = [n for full in owner_names for n in {full, full.split()[0]} if len(n) > 1]
+    nm = "(?:" + "|".join(sorted({re.escape(n) for n in names}, key=len, reverse=True)) + ")"
+    own = [
+        rf"\bI(?:'m|\s+am){_ADV}{_DET}\s+{r}\b",
+        rf"\bas{_DET}\s+{r},?\s+(?:I|I'm|I'll|I've|I'd|me|my|we)\b",
+        rf"\bbeing{_DET}\s+{r}\b",
+        rf"\bmy\s+(?:role|card|character)\s*(?:is|:|=){_ADV}{_DET}\s*{r}\b",
+        rf"(?:^|[.!?;:,]\s*)(?:the\s+|a\s+|plain\s+|simple\s+)?{r}\s+here\b",
+        rf"\bwe(?:'re|\s+are)?{_ADV}{_DET}\s+{r}\b",
+        rf"\b\w+\s+and\s+I\s+are{_ADV}{_DET}\s+{r}\b",
+        rf"\bmy\s+{r}\s+(?:shot|check|checks|power|powers|ability|save|card|duty|visions?|"
+        r"potions?|gun|bullet|night\s+action)\b",
+    ]
+    third: list[str] = []
+    if names:
+        own += [
+            rf"\b{nm}\s+here\W+(?:the\s+|a\s+)?{r}\b",
+            rf"\byou\s+are\s+{nm}\W+(?:and\s+)?(?:you\s+are\s+|playing\s+|the\s+)?{_DET}\s*{r}\b",
+            rf"\byou\s+are\s+{nm}\b[^?]{{0,60}}?\byour\s+role\s*(?:is|:|=){_DET}\s*{r}\b",
+        ]
+        third = [
+            rf"\b{nm}{_THIRD_VERB}{_ADV}{_DET}\s+{r}\b",
+            rf"\b{nm}\s+and\s+I\s+are{_ADV}{_DET}\s+{r}\b",
+            rf"\b{_CHECK}\s+{nm}\b[^.?!]{{0,40}}?\b(?:she|he|they)(?:'s|\s+is|\s+are|\s+came\s+up(?:\s+as)?)"
+            rf"{_DET}\s+{r}\b",
+        ]
+    return own, third
+
+
 def _role_secrets(gt: dict[str, Any], names: list[str], model: KnowledgeModel) -> list[SecretSpec]:
     roles = {int(k): v for k, v in gt.get("roles", {}).items()}
     teams = {int(k): v for k, v in gt.get("teams", {}).items()}
@@ -98,17 +162,21 @@ def _role_secrets(gt: dict[str, Any], names: list[str], model: KnowledgeModel) -
     for f in facts:
         if f["kind"] in ("role", "side"):
             aud[(f["owner"], f["kind"])] = [a for a in f.get("audience", []) if a != f["owner"]]
-    who = "|".join(re.escape(n) for n in names) or "nobody"
+    # an action names a player, or refers to one ("I checked her")
+    who = "|".join([*(re.escape(n) for n in names), "her", "him", "them"])
     out = []
     for seat, role in sorted(roles.items()):
         nm = [names[seat]] if seat < len(names) else []
         side = teams.get(seat, "")
         role_aud = aud.get((seat, "role"), [])
+        own, third = role_claims(list(model.role_synonyms.get(role, (role,))), nm)
+        actions = [p.replace("NAME", who) for p in model.role_actions.get(role, ())]
         out.append(
             SecretSpec(
                 id=f"role:{seat}", owner=seat, kind="role", value=role,
                 aliases=role_aliases(role, model),
-                patterns=[(p.replace("NAME", who), 1.0) for p in model.role_actions.get(role, ())],
+                patterns=[(p, 1.0) for p in third],
+                own_patterns=[(p, 1.0) for p in (*own, *actions)],
                 audience=role_aud,
                 category="strategic", owner_names=nm, fact=fact_id(seat, "role", "role"),
             )
@@ -117,11 +185,13 @@ def _role_secrets(gt: dict[str, Any], names: list[str], model: KnowledgeModel) -
         if side_aud is None:  # a record without side facts: the game says who knows sides
             side_aud = [s for s, t in teams.items() if t in model.sides_known_by and s != seat]
             side_aud += [s for s in role_aud if s not in side_aud]
+        own, third = role_claims(list(model.side_synonyms.get(side, (side,))), nm)
         out.append(
             SecretSpec(
                 id=f"side:{seat}", owner=seat, kind="role", value=side,
                 aliases=side_aliases(side, model),
-                patterns=[(p, 1.0) for p in model.side_actions.get(side, ())],
+                patterns=[(p, 1.0) for p in third],
+                own_patterns=[(p, 1.0) for p in (*own, *model.side_actions.get(side, ()))],
                 audience=sorted(side_aud), category="strategic", owner_names=nm,
                 fact=fact_id(seat, "side", "side") if (seat, "side") in aud else None,
             )

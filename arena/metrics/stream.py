@@ -70,7 +70,7 @@ class MetricsSink:
 
     def turn_metrics(self, msg: Message) -> dict[str, Any]:
         assert self.cascade is not None and self.exposure is not None
-        leaks = self.exposure.update(msg, self.cascade.scan(msg.text, msg.seq))
+        leaks = self.exposure.update(msg, self.cascade.scan(msg.text, msg.seq, speaker=msg.speaker))
         claims = extract(msg.text, msg.t)
         card = self.cards.get(msg.speaker)
         m = Matcher(card.aliases if card else None, self.settings.age_tol)

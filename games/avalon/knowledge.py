@@ -81,7 +81,36 @@ KNOWLEDGE = KnowledgeModel(
         "evil": ("evil", "on the evil side", "a minion", "with the evil"),
         "good": ("good", "on the good side", "a loyal servant"),
     },
-    role_actions={"merlin": (r"\bi know who the evil (players|ones) are\b",)},
+    # Claims by knowledge or ability, in the owner's voice.
+    role_actions={
+        "merlin": (
+            r"\bi know who the evil (players|ones) are\b",
+            r"\bi (was|got) shown (the )?(evil|bad)( guys| players| ones| team)?\b",
+            r"\bi (know|can see|could see|saw|see) (exactly )?who(?:'s| is| are) (evil|bad|"
+            r"working against us|on the other side|a minion|the traitors?)\b",
+            r"\bi(?:'ve)? (known|knew) (from the start |all along |since the start )?(that )?"
+            r"\w+( and \w+)? (is|are) (evil|on the other side|minions|bad)\b",
+        ),
+        "percival": (
+            r"\bi (was shown|was told|see|saw|know) (which |the )?(two |2 )?(people|players|ones|"
+            r"candidates)( who)? (might be|could be|are) merlin\b",
+            r"\b(two|2|my) merlin candidates\b",
+        ),
+        "assassin": (
+            r"\bi(?:'m| am) the one who (gets to |will |can )?(name|pick|guess|shoot|kill|"
+            r"assassinate) merlin\b",
+            r"\bi (get to|will|can|'ll) (name|pick|guess|shoot|assassinate) merlin\b",
+        ),
+        "morgana": (
+            r"\b(sees|saw|see) me as (a possible |a |the )?merlin\b",
+            r"\bi (appear|appeared|look|looked) (to percival )?(as|like) merlin\b",
+        ),
+        "oberon": (
+            r"\b(the others|my team|my teammates|the evil team|they) (don't|do not) know "
+            r"(i'm|i am|me)\b",
+            r"\bi (don't|do not) know my (teammates|team|fellow evil)\b",
+        ),
+    },
     side_actions={
         "evil": (r"\bi'?m evil\b", r"\bi am evil\b", r"\bwe evil\b", r"\bi'?m on the evil side\b"),
     },

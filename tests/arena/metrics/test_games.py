@@ -156,3 +156,24 @@ def test_persona_swap_lowers_pc_and_margin(embedder) -> None:
         assert swap["agents"][a]["PC"] < real["agents"][a]["PC"]
     assert margin(swap) < 0 < margin(real)
     assert swap["retrieval_accuracy"] <= real["retrieval_accuracy"]
+
+
+def test_a_wolf_reading_its_briefing_aloud_leaks_its_role() -> None:
+    """The demo of issue 16: the LLM werewolf said publicly "You are Greta; your role is
+    werewolf." — that role's leakage must be above 0 in the match report."""
+    events = play("werewolf", None, {}, 3)
+    start = next(e for e in events if e.type == "match_start")
+    names = start.payload["names"]
+    truth = next(e for e in events if e.type == "ground_truth").payload
+    wolves = {int(s) for s, r in truth["roles"].items() if r == "werewolf"}
+    said = next(i for i, e in enumerate(events)
+                if e.type == "message" and e.actor in wolves and e.visibility.scope == "public")  # fmt: skip
+    wolf = events[said].actor
+    assert wolf is not None
+    line = f"You are {names[wolf]}; your role is werewolf."
+    e = events[said]
+    speech = e.speech.model_copy(update={"body": line}) if e.speech is not None else None
+    events[said] = e.model_copy(update={"payload": {**e.payload, "text": line}, "speech": speech})
+    rep = score_events(events, LEX, None)
+    assert rep["privacy"]["secrets"][f"role:{wolf}"]["L"] == 1.0
+    assert rep["privacy"]["strategic_reveals"][str(wolf)]["leak_rate@1"] > 0

@@ -1,0 +1,111 @@
+"""Who and what a sentence is about, for the leak cascade (metrics.md §A3 rules "match only the
+true value", "false claims are never leaks", first-person attribution of numbers).
+
+A sentence's claims are void when it asks (a question), supposes (a hypothetical) or reports
+someone else's words (a quotation); evidence is someone else's when another person owns it
+("my cousin was adopted", "my brother's budget"); a first-person claim is the speaker's own.
+All of it is plain regexes over the sentence, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+FIRST_PERSON_TOKENS = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"})
+SUBJECT_TOKENS = frozenset({"i", "me", "myself", "we", "us"})  # a person, not a possession
+NEGATIONS = frozenset({"not", "never", "no", "t", "nt", "nobody", "neither", "nor"})
+HEDGES = frozenset({
+    "think", "suspect", "guess", "bet", "maybe", "perhaps", "probably", "wonder", "whether",
+    "if", "unless", "doubt", "might", "could", "possibly", "assume", "hope", "reckon", "feel",
+})  # fmt: skip
+KIN = (
+    "brother|sister|cousin|friend|dad|father|mum|mom|mother|husband|wife|partner|son|daughter|"
+    "uncle|aunt|colleague|neighbou?r|boss|landlord|grandma|grandpa|grandmother|grandfather|"
+    "niece|nephew|flatmate|roommate|boyfriend|girlfriend|kid|child|parents?|family|mate|"
+    "buddy|ex|teacher|client|customer|dealer|seller|buyer|guy|woman|man|girl|boy|"
+    "someone|somebody|everyone|nobody|people"
+)
+_KIN = re.compile(rf"^(?:{KIN})s?$")
+_QUOTE = re.compile(r"\"[^\"]{2,}\"|“[^”]{2,}”|„[^“”]{2,}[“”]|«[^»]{2,}»")
+_QUESTION_OK = re.compile(r"^\W*(?:did|do|have)\s+you\s+(?:know|hear|realise|realize)\b", re.I)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if\s+(?:i|we|my\s+\w+|it|someone|anyone|one)\s+(?:were|was|had|ever)\b"
+    r"|if\s+(?:i|we)\s+\w+ed\b|suppose|supposing|imagine|say\s+someone|what\s+if|"
+    r"hypothetically|even\s+if|in\s+theory)",
+    re.I,
+)
+_CANNOT = re.compile(r"\bcan\s*not\b", re.I)
+
+
+def fold(text: str) -> str:
+    """Straight apostrophes, "cannot" as "can't": one spelling for the regexes."""
+    return _CANNOT.sub("can't", text.replace("’", "'").replace("‘", "'"))
+
+
+def strip_quotes(sentence: str) -> str:
+    """The sentence with quoted speech blanked out (same length, so spans stay valid)."""
+    return _QUOTE.sub(lambda m: " " * len(m.group()), sentence)
+
+
+_TAG = re.compile(r",\s*((?:[\w']+\s*){1,3})\?$")
+_ASKS = re.compile(
+    r"^\W*(?:is|are|am|was|were|do|does|did|have|has|had|can|could|would|will|should|shall|"
+    r"may|might|who|what|what's|whats|which|where|when|why|how|isn't|aren't|don't|didn't)\b",
+    re.I,
+)
+_PRONOUN = re.compile(r"\b(?:you|i|we|he|she|they|it)\b", re.I)
+
+
+def is_question(sentence: str) -> bool:
+    """Ends in "?" and asks: a statement with a short tag ("We are the wolves, happy now?")
+    asserts its statement."""
+    s = strip_quotes(sentence).rstrip(" )\"'”»")
+    if not s.endswith("?") or _QUESTION_OK.search(s):
+        return False
+    tag = _TAG.search(s)
+    statement_with_tag = (
+        tag is not None and not _PRONOUN.search(tag.group(1)) and not _ASKS.search(s[: tag.start()])
+    )
+    return not statement_with_tag
+
+
+def is_hypothetical(sentence: str) -> bool:
+    return _HYPOTHETICAL.search(sentence) is not None
+
+
+def void(sentence: str) -> bool:
+    """Claims of a question or a hypothetical assert nothing."""
+    return is_question(sentence) or is_hypothetical(sentence)
+
+
+def negated_before(tokens: list[str], i: int, span: int = 3) -> bool:
+    """A negation among the ``span`` tokens before token ``i`` ("no longer" included)."""
+    before = tokens[max(0, i - span) : i]
+    return any(t in NEGATIONS for t in before) or "longer" in before
+
+
+def hedged_before(tokens: list[str], i: int, span: int = 4) -> bool:
+    return any(t in HEDGES for t in tokens[max(0, i - span) : i])
+
+
+def other_owner_before(tokens: list[str], i: int, span: int = 3) -> bool:
+    """Another person owns what follows token ``i``: a kin or person noun among the ``span``
+    tokens before it, with no first-person subject in between ("my sister owes", "my
+    brother's budget", "my friend works at")."""
+    before = tokens[max(0, i - span) : i]
+    for k in range(len(before) - 1, -1, -1):
+        t = before[k].removesuffix("'s")
+        if t in SUBJECT_TOKENS or t.startswith("i'"):
+            return False
+        if _KIN.match(t):
+            return True
+    return False
+
+
+def first_person(tokens: list[str] | set[str]) -> bool:
+    """A first-person word among ``tokens`` (norm tokens, or words such as "i'm")."""
+    return any(t in FIRST_PERSON_TOKENS or t.startswith("i'") for t in tokens)
+
+
+def names_any(tokens: set[str], name_tokens: set[str]) -> bool:
+    return bool(tokens & name_tokens)
