@@ -31,7 +31,7 @@ _QUESTION_OK = re.compile(r"^\W*(?:did|do|have)\s+you\s+(?:know|hear|realise|rea
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+(?:i|we|my\s+\w+|it|someone|anyone|one)\s+(?:were|was|had|ever)\b"
     r"|if\s+(?:i|we)\s+\w+ed\b|suppose|supposing|imagine|say\s+someone|what\s+if|"
-    r"hypothetically|even\s+if|in\s+theory)",
+    r"hypothetically|even\s+if|in\s+theory)\b",
     re.I,
 )
 _CANNOT = re.compile(r"\bcan\s*not\b", re.I)
