@@ -229,8 +229,8 @@ def ended_by_seat(traj: Trajectory) -> dict[str, Any] | None:
     """The seat's own decision that ended the match, or None when another player moved after
     it (lines written by the game itself — the outcome, reveals — do not count)."""
     last = next((d for d in reversed(traj.decisions) if (d["action"] or {}).get("choices")), None)
-    if last is None:
-        return None
+    if last is None or (last["action"] or {}).get("fallback"):
+        return None  # a move the policy made for the seat (a fallback) is not the seat's lesson
     later = [ln for ln in traj.lines if ln.source == "other" and ln.seq > last["seq"]]
     return None if later else last
 
@@ -284,7 +284,10 @@ class LLMReflector:
 
         self.config = BackendConfig.model_validate(backend)
         self.name = name or f"llm:{self.config.describe()}"
-        self.max_tokens = max_tokens
+        # the backend's own max_tokens when the config sets it (a small local model needs a
+        # tighter cap), else room for a few operations in JSON
+        explicit = "max_tokens" in self.config.model_fields_set
+        self.max_tokens = self.config.max_tokens if explicit else max_tokens
         self._backend: Any = None
 
     async def propose(

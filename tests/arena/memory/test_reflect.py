@@ -266,3 +266,42 @@ async def test_near_duplicates_by_embedding_become_merge_events(
     assert [a["op"] for a in report.applied] == ["merge", "add"]
     assert "embedding" in report.applied[0]["reason"]
     assert bank.at().get(report.applied[0]["new_id"]).merged_into == keep
+
+
+def _ended(result: str, reward: float, last_by_other: bool, fallback: bool = False) -> Any:
+    from arena.memory.trajectory import Line, Trajectory
+
+    traj = Trajectory("r", "m", "dealornodeal", 0, "Ann", None, None, result=result, reward=reward)
+    action: dict[str, Any] = {"choices": ["walk_away"]}
+    if fallback:
+        action["fallback"] = "fallback_pass"
+    traj.decisions = [
+        {"seq": 3, "phase": "p", "kind": "negotiate", "action": {"choices": ["propose:1-0-2"]}},
+        {"seq": 7, "phase": "p", "kind": "negotiate", "action": action},
+    ]
+    traj.lines = [Line(5, "other", "Bob proposes."), Line(9, "game", "No deal.")]
+    if last_by_other:
+        traj.lines.append(Line(8, "other", "Bob walks away."))
+    return traj
+
+
+def test_the_blame_rule_blames_only_the_seats_own_game_ending_move() -> None:
+    from arena.memory.reflect import SCRIPTED_RULES, blame_rule
+
+    (op,) = blame_rule(_ended("draw", 0.0, last_by_other=False), [])
+    assert op["op"] == "add" and op["text"] == "Avoid walk_away." and op["turns"] == [7, 7]
+    assert blame_rule(_ended("draw", 0.0, last_by_other=True), []) == []  # someone else ended it
+    assert blame_rule(_ended("draw", 4.0, last_by_other=False), []) == []  # it paid
+    assert blame_rule(_ended("win", 0.0, last_by_other=False), []) == []
+    assert blame_rule(_ended("loss", 0.0, False, fallback=True), []) == []  # not its own move
+    assert SCRIPTED_RULES["scripted:blame"] is blame_rule
+
+
+def test_an_unknown_reflector_name_is_a_config_error() -> None:
+    from pydantic import ValidationError
+
+    from arena.memory.spec import MemorySpec
+
+    with pytest.raises(ValidationError, match="scripted:blame"):
+        MemorySpec(bank="b.sqlite", reflector="scripted:blam")
+    assert MemorySpec(bank="b.sqlite", reflector="scripted:blame").reflector == "scripted:blame"
