@@ -128,6 +128,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         "output_dir": args.output,
     }
     limit = tconfig.MAX_PLANNED if args.max_planned is None else args.max_planned
+    if limit < 1:
+        return _fail([f"--max-planned: must be at least 1, not {limit}"])
     try:
         if args.resume:
             from tournaments.resume import adopt, check_resume

@@ -161,6 +161,8 @@ def test_a_plan_past_the_limit_is_refused_before_planning(
     assert run(path, "--no-broker", "--max-planned", "20") == 2
     assert "30 matches" in errors_of(capsys)[0]
     assert run(path, "--check", "--max-planned", "30") == 0
+    assert run(path, "--check", "--max-planned", "0") == 2
+    assert errors_of(capsys)[-1] == "error: --max-planned: must be at least 1, not 0"
     assert not (tmp_path / "runs").exists()
 
 
