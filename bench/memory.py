@@ -4,9 +4,11 @@ and the bank update per reflected match, the reflector's LLM call excluded.
 Retrieval is measured per selection: the bank version is already materialised (one replay per
 process and version), the insight embeddings are built once per version, and each call ranks
 every active insight of the namespace against a seat's briefing and renders the quoted block.
-An agent makes one selection per seat and match and reuses it for every later decision, so
-this is an upper bound per decision. "new briefing" includes embedding the query (MiniLM on
-CPU); ``cold_ms`` is the first call (model load, embedding all insights).
+An agent makes one selection per seat and match and reuses it for every later decision: the
+``per_selection`` figures are one selection, the ``per_decision`` figures spread it over the
+decisions a Werewolf seat makes in a match (measured in the same run). "new match briefing"
+embeds the sentences of the query not seen before (MiniLM on CPU); ``cold_ms`` is the first
+call (model load, embedding all insights).
 
 Prints one JSON line per figure. Run: .venv/bin/python bench/memory.py [--insights N]
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 from arena import registry
 from arena.agents import factory
 from arena.memory import Bank, Draft
-from arena.memory.inject import choose, embeddings_available
+from arena.memory.inject import choose, embeddings_available, relevance_query
 from arena.memory.reflect import ScriptedReflector
 from arena.memory.spec import MemorySpec
 from arena.memory.update import UpdateSettings, reflect_match
@@ -51,8 +53,38 @@ def fig(name: str, value: float, **extra: object) -> None:
     print(json.dumps({"figure": name, "value": round(value, 4), **extra}))
 
 
+NAMES = ["Sana", "Bruno", "Maya", "Viktor", "Greta", "Lars", "Kemi", "Wen", "Hiro", "Olga"]
+RULES = (
+    "Werewolf: two wolves hide among the villagers. Each night the wolves kill a player, the "
+    "seer inspects one and the doctor protects one. Each day everyone speaks, then votes; the "
+    "player with most votes is eliminated. Villagers win when both wolves are gone; wolves win "
+    "when they equal the villagers. Answer every decision in the requested format."
+)
+
+
+def briefing(c: int, raw: bool = False) -> str:
+    """A seat's relevance query in a new match: new names and seat, the same rules. The agent
+    queries with ``relevance_query`` (names and numbers masked); ``raw`` keeps them (the cost
+    before that change: new sentences to embed in every match)."""
+    cast = [NAMES[(c + i) % len(NAMES)] for i in range(8)]
+    text = f"You are {cast[c % 8]} (seat {c % 8}), a villager. Players: {', '.join(cast)}. {RULES}"
+    return text if raw else relevance_query(text, cast)
+
+
+def decisions_per_seat(seeds: int = 3) -> float:
+    """How many decisions a Werewolf seat makes in one match (random players, classic rules)."""
+    counts = []
+    for seed in range(seeds):
+        events = record(seed)
+        n = 1 + max(e.actor for e in events if e.actor is not None)
+        counts.append(sum(e.type == "decision" for e in events) / n)
+    return statistics.mean(counts)
+
+
 def retrieval(bank: Bank, n: int, calls: int) -> None:
-    query = "You are Sana (seat 1), a villager in Werewolf. Find the wolves by their votes."
+    per_seat = decisions_per_seat()
+    fig("werewolf_decisions_per_seat_and_match", per_seat)
+    query = briefing(0)
     modes = [("lexical", "relevance"), ("lexical", "all")]
     if embeddings_available():
         modes.insert(0, ("embedding", "relevance"))
@@ -62,21 +94,34 @@ def retrieval(bank: Bank, n: int, calls: int) -> None:
         t = time.perf_counter()
         choose(spec, "werewolf", "villager", 1, query, version)
         cold = time.perf_counter() - t
-        for fresh in (False, True):
+        for fresh in (False, True, "raw"):
+            if fresh == "raw" and retrieval_mode != "embedding":
+                continue
             samples = []
             for c in range(calls):
-                # fresh: every call a briefing never seen (its embedding is computed anew)
-                q = f"{query} Round {c}." if fresh else query
+                # fresh: every call a new match's query; "raw": names and numbers unmasked,
+                # so the sentences naming the players are embedded anew every match
+                q = briefing(c + 1, raw=fresh == "raw") if fresh else query
                 t = time.perf_counter()
                 choose(spec, "werewolf", "villager", 1, q, version)
                 samples.append(time.perf_counter() - t)
-            what = "new briefing" if fresh else "repeated briefing"
-            label = f"retrieval_injection_ms_per_decision ({retrieval_mode}/{select}, {what})"
+            what = {False: "repeated briefing", True: "new match", "raw": "new match, unmasked"}[
+                fresh
+            ]
+            median = 1000 * statistics.median(samples)
+            p90 = round(1000 * sorted(samples)[int(0.9 * len(samples))], 4)
             fig(
-                label,
-                1000 * statistics.median(samples),
-                p90_ms=round(1000 * sorted(samples)[int(0.9 * len(samples))], 4),
+                f"retrieval_injection_ms_per_selection ({retrieval_mode}/{select}, {what})",
+                median,
+                p90_ms=p90,
                 cold_ms=round(1000 * cold, 2),
+                insights=n,
+            )
+            # one selection per seat and match, kept for every decision of that seat
+            fig(
+                f"retrieval_injection_ms_per_decision ({retrieval_mode}/{select}, {what})",
+                median / per_seat,
+                decisions_per_seat=round(per_seat, 1),
                 insights=n,
                 target_ms=2.0,
             )

@@ -111,15 +111,16 @@ class LLMAgent(Agent):
         if not isinstance(spec, MemorySpec):
             return None
         if self._memory_block is None:
-            from arena.memory.inject import choose
+            from arena.memory.inject import choose, relevance_query
 
             role = next(
                 (str(f.value) for f in obs.private if f.kind == "role" and f.owner == obs.seat),
                 None,
             )
             ctx = self.context
-            query = system_prompt(
-                obs, self.config, ctx.rules if ctx else None, ctx.names if ctx else None
+            names = ctx.names if ctx else None
+            query = relevance_query(
+                system_prompt(obs, self.config, ctx.rules if ctx else None, names), names or ()
             )
             version = self._bank_version if self._bank_version is not None else spec.version
             if version is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -178,6 +179,22 @@ def pinned_version(spec: MemorySpec) -> int:
     if spec.version is not None:
         return spec.version
     return open_bank(spec.bank).head()[0]
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def relevance_query(briefing: str, names: Sequence[str] = ()) -> str:
+    """The briefing as a relevance query: player names become "a player" and numbers "#".
+
+    Insights are general (names and numbers of a match are what the privacy guard keeps out),
+    so these carry no relevance — and without them a seat's query is the same text in every
+    match of the same game, role and rules: its sentence embeddings are computed once per
+    process, not once per match (bench/memory.py)."""
+    out = briefing
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        out = re.sub(rf"\b{re.escape(name)}\b", "a player", out)
+    return _DIGITS.sub("#", out)
 
 
 def choose(

@@ -186,3 +186,15 @@ async def test_writes_during_a_match_are_not_seen_by_it(scripted: Any, tmp_path:
     records = memory_records(runner.recorder.events)
     assert written and {r["version"] for r in records.values()} == {start}
     assert all(written[0] not in r["ids"] for r in records.values())
+
+
+def test_the_relevance_query_is_the_same_text_in_every_match_of_a_role() -> None:
+    from arena.memory.inject import relevance_query
+
+    a = relevance_query(
+        "You are Sana (seat 1), a seer. Players: Sana, Bo, Sanako.", ["Sana", "Bo", "Sanako"]
+    )
+    b = relevance_query("You are Bo (seat 4), a seer. Players: Kemi, Bo, Li.", ["Kemi", "Bo", "Li"])
+    assert a == "You are a player (seat #), a seer. Players: a player, a player, a player."
+    assert a == b  # one embedding per game, role and rules, not one per match
+    assert relevance_query("Bonnie votes.", ["Bo"]) == "Bonnie votes."  # whole names only
