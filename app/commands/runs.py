@@ -22,7 +22,6 @@ from rich.console import Console
 from rich.table import Table
 
 console = Console()
-err_console = Console(stderr=True)
 
 
 @contextlib.contextmanager
@@ -53,8 +52,9 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 
 def _fail(message: str, code: int = 2) -> int:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
-    return code
+    from app.startup import report
+
+    return report([message], code)  # markup and control characters in the message escaped
 
 
 def _open(run_dir: str | Path) -> Any:

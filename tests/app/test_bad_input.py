@@ -183,3 +183,11 @@ def test_a_yaml_alias_bomb_is_refused_quickly(
     lines = errors_of(capsys)
     assert len(lines) == 1 and "expands to more than 100,000 values" in lines[0]
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_command_error_prints_user_text_as_text(tmp_path: Path, capsys: Any) -> None:
+    """A path or name in an error message reaches the terminal without markup or escapes."""
+    hostile = tmp_path / "[bold]x\x1b[2J"
+    assert main(["runs", str(hostile)]) == 2
+    err = capsys.readouterr().err
+    assert "[bold]x" in err and "\x1b" not in err and "no such directory" in err
