@@ -288,7 +288,7 @@ class SelfPlay:
         table = ratings(state.select_results)
         k = self.config.selection.k
         order = rank([c.id for c in state.population], table, k)
-        decision = await self._gate(state, g, order, table, gdir)
+        decision = await self._gate(state, g, order, table, gdir, played)
         if self.ledger.stopped:
             return
         summary = self._summary(state, g, table, played, decision)
@@ -306,14 +306,27 @@ class SelfPlay:
         order: list[str],
         table: dict[str, Rating],
         gdir: Path,
+        played: list[tuple[Episode, MatchResult | None]],
     ) -> GateDecision | None:
-        k = self.config.selection.k
         inc = state.incumbent
-        p = Rating(0, 0)
-        best = next((c for c in order if c != inc.id and c not in state.gated), None)
+        # The screen: the first candidate by mu - k*sigma whose paired mean over this
+        # generation's select units beats the incumbent's (common random numbers make that a
+        # fair comparison; TrueSkill alone lags behind an incumbent's early luck). The gate
+        # itself is the statistical test.
+        select: dict[str, dict[str, float]] = {}
+        for e, res in played:
+            if e.unit.split == "select" and res is not None:
+                select.setdefault(e.candidate, {})[e.unit.key] = self._score(res, e.unit)
+        mine = select.get(inc.id, {})
+
+        def beats(cid: str) -> bool:
+            theirs = select.get(cid, {})
+            d = [theirs[u] - mine[u] for u in theirs if u in mine]
+            d = [x for x in d if math.isfinite(x)]
+            return bool(d) and float(np.mean(d)) > 0
+
+        best = next((c for c in order if c != inc.id and c not in state.gated and beats(c)), None)
         if best is None:
-            return None
-        if table.get(best, p).conservative(k) <= table.get(inc.id, p).conservative(k):
             return None
         state.gated.add(best)
         challenger = state.known[best]
@@ -382,10 +395,15 @@ class SelfPlay:
                         else "not an elite",
                     )
                 )
-        taboo = {t["candidate"] for t in state.tabu}
-        parents_order = optimistic_order(
+        # only a failed gate bars a context for good; a dropped one (a few unlucky games) may
+        # be proposed again, its note stays in the log the reflector reads
+        taboo = {t["candidate"] for t in state.tabu if t["reason"].startswith("failed")}
+        # the first child grows from the incumbent (exploitation), the others from the most
+        # optimistic candidates (mu + c*sigma: exploration of the uncertain)
+        optimistic = optimistic_order(
             [c.id for c in state.population], table, cfg.selection.explore
         )
+        parents_order = list(dict.fromkeys([state.incumbent.id, *optimistic]))
         nxt = [state.known[i] for i in survivors]
         seen = set(survivors)
         bank = self.banks[state.repeat]

@@ -40,6 +40,7 @@ CASES = {
     "memory": ["--insights", "50", "--calls", "5", "--matches", "1"],
     "validity_persona": ["--split", "dev", "--limit", "20"],
     "ratings_stability": ["--seeds", "1", "--per-pair", "2", "--counts", "1,2", "--orders", "2"],
+    "selfplay": ["--population", "2", "--seeds", "1", "--concurrency", "2"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -56,6 +57,7 @@ EXPECTED = {
     "memory": "retrieval_injection_ms_per_decision",
     "validity_persona": "persona_claims_contradiction",
     "ratings_stability": "exact_order_share",
+    "selfplay": "selfplay_vs_run_per_game",
 }
 
 
