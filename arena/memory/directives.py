@@ -59,7 +59,16 @@ def directed_choice(ids: list[str], rules: list[tuple[str, str]], pick: int) -> 
 
 @dataclass
 class DirectiveEngine(ScriptedEngine):
-    """``ScriptedEngine`` whose choices follow the insights' directives (see module doc)."""
+    """``ScriptedEngine`` whose choices follow the insights' directives (see module doc).
+
+    Subclasses change what is read (:meth:`rules`) and what the fallback choice hashes
+    (:meth:`pick_key`); the reply itself is the same."""
+
+    def rules(self, system: str) -> list[tuple[str, str]]:
+        return directives(system)
+
+    def pick_key(self, user: str, system: str) -> str:
+        return f"{self.seed}\x1f{user}"
 
     def reply(self, body: dict[str, Any]) -> tuple[str, int, int]:
         self.served += 1
@@ -70,13 +79,13 @@ class DirectiveEngine(ScriptedEngine):
             (str(m.get("content") or "") for m in messages if m.get("role") == "system"), ""
         )
         user = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") != "system")
-        digest = hashlib.sha256(f"{self.seed}\x1f{user}".encode()).digest()
+        digest = hashlib.sha256(self.pick_key(user, system).encode()).digest()
         pick = int.from_bytes(digest[:8], "big")
         schema = _schema_of(body) or {}
         props = schema.get("properties") or {}
         ids = list((props.get("choice") or {}).get("enum") or [])
         if ids and "belief" not in (schema.get("required") or []):
-            content = json.dumps({"choice": directed_choice(ids, directives(system), pick)})
+            content = json.dumps({"choice": directed_choice(ids, self.rules(system), pick)})
         else:
             content = _answer(schema or None, user, pick)
         prompt_len = sum(len(str(m.get("content") or "")) for m in messages)

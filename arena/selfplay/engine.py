@@ -15,14 +15,11 @@ promotes under it is a false promotion.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from arena.llm.scripted import ScriptedEngine, _answer, _schema_of
-from arena.memory.directives import _DIRECTIVE, directed_choice, directives
+from arena.memory.directives import _DIRECTIVE, DirectiveEngine, directives
 
 _STYLE = re.compile(r"^Style: (.*)$", re.M)
 
@@ -36,32 +33,16 @@ def context_directives(system: str) -> list[tuple[str, str]]:
 
 
 @dataclass
-class ContextEngine(ScriptedEngine):
+class ContextEngine(DirectiveEngine):
     """Choices follow the directives of the style line and the insights (module doc)."""
 
     null: bool = False
 
-    def reply(self, body: dict[str, Any]) -> tuple[str, int, int]:
-        self.served += 1
-        if self.keep_requests:
-            self.requests.append(body)
-        messages = body.get("messages") or []
-        system = next(
-            (str(m.get("content") or "") for m in messages if m.get("role") == "system"), ""
-        )
-        user = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") != "system")
-        keyed = f"{self.seed}\x1f{user}" + (f"\x1f{system}" if self.null else "")
-        pick = int.from_bytes(hashlib.sha256(keyed.encode()).digest()[:8], "big")
-        schema = _schema_of(body) or {}
-        props = schema.get("properties") or {}
-        ids = list((props.get("choice") or {}).get("enum") or [])
-        if ids and "belief" not in (schema.get("required") or []):
-            rules = [] if self.null else context_directives(system)
-            content = json.dumps({"choice": directed_choice(ids, rules, pick)})
-        else:
-            content = _answer(schema or None, user, pick)
-        prompt_len = sum(len(str(m.get("content") or "")) for m in messages)
-        return content, max(1, prompt_len // 4), max(1, len(content) // 4)
+    def rules(self, system: str) -> list[tuple[str, str]]:
+        return [] if self.null else context_directives(system)
+
+    def pick_key(self, user: str, system: str) -> str:
+        return f"{self.seed}\x1f{user}" + (f"\x1f{system}" if self.null else "")
 
 
 def NullContextEngine(seed: int = 0, **kw: Any) -> ContextEngine:
