@@ -149,7 +149,7 @@ class SelfPlay:
 
             buf = io.StringIO()
             open_bank(Path(seedc.bank).expanduser()).export(buf)
-            bank.import_log(buf.getvalue().splitlines())
+            bank.import_log(buf.getvalue().split("\n"))  # not splitlines: U+2028 is text
         version = bank.head()[0]
         active = [i.id for i in bank.at(version).insights()]
         seed = cand.make(

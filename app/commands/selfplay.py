@@ -34,9 +34,9 @@ def add_commands(sub: Any) -> None:
 
 
 def _fail(problems: list[str], code: int = 2) -> int:
-    for problem in problems:
-        print(f"error: {problem}", file=sys.stderr)
-    return code
+    from app.startup import report
+
+    return report(problems, code)  # control characters and markup in problems escaped
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:

@@ -25,7 +25,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arena import registry
@@ -238,14 +237,11 @@ def parse(raw: Any, source: str = "config") -> SelfPlayConfig:
 
 
 def load(path: str | Path) -> SelfPlayConfig:
-    """Read, validate and check a self-play config; raises ConfigError naming each bad field."""
+    """Read, validate and check a self-play config; raises ConfigError naming each bad field.
+    The file is read within the same limits as a tournament config (arena.configfile: size,
+    values with aliases counted, depth)."""
+    from arena.configfile import read_yaml_mapping
+
     p = Path(path)
-    try:
-        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError([f"{p}: no such file"]) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError([f"{p}: cannot read: {err}"]) from None
-    except yaml.YAMLError as err:
-        raise ConfigError([f"{p}: not valid YAML: {err}"]) from None
+    raw = read_yaml_mapping(p)
     return parse(raw, source=str(p))
