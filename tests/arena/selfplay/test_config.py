@@ -88,3 +88,16 @@ def test_unknown_game_and_phase() -> None:
     ]
     found = problems(good(budget={"per_phase": {"lunch": {"games": 3}}}))
     assert "unknown phase(s) ['lunch']" in found[0]
+
+
+def test_every_selfplay_example_is_valid() -> None:
+    """Self-play examples live apart from tournament examples (a different schema)."""
+    from pathlib import Path
+
+    from arena.selfplay.config import load as load_selfplay
+
+    root = Path(__file__).resolve().parents[3] / "tournaments" / "examples" / "selfplay"
+    examples = sorted(root.glob("*.yaml"))
+    assert examples
+    for path in examples:
+        load_selfplay(path)
