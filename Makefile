@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 # torch first, pinned: a CPU wheel on this machine's disk. An unpinned torch pulls a CUDA build.
 TORCH ?= torch==2.13.0
-EXTRAS ?= dev,llm,local,live,metrics,plot
+EXTRAS ?= dev,llm,local,live,metrics,plot,ray,export
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test install lint format bench clean
