@@ -65,6 +65,14 @@ def rated_result(ranks: dict[str, int], team: str) -> str:
     return "win" if ranks[team] == 0 else "loss"
 
 
+def seats_by_team(result: MatchResult) -> dict[str, list[SeatResult]]:
+    """The match's seats grouped by team, in seat order within a team."""
+    teams: dict[str, list[SeatResult]] = defaultdict(list)
+    for s in result.seats:
+        teams[s.team].append(s)
+    return teams
+
+
 def team_ranks(result: MatchResult) -> dict[str, int] | None:
     """Rank per team (0 best, ties share) or None when the match is not rated.
 
@@ -86,9 +94,7 @@ def _rows(result: MatchResult, keyfn: KeyFn) -> tuple[_Row, ...] | None:
     ranks = team_ranks(result)
     if ranks is None:
         return None
-    teams: dict[str, list[SeatResult]] = defaultdict(list)
-    for s in result.seats:
-        teams[s.team].append(s)
+    teams = seats_by_team(result)
     order = sorted(teams)
     pair_weight = 1.0 / (len(order) - 1)
     rows: list[_Row] = []

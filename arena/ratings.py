@@ -39,7 +39,7 @@ from arena import rating_batch
 from arena import stats as st
 from arena.population import population
 from arena.rating_batch import SIDE as SIDE  # re-exported: the live fold and tests use it
-from arena.rating_batch import team_ranks
+from arena.rating_batch import seats_by_team, team_ranks
 from arena.results import MatchResult, SeatResult
 from arena.tallies import fold_order as fold_order  # re-exported (arena.rating_fold)
 from arena.tallies import (
@@ -124,9 +124,7 @@ def rate_result(
     ranks_by_team = team_ranks(result)
     if ranks_by_team is None:
         return None
-    teams: dict[str, list[SeatResult]] = defaultdict(list)
-    for s in result.seats:
-        teams[s.team].append(s)
+    teams = seats_by_team(result)
     order = sorted(teams)
     sides = {t: f"{SIDE}{result.game}:{t}" for t in order}
     groups = [[current(keyfn(result, s)) for s in teams[t]] + [current(sides[t])] for t in order]
