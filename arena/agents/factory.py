@@ -13,6 +13,7 @@ from arena.agents.base import Agent
 BUILTIN_KINDS: dict[str, str] = {
     "random": "arena.agents.random_agent:RandomAgent",
     "llm": "arena.agents.llm_agent:LLMAgent",
+    "human": "arena.agents.human:HumanAgent",  # played from the terminal UI (docs/human.md)
 }
 
 
