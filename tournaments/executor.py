@@ -1,4 +1,9 @@
-"""Run a planned tournament concurrently on asyncio, writing the run directory as it goes.
+"""Run a planned tournament, writing the run directory as it goes.
+
+The tournament plans and records; an executor plays the specs it is handed. The default,
+:class:`AsyncioExecutor`, plays them concurrently on this process's event loop; the Ray
+executor (:mod:`tournaments.ray_executor`) plays them as Ray tasks, and either way this
+process alone writes the store, the JSONL records and the optional sinks (docs/distributed.md).
 
 Crash safety: every match of the plan is recorded as a ``planned`` row before anything runs; a
 match's result row is written in one transaction only after its JSONL record was closed and
@@ -17,10 +22,11 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 import yaml
 
@@ -51,6 +57,8 @@ class Progress:
     running: int = 0
     skipped: int = 0
     llm_calls: int = 0
+    # node -> matches running there (filled by executors that spread matches over nodes)
+    nodes: dict[str, int] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
     on_change: Callable[[Progress], None] | None = None
     # the most recent results (bounded: a 10,000-match run must not hold them all here)
@@ -145,6 +153,117 @@ def is_locked(path: Path) -> bool:
 SinkFactory = Callable[[MatchSpec], list[EventSink]]
 
 
+def build_agent(config: RunConfig, pins: dict[str, int], entry_name: str, seat: int) -> Agent:
+    """The agent of ``entry_name`` for one seat; ``pins``: entry -> bank version its memory
+    reads (learning runs pin one per block). Executors on other processes build the same."""
+    entry = config.entry(entry_name)
+    params = entry.params
+    pin = pins.get(entry.name)
+    if pin is not None:
+        params = {**params, "memory": {**params["memory"], "version": pin}}
+    return factory.build(entry.name, entry.kind, config.game, params)
+
+
+def unstartable_result(spec: MatchSpec, reason: str) -> MatchResult:
+    """The ``errored`` result of a match that never got to play (no JSONL record)."""
+    return MatchResult(
+        match_id=spec.match_id,
+        run_id=spec.run_id,
+        game=spec.game,
+        seed=spec.seed,
+        index=spec.index,
+        repeat=spec.repeat,
+        status="errored",
+        outcome="aborted",
+        reason=reason,
+    )
+
+
+class MatchExecutor(Protocol):
+    """Plays the specs a tournament hands it and records each through the tournament's
+    store, once per match id. ``todo`` is consumed lazily: a spec is taken when a slot for
+    it frees (self-play's budget admits games as they are taken)."""
+
+    name: str
+
+    async def run_specs(
+        self,
+        tournament: Tournament,
+        todo: Iterable[MatchSpec],
+        store: Store,
+        progress: Progress,
+        sem: asyncio.Semaphore,
+    ) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class AsyncioExecutor:
+    """Every match on this process's event loop, at most ``config.concurrency`` at a time."""
+
+    name = "asyncio"
+
+    async def run_specs(
+        self,
+        tournament: Tournament,
+        todo: Iterable[MatchSpec],
+        store: Store,
+        progress: Progress,
+        sem: asyncio.Semaphore,
+    ) -> None:
+        """A fixed pool of workers pulls specs in plan order (no task per planned match, so
+        memory stays flat for runs of any size)."""
+        pending = iter(todo)
+
+        async def one(spec: MatchSpec) -> None:
+            async with sem:
+                # Start order is the LLM priority: earlier matches get their calls first.
+                tournament._started += 1
+                priority.match_priority.set(tournament._started)
+                progress.running += 1
+                progress.changed()
+                try:
+                    result = await tournament.run_one(spec, store, progress)
+                finally:
+                    progress.running -= 1
+                progress.done += 1
+                if result.status != "finished":
+                    progress.failed += 1
+                progress.results.append(result)
+                progress.changed()
+
+        async def worker() -> None:
+            for spec in pending:  # a shared iterator: every spec is taken once
+                await one(spec)
+
+        size = len(todo) if isinstance(todo, list | tuple) else tournament.config.concurrency
+        n = min(tournament.config.concurrency, size)
+        await asyncio.gather(*(worker() for _ in range(n)))
+
+    async def close(self) -> None:
+        return None
+
+
+# The executor a Tournament built without one uses: `arena run/selfplay --executor ray` sets
+# it for the command, so code that builds tournaments (self-play phases) needs no argument.
+_EXECUTOR: ContextVar[MatchExecutor | None] = ContextVar("arena_executor", default=None)
+
+
+def current_executor() -> MatchExecutor:
+    return _EXECUTOR.get() or AsyncioExecutor()
+
+
+@contextlib.contextmanager
+def use_executor(executor: MatchExecutor) -> Iterator[MatchExecutor]:
+    """Tournaments built inside this block (and in ``asyncio.run`` loops started in it) use
+    ``executor``."""
+    token = _EXECUTOR.set(executor)
+    try:
+        yield executor
+    finally:
+        _EXECUTOR.reset(token)
+
+
 class Tournament:
     """Plans, runs and records one run. Re-running it on the same directory resumes it."""
 
@@ -154,8 +273,10 @@ class Tournament:
         run_dir: Path,
         run_id: str,
         extra_sinks: SinkFactory | None = None,
+        executor: MatchExecutor | None = None,
     ) -> None:
         self.config = config
+        self.executor = executor if executor is not None else current_executor()
         self.dir = RunDirectory(run_dir)
         self.run_id = run_id
         self.extra_sinks = extra_sinks
@@ -183,12 +304,7 @@ class Tournament:
         return store
 
     def make_agent(self, entry_name: str, seat: int) -> Agent:
-        entry = self.config.entry(entry_name)
-        params = entry.params
-        pin = self.memory_pins.get(entry.name)
-        if pin is not None:
-            params = {**params, "memory": {**params["memory"], "version": pin}}
-        return factory.build(entry.name, entry.kind, self.config.game, params)
+        return build_agent(self.config, self.memory_pins, entry_name, seat)
 
     async def run_one(
         self, spec: MatchSpec, store: Store, progress: Progress | None = None
@@ -212,52 +328,15 @@ class Tournament:
         return result
 
     def _unstartable(self, spec: MatchSpec, err: Exception, store: Store) -> MatchResult:
-        result = MatchResult(
-            match_id=spec.match_id,
-            run_id=spec.run_id,
-            game=spec.game,
-            seed=spec.seed,
-            index=spec.index,
-            repeat=spec.repeat,
-            status="errored",
-            outcome="aborted",
-            reason=f"could not start: {type(err).__name__}: {err}",
-        )
+        result = unstartable_result(spec, f"could not start: {type(err).__name__}: {err}")
         store.write_result(result)
         return result
 
     async def _run_specs(
-        self, todo: list[MatchSpec], store: Store, progress: Progress, sem: asyncio.Semaphore
+        self, todo: Iterable[MatchSpec], store: Store, progress: Progress, sem: asyncio.Semaphore
     ) -> None:
-        """Run ``todo`` with at most ``concurrency`` matches in flight.
-
-        A fixed pool of workers pulls specs in plan order (no task per planned match, so memory
-        stays flat for runs of any size)."""
-        pending = iter(todo)
-
-        async def one(spec: MatchSpec) -> None:
-            async with sem:
-                # Start order is the LLM priority: earlier matches get their calls first.
-                self._started += 1
-                priority.match_priority.set(self._started)
-                progress.running += 1
-                progress.changed()
-                try:
-                    result = await self.run_one(spec, store, progress)
-                finally:
-                    progress.running -= 1
-                progress.done += 1
-                if result.status != "finished":
-                    progress.failed += 1
-                progress.results.append(result)
-                progress.changed()
-
-        async def worker() -> None:
-            for spec in pending:  # a shared iterator: every spec is taken once
-                await one(spec)
-
-        n = min(self.config.concurrency, len(todo))
-        await asyncio.gather(*(worker() for _ in range(n)))
+        """Hand ``todo`` to the executor (at most ``concurrency`` matches in flight)."""
+        await self.executor.run_specs(self, todo, store, progress, sem)
 
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
         if any(a.kind == "llm" for a in self.config.agents):
