@@ -35,6 +35,7 @@ EXTENSIONS = (
     "app.commands.personas",
     "app.commands.memory",
     "app.commands.selfplay",
+    "app.commands.export",
 )
 
 console = Console()

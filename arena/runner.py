@@ -91,6 +91,10 @@ class MatchRunner:
         self._log: list[GameEvent] | None = None
         self._views: dict[int, tuple[int, list[Event]]] = {}
         self._facts = FactTracker()
+        # per seat: the parts of its latest observation (what its next decision record says
+        # it was shown) and the last briefing recorded, so a briefing is written when it changes
+        self._shown: dict[int, dict[str, Any]] = {}
+        self._briefed: dict[int, str] = {}
         self.agents = self._seat_agents(agents)
         self.invalid = [0] * self.engine.n_seats
         self.fallbacks = [0] * self.engine.n_seats
@@ -174,6 +178,15 @@ class MatchRunner:
         briefing = engine.briefing(seat)
         status = engine.status_line(seat)
         pending = engine.current_decision(seat) if seat in engine.current_pending() else None
+        if pending is not None:
+            self._shown[seat] = {
+                "briefing": briefing,
+                "status": status,
+                "error": error,
+                "decision": pending,
+                "seen": len(events),
+                "last_seq": events[-1].seq if events else -1,
+            }
 
         def render() -> str:
             # The same layout and line renderer as RulesEngine.render, from this
@@ -276,13 +289,42 @@ class MatchRunner:
         self._apply(seat, action)
         return True
 
+    def _shown_record(self, seat: int) -> dict[str, Any] | None:
+        """What the seat was shown when it was last asked, compactly: enough to rebuild the
+        exact observation text from the record (the delivered events up to ``last_seq``, then
+        :func:`arena.engine.compose_view`) for ``arena export``. The briefing is written only
+        when it differs from the seat's previous record; the decision without its ``meta``."""
+        shown = self._shown.get(seat)
+        if shown is None:
+            return None
+        decision: Decision = shown["decision"]
+        out: dict[str, Any] = {
+            "seen": shown["seen"],
+            "last_seq": shown["last_seq"],
+            "decision": decision.model_dump(mode="json", exclude={"meta"}, exclude_defaults=True),
+        }
+        if self._briefed.get(seat) != shown["briefing"]:
+            out["briefing"] = self._briefed[seat] = shown["briefing"]
+        if shown["status"]:
+            out["status"] = shown["status"]
+        if shown["error"]:
+            out["error"] = shown["error"]
+        return out
+
     def _apply(self, seat: int, action: Action) -> None:
         kind = self.engine.current_decision(seat).kind
         phase = self.engine.phase
         self._note_llm_calls(seat)
         self.engine.apply(seat, action)
         self.n_decisions += 1
-        self.recorder.note("decision", phase, actor=seat, kind=kind, action=action.summary())
+        self.recorder.note(
+            "decision",
+            phase,
+            actor=seat,
+            kind=kind,
+            action=action.summary(),
+            shown=self._shown_record(seat),
+        )
         if action.belief:
             self.recorder.note(
                 "belief_report",

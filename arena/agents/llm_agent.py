@@ -8,7 +8,8 @@ answers legally), and returns the leniently parsed answer. Strict validation, re
 backend. Every call is recorded, whatever its end, with a ``status``: ``ok``, ``error`` (the
 backend gave up, or failed otherwise), ``cancelled`` (the call was stopped) or ``timeout``
 (stopped by the runner's per-decision timeout, see :meth:`mark_timed_out`); tokens and cost
-are those of the reply, 0 when none arrived. The runner collects them with
+are those of the reply, 0 when none arrived; a record carries the chat messages sent (the
+exact prompt) and, when one arrived, the reply text. The runner collects them with
 :meth:`pop_call_records` and writes one god-only ``llm_call`` event each.
 """
 
@@ -163,7 +164,12 @@ class LLMAgent(Agent):
         except asyncio.CancelledError:
             # the runner's timeout or a stop: record the call before the cancellation goes on
             self._record(
-                decision, None, time.perf_counter() - started, "cancelled", progress=progress
+                decision,
+                None,
+                time.perf_counter() - started,
+                "cancelled",
+                progress=progress,
+                request=request,
             )
             raise
         except Exception as err:
@@ -174,10 +180,11 @@ class LLMAgent(Agent):
                 "error",
                 error=str(err) if isinstance(err, LLMError) else f"{type(err).__name__}: {err}",
                 progress=progress,
+                request=request,
             )
             raise
         answer = self.answer_from(result, decision)
-        self._record(decision, result, result.latency_s, "ok")
+        self._record(decision, result, result.latency_s, "ok", request=request)
         return answer
 
     def answer_from(self, result: ChatResult, decision: Decision) -> dict[str, Any] | str:
@@ -196,6 +203,7 @@ class LLMAgent(Agent):
         status: str,
         error: str | None = None,
         progress: CallProgress | None = None,
+        request: ChatRequest | None = None,
     ) -> None:
         b = self.config.backend
         done = progress or CallProgress()
@@ -215,6 +223,10 @@ class LLMAgent(Agent):
             "ok": status == "ok",
             "status": status,
         }
+        if request is not None:  # the exact prompt, for trajectories (``arena export``)
+            rec["messages"] = request.messages
+        if result is not None:
+            rec["reply"] = result.text
         if result is None:
             rec["sent"] = done.sent  # False: stopped before any attempt left (gate, limiter)
         errors = result.errors if result is not None else done.errors

@@ -1,0 +1,68 @@
+"""``arena export``: the command's flags, messages and exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from tests.tournaments.test_export import werewolf_config
+from tournaments.executor import Tournament, run_lock
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("cli-export")
+    asyncio.run(Tournament(werewolf_config(root, matches=3), root / "run", "run").run())
+    return root / "run"
+
+
+def test_export_writes_a_seats_dataset_and_reports_progress(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import datasets
+
+    out = tmp_path / "hf"
+    code = main(["export", str(run_dir), "--format", "hf", "--seat", "2", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0
+    dataset = datasets.load_from_disk(str(out))
+    assert len(dataset) > 0 and set(dataset["seat"]) == {2}
+    assert f"exported {len(dataset)} rows from 3 matches (hf) to {out}" in captured.out
+    assert "export: 3/3 matches" in captured.err  # headless progress lines
+    assert "- filters: seat=2" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_export_defaults_to_parquet_under_the_run(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", str(run_dir), "--agent", "rule", "--outcome", "win", "--quiet"]) == 0
+    assert (run_dir / "export" / "parquet" / "trajectories.parquet").exists()
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("case", ["missing", "not a run", "locked", "unfinished"])
+def test_a_run_that_cannot_be_exported_exits_2(
+    case: str, run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = {"missing": tmp_path / "nope", "not a run": tmp_path}.get(case, run_dir)
+    out = ["--out", str(tmp_path / "out")]
+    if case == "locked":
+        with run_lock(run_dir / "run.lock"):
+            assert main(["export", str(run_dir), *out]) == 2
+    elif case == "unfinished":
+        t = Tournament(werewolf_config(tmp_path, matches=2), tmp_path / "half", "half")
+        t.prepare().close()
+        assert main(["export", str(tmp_path / "half"), *out]) == 2
+    else:
+        assert main(["export", str(target), *out]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    expected = {
+        "missing": "no such directory",
+        "not a run": "not a run directory",
+        "locked": "is being run by another process",
+        "unfinished": "arena run --resume",
+    }[case]
+    assert err.startswith("error:") and expected in err
