@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -298,6 +299,7 @@ async def _run_tournament(
     # before the live session opens (it writes broker.json) and before the run directory
     # exists: a failing backend is a ConfigError with nothing written; in this loop, so the
     # run reuses the backends it checked
+    await tournament.executor.start(tournament)  # Ray: model actors answer the preflight
     await preflight(tournament.config.agents)
     if announce is not None:
         announce()
@@ -400,6 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not stream per-turn privacy/persona metrics (RUN_DIR/metrics/)",
     )
+    add_executor_flags(p)
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("envs", help="list registered games with their rule flags and defaults")
@@ -415,7 +418,52 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # that part of the arena is not in this tree
             raise
         mod.add_commands(sub)
+    if "selfplay" in sub.choices:  # its games are tournament matches: the same executors
+        add_executor_flags(sub.choices["selfplay"])
     return parser
+
+
+def add_executor_flags(p: argparse.ArgumentParser) -> None:
+    group = p.add_argument_group("executor (docs/distributed.md)")
+    group.add_argument(
+        "--executor",
+        choices=("asyncio", "ray"),
+        default="asyncio",
+        help="where matches play: this process (asyncio, default) or a Ray cluster",
+    )
+    group.add_argument(
+        "--address",
+        metavar="auto|HOST:PORT",
+        help="with --executor ray: join this running cluster (default: start a local one)",
+    )
+
+
+def executor_problem(args: argparse.Namespace) -> str | None:
+    """Why the executor flags cannot work (None when they can)."""
+    if getattr(args, "executor", "asyncio") != "ray":
+        return "--address needs --executor ray" if getattr(args, "address", None) else None
+    try:
+        import ray  # noqa: F401
+    except ImportError as err:
+        return f"--executor ray: {err} (pip install 'llm-arena[ray]')"
+    return None
+
+
+@contextlib.contextmanager
+def executor_for(args: argparse.Namespace) -> Iterator[None]:
+    """Run the command with the executor its flags name (tournaments built in it use it)."""
+    if getattr(args, "executor", "asyncio") != "ray":
+        yield
+        return
+    from tournaments.executor import use_executor
+    from tournaments.ray_executor import RayExecutor
+
+    executor = RayExecutor(address=args.address)
+    try:
+        with use_executor(executor):
+            yield
+    finally:
+        asyncio.run(executor.close())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -426,7 +474,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from app.commands.runs import sigterm_as_interrupt
 
-    with sigterm_as_interrupt():  # SIGTERM stops every command as Ctrl-C does
+    problem = executor_problem(args)
+    if problem is not None:
+        return _fail([problem])
+    with sigterm_as_interrupt(), executor_for(args):  # SIGTERM stops as Ctrl-C does
         return int(args.func(args))
 
 

@@ -11,6 +11,11 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 
+def per_node(nodes: dict[str, int]) -> str:
+    """Matches running per node (a Ray run), e.g. ``host-a:1f2e 3 · host-b:77c0 2``."""
+    return " · ".join(f"{node} {n}" for node, n in sorted(nodes.items()))
+
+
 @contextmanager
 def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
     """Yields a ``tournaments.executor.Progress`` wired to a display."""
@@ -28,9 +33,10 @@ def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
             TextColumn("failed {task.fields[failed]} · running {task.fields[running]}"),
             TextColumn("· LLM {task.fields[llm]:.1f} calls/s · ETA"),
             TimeRemainingColumn(),
+            TextColumn("{task.fields[nodes]}"),
             transient=False,
         )
-        task = bar.add_task("run", total=total, failed=0, running=0, llm=0.0)
+        task = bar.add_task("run", total=total, failed=0, running=0, llm=0.0, nodes="")
 
         def update(c: Counters) -> None:
             bar.update(
@@ -40,6 +46,7 @@ def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
                 failed=c.failed,
                 running=c.running,
                 llm=c.llm_rate(),
+                nodes=per_node(c.nodes),
             )
 
         counters.on_change = update
@@ -58,7 +65,8 @@ def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
             print(
                 f"matches {c.done}/{c.total} done, {c.failed} failed, {c.running} running, "
                 f"{elapsed:.1f}s, LLM {c.llm_rate():.1f} calls/s"
-                + (f", ETA {eta:.0f}s" if eta is not None else ""),
+                + (f", ETA {eta:.0f}s" if eta is not None else "")
+                + (f", running per node: {per_node(c.nodes)}" if c.nodes else ""),
                 file=sys.stderr,
                 flush=True,
             )

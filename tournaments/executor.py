@@ -186,6 +186,10 @@ class MatchExecutor(Protocol):
 
     name: str
 
+    async def start(self, tournament: Tournament) -> None:
+        """Before the backends' preflight: connect, start what serves the run's models."""
+        ...
+
     async def run_specs(
         self,
         tournament: Tournament,
@@ -202,6 +206,9 @@ class AsyncioExecutor:
     """Every match on this process's event loop, at most ``config.concurrency`` at a time."""
 
     name = "asyncio"
+
+    async def start(self, tournament: Tournament) -> None:
+        return None
 
     async def run_specs(
         self,
@@ -339,6 +346,7 @@ class Tournament:
         await self.executor.run_specs(self, todo, store, progress, sem)
 
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
+        await self.executor.start(self)
         if any(a.kind == "llm" for a in self.config.agents):
             from arena.llm.preflight import preflight_entries
 

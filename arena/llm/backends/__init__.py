@@ -36,3 +36,11 @@ def get_backend(config: BackendConfig) -> Backend:
     if backend is None:
         backend = per_loop[key] = make_backend(config)
     return backend
+
+
+def provide_backend(config: BackendConfig, backend: Backend) -> None:
+    """Make ``backend`` the one :func:`get_backend` returns for ``config`` in the running loop.
+
+    A Ray worker provides a handle-backed backend for a local model served by an actor
+    (:mod:`arena.llm.actor`), so agents built from the same config reach the actor."""
+    _SHARED.setdefault(asyncio.get_running_loop(), {})[config.key()] = backend
