@@ -144,6 +144,8 @@ class LLMAgent(Agent):
             top_p=b.top_p,
             seed=b.seed if b.seed is not None else (self.context.seed if self.context else None),
             schema=output_schema(decision, belief, keys),
+            # the seat's conversation: a local backend keeps its KV cache between turns
+            session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
         )
         if b.type == "local" and b.rank_choices and is_ranked_choice(decision) and not belief:
             request.choices = choice_candidates(decision)

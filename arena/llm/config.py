@@ -38,6 +38,22 @@ class CacheConfig(BaseModel):
         return "off" if v is False else v  # YAML 1.1 reads an unquoted ``mode: off`` as false
 
 
+class KVConfig(BaseModel):
+    """Local backend: per-seat KV prefix reuse between a seat's turns (docs/llm.md, "KV reuse").
+
+    ``reuse: false`` recomputes every prompt from scratch: the exact-reproduction switch (with
+    greedy decoding at float32 reuse measured no divergence, but at 16-bit it can change an
+    answer). The cache is bounded by ``max_mb`` (least recently used seats evicted first) and
+    dropped for a seat idle for ``ttl_turns`` requests of this backend or ``ttl_s`` seconds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reuse: bool = True
+    max_mb: float = Field(512.0, ge=0)
+    ttl_turns: int = Field(256, ge=0)
+    ttl_s: float = Field(600.0, ge=0)
+
+
 class BackendConfig(BaseModel):
     """One LLM backend. Agents whose backend configs are equal share one backend instance,
     so concurrency and rate limits hold per backend across all agents of a run."""
@@ -53,7 +69,10 @@ class BackendConfig(BaseModel):
     # -- local: a GGUF file or HF model directory; default: the bundled SmolLM2-135M
     model_path: str | None = None
     gguf_file: str | None = None
-    device: str = "cpu"
+    # auto: CUDA when available, else CPU; dtype auto: bfloat16 on CUDA, float32 on CPU
+    device: str = "auto"
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
+    kv: KVConfig = Field(default_factory=KVConfig)
     batch_window_s: float = Field(0.02, ge=0, le=5)
     max_batch: int = Field(8, ge=1, le=256)
     rank_choices: bool = True  # local: rank legal options by likelihood instead of sampling

@@ -49,6 +49,9 @@ class ChatRequest:
     stop: list[str] = field(default_factory=list)
     schema: dict[str, Any] | None = None
     choices: list[str] | None = None
+    # which conversation this request continues (e.g. "match-id:seat"): a local backend keeps
+    # that seat's KV cache between its turns. Not part of the response-cache key.
+    session: str | None = None
 
     def cache_key(self, backend: str, model: str) -> str:
         data = {
@@ -86,6 +89,7 @@ class ChatResult:
     text: str
     tokens_in: int = 0
     tokens_out: int = 0
+    tokens_cached: int = 0  # prompt tokens a local backend reused from the seat's KV cache
     latency_s: float = 0.0
     retries: int = 0
     cost_usd: float = 0.0

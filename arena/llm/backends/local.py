@@ -9,6 +9,7 @@ import functools
 from arena.llm.backends.base import Backend
 from arena.llm.batcher import Batcher
 from arena.llm.config import BackendConfig
+from arena.llm.kv import KVStore
 from arena.llm.local_model import LocalModel, load_model
 from arena.llm.messages import ChatRequest, ChatResult, LLMError, PreflightError
 
@@ -21,6 +22,11 @@ class LocalBackend(Backend):
         self.model: LocalModel | None = None
         self.batcher: Batcher | None = None
         self._loading: asyncio.Future[LocalModel] | None = None
+        kv = config.kv
+        # per backend: sessions are match id + seat, unique within a run
+        self.kv: KVStore | None = (
+            KVStore(int(kv.max_mb * 2**20), kv.ttl_turns, kv.ttl_s) if kv.reuse else None
+        )
 
     @property
     def model_name(self) -> str:
@@ -42,12 +48,13 @@ class LocalBackend(Backend):
                     self.config.gguf_file,
                     self.config.device,
                     self.config.threads,
+                    self.config.dtype,
                 ),
             )
         model = await self._loading
         if self.model is None:
             self.model = model
-            run = functools.partial(model.run_batch, rank=self.config.rank_choices)
+            run = functools.partial(model.run_batch, rank=self.config.rank_choices, kv=self.kv)
             self.batcher = Batcher(run, self.config.batch_window_s, self.config.max_batch)
         return model
 
@@ -71,3 +78,5 @@ class LocalBackend(Backend):
     async def close(self) -> None:
         if self.batcher is not None:
             self.batcher.close()
+        if self.kv is not None:
+            self.kv.clear()
