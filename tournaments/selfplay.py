@@ -40,6 +40,7 @@ from arena.selfplay.budget import Ledger, Usage
 from arena.selfplay.candidate import Candidate
 from arena.selfplay.config import SelfPlayConfig
 from arena.selfplay.gate import GateDecision, decide
+from arena.selfplay.report import churn
 from arena.selfplay.select import Rating, optimistic_order, rank, ratings
 from arena.selfplay.units import Split, Unit, episode_id, make_units
 from arena.stats import wilson
@@ -96,9 +97,7 @@ class SelfPlay:
             write_text(self.root / "config.yaml", yaml.safe_dump(data, sort_keys=False))
         budget_path = self.root / "budget.json"
         if budget_path.exists():
-            self.ledger.earlier_wall_s = float(
-                json.loads(budget_path.read_text())["total"].get("wall_s", 0.0)
-            )
+            self.ledger.resume_from(json.loads(budget_path.read_text()))
         if self.config.base.kind == "llm":
             from arena.llm.preflight import preflight_entries
             from tournaments.config import AgentEntry
@@ -227,15 +226,16 @@ class SelfPlay:
             self.config.concurrency,
             self.config.policy,
         )
-        results = await play_phase(
-            config,
-            where,
-            self.run_id(state.repeat),
-            episodes,
-            self.ledger,
-            phase,
-            self.extra_sinks,
-        )
+        with self.ledger.timed(phase):
+            results = await play_phase(
+                config,
+                where,
+                self.run_id(state.repeat),
+                episodes,
+                self.ledger,
+                phase,
+                self.extra_sinks,
+            )
         rows = []
         out = []
         for e in episodes:
@@ -495,12 +495,17 @@ class SelfPlay:
         child = await ops.reflect_child(
             bank, parent, finished, reflector, fold_id, UpdateSettings(), g + 1
         )
+        # the reflector's own time is the reflect phase; the fold around it, the memory update
+        spent = time.monotonic() - started
         self.ledger.record(
             "reflect",
-            Usage(llm_calls=reflector.calls, tokens_out=reflector.chars_out // 4, wall_s=0.0),
+            Usage(
+                llm_calls=reflector.calls,
+                tokens_out=reflector.chars_out // 4,
+                wall_s=reflector.wall_s,
+            ),
         )
-        self.ledger.record("memory_update", Usage(wall_s=0.0))
-        _ = started
+        self.ledger.record("memory_update", Usage(wall_s=max(0.0, spent - reflector.wall_s)))
         if hasattr(reflector.inner, "close"):
             await reflector.inner.close()
         return child
@@ -527,12 +532,15 @@ class SelfPlay:
                     _ = s
             wins = [w for v in per_panel.values() for w in v]
             lo, hi = wilson(sum(wins), len(wins))
+            parent = state.known.get(c.parent) if c.parent else None
             rows.append(
                 {
                     "id": c.id,
                     **c.lineage(),
                     "style": c.style,
                     "insights": len(c.insights),
+                    # what its operator changed against its (first) parent
+                    "churn": churn(parent.insights if parent else c.insights, c.insights),
                     "mu": rt.mu if rt else None,
                     "sigma": rt.sigma if rt else None,
                     "conservative": rt.conservative(k) if rt else None,
@@ -545,6 +553,11 @@ class SelfPlay:
             )
         bank = self.banks[state.repeat]
         snap = bank.at()
+        # the bank against the one the previous generation (or the seed) was reported with
+        before = state.generations[-1]["bank"]["version"] if state.generations else None
+        if before is None:
+            before = state.seed.version
+        was = [i.id for i in bank.at(before).insights()] if before is not None else []
         contexts = {(c.style, c.insights) for c in state.population}
         return {
             "repeat": state.repeat,
@@ -552,7 +565,11 @@ class SelfPlay:
             "incumbent": state.incumbent.id,
             "candidates": sorted(rows, key=lambda r: (-(r["conservative"] or -1e9), r["id"])),
             "diversity": len(contexts) / max(1, len(state.population)),
-            "bank": {"version": snap.version, "active": len(snap.insights())},
+            "bank": {
+                "version": snap.version,
+                "active": len(snap.insights()),
+                **churn(was, [i.id for i in snap.insights()]),
+            },
             "gate": decision.as_dict() if decision else None,
             "budget": self.ledger.as_dict(),
         }

@@ -1,5 +1,9 @@
-"""``arena selfplay CONFIG`` / ``--resume DIR`` / ``export DIR``: optimise an LLM agent's
-context by self-play (docs/selfplay.md)."""
+"""``arena selfplay CONFIG`` / ``--resume DIR`` / ``export DIR`` / ``plot DIR``: optimise an LLM
+agent's context by self-play (docs/selfplay.md).
+
+Every game goes on the live bus like ``arena run``'s (an embedded broker unless ``--broker`` or
+``--no-broker``) and through the streaming metrics; ``--tui`` watches the run in the terminal
+(:mod:`tui.selfplay`)."""
 
 from __future__ import annotations
 
@@ -16,20 +20,41 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser(
         "selfplay",
         help="optimise an LLM agent's prompt and memory bank by self-play, with a held-out gate",
-        description="arena selfplay CONFIG.yaml [--out DIR] [--dry-run] | --resume DIR | "
-        "export DIR [--repeat R] [--candidate ID] [--name NAME]. Every game is an ordinary "
-        "match in an ordinary run directory; a run killed at any point resumes with --resume. "
-        "Touch DIR/STOP to stop admitting new games.",
+        description="arena selfplay CONFIG.yaml [--out DIR] [--dry-run] [--tui] | --resume DIR | "
+        "export DIR [--repeat R] [--candidate ID] [--name NAME] [--run-config] | plot DIR. "
+        "Every game is an ordinary match in an ordinary run directory, published live; a run "
+        "killed at any point resumes with --resume. Touch DIR/STOP to stop admitting new games.",
     )
-    p.add_argument("target", nargs="?", help="CONFIG.yaml, or 'export'")
-    p.add_argument("rest", nargs="*", help="export: the self-play directory")
+    p.add_argument("target", nargs="?", help="CONFIG.yaml, 'export' or 'plot'")
+    p.add_argument("rest", nargs="*", help="export / plot: the self-play directory")
     p.add_argument("--resume", metavar="DIR", help="continue the self-play run in DIR")
     p.add_argument("--out", help="run directory (default: output_dir/NAME-STAMP)")
     p.add_argument("--dry-run", action="store_true", help="print the budget estimate and stop")
     p.add_argument("--repeat", type=int, default=0, help="export: which repeat's champion")
     p.add_argument("--candidate", help="export: a candidate id instead of the champion")
     p.add_argument("--name", help="export: the agent entry name (default: the candidate id)")
+    p.add_argument(
+        "--run-config",
+        action="store_true",
+        help="export: a whole `arena run` config (the candidate against the panel), not an entry",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--no-plots", action="store_true", help="do not write DIR/plots/*.png at the end"
+    )
+    live = p.add_argument_group("live view (as `arena run`)")
+    live.add_argument("--tui", action="store_true", help="watch the run in the terminal UI")
+    live.add_argument("--broker", metavar="URL", help="publish to an external MQTT broker")
+    live.add_argument("--no-broker", action="store_true", help="do not publish games live")
+    live.add_argument(
+        "--require-broker", action="store_true", help="fail fast when the broker cannot be reached"
+    )
+    live.add_argument(
+        "--no-seat-streams", action="store_true", help="only the spectator stream per game"
+    )
+    live.add_argument(
+        "--no-metrics", action="store_true", help="do not stream per-turn privacy/persona metrics"
+    )
     p.set_defaults(func=cmd_selfplay)
 
 
@@ -45,6 +70,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
     if args.target == "export":
         return cmd_export(args)
+    if args.target == "plot":
+        return cmd_plot(args)
     try:
         if args.resume:
             root = Path(args.resume)
@@ -69,32 +96,48 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return asyncio.run(_run(config, root, args))
 
 
+def _progress_line(summary: dict[str, Any]) -> None:
+    inc = summary["incumbent"]
+    gate = summary.get("gate") or {}
+    gate_text = (
+        f"gate {'PROMOTED' if gate.get('promoted') else 'kept'} "
+        f"(Δ {gate['mean_delta']:+.3f}, lb {gate['lower']:+.3f})"
+        if gate
+        else "no gate test"
+    )
+    spent = summary["budget"]["total"]
+    print(
+        f"repeat {summary['repeat']} gen {summary['generation']}: "
+        f"{len(summary['candidates'])} candidates, incumbent {inc}, {gate_text}; "
+        f"{spent['games']} games, {spent['llm_calls']} LLM calls",
+        file=sys.stderr,
+    )
+
+
 async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
     from arena.errors import ConfigError
     from tournaments.executor import RunLocked
-    from tournaments.selfplay import SelfPlay
 
-    def progress(summary: dict[str, Any]) -> None:
-        inc = summary["incumbent"]
-        gate = summary.get("gate") or {}
-        gate_text = (
-            f"gate {'PROMOTED' if gate.get('promoted') else 'kept'} "
-            f"(Δ {gate['mean_delta']:+.3f}, lb {gate['lower']:+.3f})"
-            if gate
-            else "no gate test"
-        )
-        spent = summary["budget"]["total"]
-        print(
-            f"repeat {summary['repeat']} gen {summary['generation']}: "
-            f"{len(summary['candidates'])} candidates, incumbent {inc}, {gate_text}; "
-            f"{spent['games']} games, {spent['llm_calls']} LLM calls",
-            file=sys.stderr,
-        )
-
+    tui = bool(getattr(args, "tui", False))
+    selfplay, live = make_selfplay(
+        config, root, args, on_generation=None if tui else _progress_line
+    )
     try:
-        report = await SelfPlay(config, root, on_generation=progress).run()
+        if tui:
+            report = await _run_in_tui(selfplay, live, root)
+            if report is None:
+                print(
+                    f"interrupted; resume with:\n  arena selfplay --resume {root}", file=sys.stderr
+                )
+                return 130
+        else:
+            report = await run_live(selfplay, live)
     except (ConfigError, RunLocked) as err:
         return _fail(getattr(err, "problems", [str(err)]))
+    if not getattr(args, "no_plots", False):
+        from tournaments.plots import plot_selfplay
+
+        plot_selfplay(root)
     if args.json:
         print(json.dumps(report, indent=1))
     else:
@@ -106,6 +149,85 @@ async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
         )
         if report["budget"]["stopped"]:
             print(f"stopped: {report['budget']['stopped']}")
+    return 0
+
+
+def make_selfplay(
+    config: Any, root: Path, args: argparse.Namespace, on_generation: Any = None
+) -> tuple[Any, Any]:
+    """The run and its live session (None with ``--no-broker``): every game gets the live
+    sinks and the streaming metrics, as in ``arena run``."""
+    from app.selfplay_live import SelfPlayLive, selfplay_sinks
+    from tournaments.selfplay import SelfPlay
+
+    live = None
+    if not getattr(args, "no_broker", False):
+        from app.cli import live_options
+
+        live = SelfPlayLive(root.name, root, live_options(_live_args(args)))
+    metrics = not getattr(args, "no_metrics", False)
+    selfplay = SelfPlay(
+        config, root, extra_sinks=selfplay_sinks(live, root, metrics), on_generation=on_generation
+    )
+    if live is not None:
+        live.selfplay = selfplay
+    return selfplay, live
+
+
+def _live_args(args: argparse.Namespace) -> argparse.Namespace:
+    return argparse.Namespace(
+        no_broker=False,
+        broker=getattr(args, "broker", None),
+        require_broker=getattr(args, "require_broker", False),
+        no_seat_streams=getattr(args, "no_seat_streams", False),
+    )
+
+
+async def run_live(selfplay: Any, live: Any) -> dict[str, Any]:
+    if live is None:
+        return await selfplay.run()  # type: ignore[no-any-return]
+    async with live:
+        return await selfplay.run()  # type: ignore[no-any-return]
+
+
+async def _run_in_tui(selfplay: Any, live: Any, root: Path) -> dict[str, Any] | None:
+    """The run as the TUI's job; headless (the plain progress lines) without a terminal."""
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        print("no terminal attached: running without the TUI", file=sys.stderr)
+        selfplay.on_generation = _progress_line
+        return await run_live(selfplay, live)
+    from tui.selfplay import SelfPlayApp
+
+    outcome: dict[str, Any] = {}
+
+    async def job() -> None:
+        outcome["report"] = await run_live(selfplay, live)
+
+    app = SelfPlayApp(root, job=job)
+    published = selfplay.extra_sinks
+
+    def sinks(spec: Any) -> list[Any]:  # the dashboard under the self-play screen, in process
+        from app.selfplay_live import live_match_id
+
+        return [*(published(spec) if published else []), app.feed(live_match_id(spec))]
+
+    selfplay.extra_sinks = sinks
+    await app.run_async()
+    return outcome.get("report")
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from tournaments.plots import plot_selfplay
+
+    if not args.rest:
+        return _fail(["plot: give the self-play directory"])
+    root = Path(args.rest[0])
+    if not (root / "config.yaml").exists():
+        return _fail([f"{root}: not a self-play directory (no config.yaml)"])
+    if not any(root.glob("r*/g*/generation.json")):
+        return _fail([f"{root}: no finished generation to plot yet"])
+    for path in plot_selfplay(root):
+        print(path)
     return 0
 
 
@@ -188,5 +310,21 @@ def cmd_export(args: argparse.Namespace) -> int:
     if found is None:
         return _fail([f"{rdir}: no such candidate (or the repeat has not finished)"])
     entry = found.agent_entry(config.base, args.name)
+    if args.run_config:
+        # a config `arena run` takes as it is: the candidate against every panel entry
+        panel = [p.model_dump(exclude_none=True) for p in config.panel]
+        n = probe_seats(config)
+        run = {
+            "name": f"{config.name}-{entry['name']}",
+            "game": config.game,
+            "rules": config.rules,
+            "agents": [entry, *panel],
+            # the candidate in one seat, the panel entry in the others (as a unit of the run)
+            "lineups": [{entry["name"]: 1, p["name"]: n - 1} for p in panel],
+            "matches": max(1, config.units.gate),
+            "policy": config.policy.model_dump(mode="json"),
+        }
+        print(yaml.safe_dump(run, sort_keys=False))
+        return 0
     print(yaml.safe_dump({"agents": [entry], "lineage": found.lineage()}, sort_keys=False))
     return 0

@@ -1,7 +1,9 @@
 """Budgets: live counters and hard limits per phase, a stop file, a dry-run estimate.
 
 Counters: games, env steps (decisions), LLM calls, input/output tokens, USD and wall seconds,
-each per phase (play, reflect, memory_update, replay, gate) and in total. A limit is checked
+each per phase (play, reflect, memory_update, replay, gate) and in total. A phase's wall
+seconds are the time spent inside it (:meth:`Ledger.timed`); the total's are the run's own
+clock (phases overlap nothing, but the loop's bookkeeping between them counts only there). A limit is checked
 before each game (or reflection) starts, so no cap is overshot by more than the work in flight.
 Counts come from the stored results and each match's ``llm_call`` events, so a resumed run
 starts with the counters of the work already on disk.
@@ -9,8 +11,9 @@ starts with the counters of the work already on disk.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,6 +91,25 @@ class Ledger:
 
     def record(self, phase: str, usage: Usage) -> None:
         self.phases[phase].add(usage)
+
+    @contextlib.contextmanager
+    def timed(self, phase: str) -> Iterator[None]:
+        """Count the wall time of the block into ``phase`` (also when it raises)."""
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.phases[phase].wall_s += time.monotonic() - started
+
+    def resume_from(self, doc: dict[str, Any]) -> None:
+        """Carry the wall time of earlier sessions (a ``budget.json``) into this one.
+
+        Games, steps and LLM usage are recounted from the stored results and ``usage.jsonl``
+        as the phases are replayed from disk; wall time is not stored anywhere else."""
+        self.earlier_wall_s = float(doc.get("total", {}).get("wall_s", 0.0))
+        for phase, usage in doc.get("phases", {}).items():
+            if phase in self.phases:
+                self.phases[phase].wall_s += float(usage.get("wall_s", 0.0))
 
     def as_dict(self) -> dict[str, Any]:
         return {

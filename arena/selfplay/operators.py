@@ -19,6 +19,7 @@ tabu context (or to a current candidate) is redrawn, and the reflector is shown 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -109,7 +110,8 @@ def choose_operator(weights: dict[str, float], rng: random.Random) -> str:
 
 class TabuReflector:
     """Wraps a bank reflector: the tabu notes of the optimiser are shown with the bank's own
-    recent rejections, and calls (and answer characters) are counted for the budget."""
+    recent rejections, and calls, answer characters and the wall time spent waiting for the
+    reflector are counted for the budget (the rest of a reflection is the memory update)."""
 
     def __init__(self, inner: Any, tabu: Sequence[str]) -> None:
         self.inner = inner
@@ -117,12 +119,17 @@ class TabuReflector:
         self.tabu = list(tabu)
         self.calls = 0
         self.chars_out = 0
+        self.wall_s = 0.0
 
     async def propose(
         self, traj: Any, insights: list[Insight], budget: int, rejected: list[str]
     ) -> str:
         self.calls += 1
-        raw = str(await self.inner.propose(traj, insights, budget, [*rejected, *self.tabu]))
+        started = time.monotonic()
+        try:
+            raw = str(await self.inner.propose(traj, insights, budget, [*rejected, *self.tabu]))
+        finally:
+            self.wall_s += time.monotonic() - started
         self.chars_out += len(raw)
         return raw
 

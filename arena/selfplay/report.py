@@ -1,10 +1,14 @@
 """The self-play report: per repeat the champion, its lineage and its paired improvement over
 the seed context; across repeats the improvement's mean, sd, 95 % interval (Student t over the
-R repeats) and RSE = (sd / √R) / mean."""
+R repeats) and RSE = (sd / √R) / mean. Per generation: how much a context and the bank changed
+against their parents (:func:`churn`)."""
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +31,12 @@ _T975 = {
     20: 2.086,
     30: 2.042,
 }
+
+
+def churn(before: Iterable[str], after: Iterable[str]) -> dict[str, int]:
+    """Insights added and removed going from ``before`` to ``after`` (ids), and the size after."""
+    old, new = set(before), set(after)
+    return {"size": len(new), "added": len(new - old), "removed": len(old - new)}
 
 
 def t975(df: int) -> float:
@@ -76,3 +86,50 @@ def summarise(
         "promoted_repeats": sum(1 for r in repeats if any(d["promoted"] for d in r["decisions"])),
         "budget": budget,
     }
+
+
+def generations(root: Path) -> list[dict[str, Any]]:
+    """Every ``generation.json`` of a self-play directory, in (repeat, generation) order."""
+    out = []
+    for rdir in sorted(root.glob("r*"), key=lambda p: _number(p.name[1:])):
+        if not rdir.is_dir() or _number(rdir.name[1:]) < 0:
+            continue
+        for path in sorted(rdir.glob("g*/generation.json")):
+            out.append(json.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else -1
+
+
+def series(gens: list[dict[str, Any]]) -> dict[int, dict[str, list[Any]]]:
+    """What the plots draw, per repeat: the population's (μ, σ) per generation, the incumbent's
+    win rate against the panel with its Wilson interval, and the budget spent by phase."""
+    by_repeat: dict[int, dict[str, list[Any]]] = {}
+    for g in gens:
+        row = by_repeat.setdefault(
+            int(g["repeat"]),
+            {"generation": [], "population": [], "champion": [], "budget": []},
+        )
+        row["generation"].append(int(g["generation"]))
+        row["population"].append(
+            [
+                (c["id"], c["mu"], c["sigma"])
+                for c in g["candidates"]
+                if c.get("mu") is not None and c.get("sigma") is not None
+            ]
+        )
+        # the incumbent after this generation's gate: promoted challengers are in the rows too
+        inc = next((c for c in g["candidates"] if c["id"] == g["incumbent"]), None)
+        ci = (inc or {}).get("win_ci") or [None, None]
+        row["champion"].append(
+            {
+                "id": g["incumbent"],
+                "win_rate": (inc or {}).get("win_rate"),
+                "low": ci[0],
+                "high": ci[1],
+            }
+        )
+        row["budget"].append(g["budget"])
+    return by_repeat

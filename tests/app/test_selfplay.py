@@ -60,3 +60,41 @@ def test_dry_run_prints_the_estimate_and_writes_nothing(
     assert est["games"]["gate"] == 10 * 2 * 4
     assert est["steps_per_game"] > 0 and est["total_llm_calls"] > 0
     assert not (tmp_path / "out").exists()
+
+
+def test_a_cli_run_plots_and_its_champion_exports_to_a_config_arena_run_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.llm.server import ServerThread
+    from arena.selfplay.engine import ContextEngine
+    from arena.store import Store
+    from tests.tournaments.selfplay_setup import seed_bank, small_config, write_config
+
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "sp"
+    with ServerThread(ContextEngine(seed=1)) as server:
+        raw = small_config(server.url, seed_bank(tmp_path / "seed.sqlite"))
+        cfg = write_config(tmp_path / "sp.yaml", raw)
+        assert main(["selfplay", "plot", str(tmp_path)]) == 2  # not a self-play directory
+        assert main(["selfplay", str(cfg), "--out", str(root), "--no-broker"]) == 0
+        for name in ("selfplay_population.png", "selfplay_champion.png", "selfplay_budget.png"):
+            assert (root / "plots" / name).read_bytes()[:4] == b"\x89PNG"
+        capsys.readouterr()
+        assert main(["selfplay", "plot", str(root)]) == 0
+        assert capsys.readouterr().out.split() == [
+            str(root / "plots" / n)
+            for n in ("selfplay_population.png", "selfplay_champion.png", "selfplay_budget.png")
+        ]
+        champion = json.loads((root / "r0" / "result.json").read_text())["champion"]["id"]
+        assert main(["selfplay", "export", str(root), "--run-config"]) == 0
+        run = yaml.safe_load(capsys.readouterr().out)
+        run["output_dir"] = str(tmp_path / "runs")
+        run_cfg = tmp_path / "champion.yaml"
+        run_cfg.write_text(yaml.safe_dump(run))
+        assert main(["run", str(run_cfg), "--no-broker", "--quiet", "--run-id", "champ"]) == 0
+    store = Store(tmp_path / "runs" / "champ" / "arena.sqlite")
+    results = store.results()
+    store.close()
+    assert len(results) == 4 and all(r.status == "finished" for r in results)  # gate: 4 seeds
+    assert all(champion in [s.agent for s in r.seats] for r in results)
+    assert {r.seats[0].agent for r in results} == {champion, "bot"}  # both seats played

@@ -54,3 +54,18 @@ def raw_config(url: str, bank: Path | None, **change: Any) -> dict[str, Any]:
 def write_config(path: Path, raw: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(raw, sort_keys=False), encoding="utf-8")
     return path
+
+
+def small_config(url: str, bank: Path | None, **change: Any) -> dict[str, Any]:
+    """A run of a few seconds: 3 candidates, 2 generations, a 4-seed gate."""
+    return raw_config(
+        url,
+        bank,
+        **{
+            "population": 3,
+            "generations": 2,
+            "units": {"train": 1, "select": 2, "gate": 4},
+            "gate": {"resamples": 200},
+            **change,
+        },
+    )

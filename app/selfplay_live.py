@@ -1,0 +1,146 @@
+"""What ``arena selfplay`` wires around a run: every game on the live bus and through the
+streaming metrics, as ``arena run`` does (:mod:`app.live`).
+
+One session (one broker, one set of credentials) serves the whole self-play run under the run
+directory's name. Match ids repeat across repeats (an episode id names the generation, phase,
+candidate and unit inside a repeat's run), so on the bus a game is ``rR-<episode id>``: its
+topics, its summary and the ``match_id`` of every event published. The records on disk keep
+the plain episode ids. The retained status counts the run's games (``done``) against the most
+it may play (``total``) and says which repeat, generation and phase is being played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.live import LiveOptions, LiveSession
+from arena.events import Event
+from arena.live import topics
+from arena.results import MatchSpec
+from arena.sinks import EventSink
+
+
+def live_match_id(spec: MatchSpec) -> str:
+    return f"r{spec.repeat}-{spec.match_id}"
+
+
+class Retagged:
+    """Publishes a match's events under its live match id (the record keeps the episode id)."""
+
+    def __init__(self, inner: EventSink, match_id: str) -> None:
+        self.inner = inner
+        self.match_id = match_id
+
+    def write(self, event: Event) -> None:
+        self.inner.write(event.model_copy(update={"match_id": self.match_id}))
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class SelfPlayLive(LiveSession):
+    """A :class:`LiveSession` whose status is the self-play run's, not one store's."""
+
+    def __init__(self, run_id: str, root: Path, options: LiveOptions | None = None) -> None:
+        super().__init__(run_id, root, options)
+        self.selfplay: Any = None
+        self.last: MatchSpec | None = None  # the latest game started: where the run is
+        self._planned: int | None = None
+
+    def sinks(self, spec: MatchSpec) -> list[EventSink]:
+        self.last = spec
+        tagged = spec.model_copy(update={"match_id": live_match_id(spec)})
+        return [Retagged(s, tagged.match_id) for s in super().sinks(tagged)]
+
+    async def publish_status(self, final: bool = False) -> None:
+        if self.publisher is None or self.selfplay is None:
+            return
+        if self._planned is None:
+            self._planned = planned_games(self.selfplay.config)
+        running = 0 if final else len(self.active)
+        doc = status_doc(self.selfplay, self.last, running, final, self._planned)
+        doc["run_id"] = self.run_id
+        doc["bus"] = self.publisher.counters()
+        if self.url is not None:
+            doc["broker"] = self.public_url
+        self.publisher.retain(topics.status(self.run_id), doc)
+
+
+def planned_games(config: Any) -> int:
+    """The most games the run may play (every generation's play phase, the gate every time)."""
+    from arena import registry
+
+    n_seats = registry.engine_class(config.game)(config.rules, seed=0).n_seats
+    seats = n_seats if config.units.seats == "all" else len(config.units.seats)
+    per_seed = seats * len(config.panel)
+    u = config.units
+    play = config.generations * config.population * (u.train + u.select) * per_seed
+    gate = 2 * u.gate * per_seed * config.generations
+    return int(config.repeats * (play + gate))
+
+
+def status_doc(
+    selfplay: Any, last: MatchSpec | None, running: int, final: bool, planned: int
+) -> dict[str, Any]:
+    config = selfplay.config
+    ledger = selfplay.ledger
+    spent = ledger.as_dict()
+    done = int(spent["total"]["games"])
+    phase = generation = None
+    if last is not None:
+        phase, _, rest = last.match_id.partition("-g")
+        generation = int(rest[:3]) if rest[:3].isdigit() else None
+    state = "running"
+    if final:
+        state = "stopped" if ledger.stopped else "complete"
+    return {
+        "name": config.name,
+        "game": config.game,
+        "status": state,
+        "total": max(done, planned),
+        "done": done,
+        "failed": 0,
+        "counts": {},
+        "running": running,
+        "selfplay": {
+            "repeat": last.repeat if last is not None else 0,
+            "generation": generation,
+            "phase": phase,
+            "repeats": config.repeats,
+            "generations": config.generations,
+            "budget": spent,
+        },
+    }
+
+
+def selfplay_sinks(
+    live: LiveSession | None, root: Path, metrics: bool = True
+) -> Callable[[MatchSpec], list[Any]] | None:
+    """Each game's sinks: the live ones, then the streaming metrics (their events also go to
+    the live sinks, as in ``arena run``), written to ``ROOT/rR/metrics/<episode>.live.jsonl``."""
+    factories: dict[int, Callable[[Any], list[Any]]] = {}
+    metric_factory: Callable[[Path], Callable[[Any], list[Any]]] | None = None
+    if metrics:
+        try:
+            from arena.metrics.stream import metrics_sink_factory
+        except ImportError:  # the metrics extra is not installed
+            metric_factory = None
+        else:
+            metric_factory = metrics_sink_factory
+    if live is None and metric_factory is None:
+        return None
+
+    def make(spec: MatchSpec) -> list[Any]:
+        published = live.sinks(spec) if live is not None else []
+        streams: list[Any] = []
+        if metric_factory is not None:
+            if spec.repeat not in factories:
+                factories[spec.repeat] = metric_factory(root / f"r{spec.repeat}")
+            streams = factories[spec.repeat](spec)
+            for stream in streams:
+                stream.forward.extend(published)
+        return [*published, *streams]
+
+    return make

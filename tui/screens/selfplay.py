@@ -1,0 +1,150 @@
+"""The self-play screen: generation progress, the population leaderboard (μ, σ, μ − kσ,
+lineage) and the champion's context against the seed's (``arena selfplay --tui``)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, ProgressBar, Static
+
+from arena.selfplay.config import PHASES
+from tui.render import plain
+from tui.selfplay_model import SelfPlayView
+
+DIFF_STYLE = {"+": "green", "-": "red", " ": "bold"}
+
+
+def _num(value: object, fmt: str = "{:.2f}") -> str:
+    return "-" if value is None else fmt.format(value)
+
+
+class SelfPlayScreen(Screen[None]):
+    BINDINGS = [
+        Binding("d", "games", "games (dashboard)"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    @property
+    def view(self) -> SelfPlayView:
+        return self.app.selfplay_view  # type: ignore[attr-defined,no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="sp-title")
+        yield ProgressBar(id="sp-progress", show_eta=False)
+        yield Static(id="sp-stats")
+        yield DataTable(id="sp-board", cursor_type="row", zebra_stripes=True)
+        yield Static(id="sp-diff")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#sp-board", DataTable).add_columns(
+            "#",
+            "candidate",
+            "operator",
+            "gen",
+            "parent",
+            "μ",
+            "σ",
+            "μ−kσ",
+            "win rate [95% CI]",
+            "insights",
+            "note",
+        )
+        self.refresh_view()
+        self.ready = True
+
+    def refresh_view(self) -> None:
+        v = self.view
+        title = Text()
+        title.append_text(plain(f" {v.name or '(no self-play run yet)'} ", style="bold reverse"))
+        state = "finished" if v.finished else ("stopped" if v.stopped else "running")
+        title.append_text(plain(f"  {v.game}  self-play {state}"))
+        if v.stopped:
+            title.append_text(plain(f" ({v.stopped})", style="yellow"))
+        self.query_one("#sp-title", Static).update(title)
+        bar = self.query_one("#sp-progress", ProgressBar)
+        bar.update(total=max(v.total_generations, 1), progress=v.done_generations)
+        self.query_one("#sp-stats", Static).update(self._stats(v))
+        self._fill_board(v)
+        diff = Text("champion vs seed context\n", style="bold underline")
+        for line in v.diff:
+            diff.append(f"{line.sign} {line.text}\n", style=DIFF_STYLE.get(line.sign, ""))
+        self.query_one("#sp-diff", Static).update(diff)
+
+    def _stats(self, v: SelfPlayView) -> Text:
+        gen = "-" if v.generation is None else str(v.generation + 1)
+        total = v.budget.get("total", {})
+        parts = [
+            f"repeat {v.repeat + 1}/{max(v.repeats, 1)} · generation {gen}/{v.generations} done "
+            f"· {v.done_generations}/{v.total_generations} in all",
+            f"phase {v.phase or '-'}: {v.phase_done}/{v.phase_total} games",
+            f"spent: {total.get('games', 0)} games · {total.get('env_steps', 0)} steps · "
+            f"{total.get('llm_calls', 0)} LLM calls · {_num(total.get('wall_s'), '{:.0f}')} s",
+        ]
+        phases = v.budget.get("phases", {})
+        walls = [
+            f"{p} {phases[p].get('wall_s', 0):.1f}s"
+            for p in PHASES
+            if phases.get(p, {}).get("wall_s", 0) > 0
+        ]
+        if walls:
+            parts.append("wall by phase: " + " · ".join(walls))
+        if v.bank:
+            parts.append(
+                f"bank v{v.bank.get('version')}: {v.bank.get('active', 0)} active "
+                f"(+{v.bank.get('added', 0)} −{v.bank.get('removed', 0)} vs the last generation)"
+                f" · diversity {_num(v.diversity)}"
+            )
+        if v.gate:
+            verdict = "PROMOTED" if v.gate.get("promoted") else "kept the incumbent"
+            parts.append(
+                f"last gate: {verdict} (Δ {v.gate.get('mean_delta', 0):+.3f}, "
+                f"lower bound {v.gate.get('lower', 0):+.3f})"
+            )
+        parts.append(f"incumbent {v.incumbent or '-'} · seed {v.seed or '-'}")
+        return Text("\n").join(plain(p) for p in parts)  # each line escaped on its own
+
+    def _fill_board(self, v: SelfPlayView) -> None:
+        table = self.query_one("#sp-board", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for i, row in enumerate(v.rows, 1):
+            ci = row.get("win_ci") or [None, None]
+            wr = row.get("win_rate")
+            rate = "-" if wr is None else f"{wr:.2f} [{_num(ci[0])}, {_num(ci[1])}]"
+            parents = row.get("parents") or []
+            mark = "★ " if row["id"] == v.incumbent else ""
+            # every cell a Text: a DataTable parses a str cell as markup, and notes and ids
+            # come from the run's files
+            table.add_row(
+                str(i),
+                plain(mark + row["id"], style="bold" if mark else ""),
+                plain(row.get("operator", "")),
+                str(row.get("generation", "")),
+                plain(parents[0] if parents else "-"),
+                _num(row.get("mu")),
+                _num(row.get("sigma")),
+                _num(row.get("conservative")),
+                rate,
+                str(row.get("insights", "")),
+                plain(str(row.get("note", ""))[:60]),
+                key=row["id"],
+            )
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1), animate=False)
+
+    def action_games(self) -> None:
+        from tui.screens.dashboard import DashboardScreen
+
+        self.app.push_screen(DashboardScreen())
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen("Self-play", list(self.BINDINGS)))
+
+    def action_quit(self) -> None:
+        self.app.exit()
