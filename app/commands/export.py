@@ -54,6 +54,9 @@ def add_commands(sub: Any) -> None:
         "the full transcript (not for training a player)",
     )
     p.add_argument("--out", metavar="PATH", help="output directory (default: RUN_DIR/export/FMT)")
+    p.add_argument(
+        "--max-matches", type=int, metavar="N", help="only the first N matches, in plan order"
+    )
     p.add_argument("--partial", action="store_true", help="export an unfinished run's results")
     p.add_argument("--force", action="store_true", help="replace an earlier export at --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -133,7 +136,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         god=args.god_view,
         partial=args.partial,
         force=args.force,
+        max_matches=args.max_matches,
     )
+    if args.max_matches is not None and args.max_matches < 1:
+        return report([f"--max-matches: must be at least 1, not {args.max_matches}"], 2)
     try:
         with _progress(args.quiet) as (on_start, on_match):
             summary = export_run(Path(args.run_dir), options, on_start, on_match)
@@ -142,8 +148,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         console.print("\ninterrupted; the export is incomplete")
         return 130
+    unrecorded = f"; {summary.skipped} never started (no record)" if summary.skipped else ""
     print(
         f"exported {summary.rows} rows from {summary.matches} matches ({args.format}) "
-        f"to {summary.out}"
+        f"to {summary.out}{unrecorded}"
     )
     return 0

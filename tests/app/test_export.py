@@ -38,9 +38,15 @@ def test_export_writes_a_seats_dataset_and_reports_progress(
 def test_export_defaults_to_parquet_under_the_run(
     run_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["export", str(run_dir), "--agent", "rule", "--outcome", "win", "--quiet"]) == 0
-    assert (run_dir / "export" / "parquet" / "trajectories.parquet").exists()
+    import pyarrow.parquet as pq
+
+    argv = ["export", str(run_dir), "--agent", "rule", "--max-matches", "2", "--quiet"]
+    assert main(argv) == 0
+    table = pq.read_table(run_dir / "export" / "parquet" / "trajectories.parquet")
+    assert set(table.column("agent").to_pylist()) == {"rule"}
+    assert len(set(table.column("match_id").to_pylist())) == 2
     assert capsys.readouterr().err == ""
+    assert main(["export", str(run_dir), "--max-matches", "0"]) == 2
 
 
 @pytest.mark.parametrize("case", ["missing", "not a run", "locked", "unfinished"])

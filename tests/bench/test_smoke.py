@@ -41,6 +41,7 @@ CASES = {
     "validity_persona": ["--split", "dev", "--limit", "20"],
     "ratings_stability": ["--seeds", "1", "--per-pair", "2", "--counts", "1,2", "--orders", "2"],
     "selfplay": ["--population", "2", "--seeds", "1", "--concurrency", "2"],
+    "export": ["--matches", "12", "--small", "4", "--concurrency", "4"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -58,6 +59,7 @@ EXPECTED = {
     "validity_persona": "persona_claims_contradiction",
     "ratings_stability": "exact_order_share",
     "selfplay": "selfplay_vs_run_per_game",
+    "export": "peak_rss_ratio_large_vs_small",  # the small and the full export both ran
 }
 
 

@@ -114,6 +114,15 @@ def test_filters_select_the_seats_they_name(run_dir: Path, tmp_path: Path) -> No
         assert expected and {(r["match_id"], r["step"]) for r in rows} == expected
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet", "hf"])
+def test_a_filter_that_keeps_nothing_writes_an_empty_data_set(
+    run_dir: Path, tmp_path: Path, fmt: str
+) -> None:
+    keep = RowFilter(agent="nobody")
+    summary = export_run(run_dir, ExportOptions(fmt=fmt, out=tmp_path, force=True, keep=keep))  # type: ignore[arg-type]
+    assert summary.rows == 0 and summary.matches == 6 and read_rows(tmp_path, fmt) == []
+
+
 def test_the_god_view_is_only_there_when_asked(run_dir: Path, tmp_path: Path) -> None:
     export_run(run_dir, ExportOptions(fmt="parquet", out=tmp_path / "god", god=True))
     rows = read_rows(tmp_path / "god", "parquet")

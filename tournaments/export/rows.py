@@ -101,18 +101,26 @@ def _call_columns(calls: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _facts(knowledge: Knowledge, seat: int, seq: int) -> list[dict[str, Any]]:
-    """The facts the seat knew at ``seq`` (its own, those it was told, public ones)."""
-    return [
-        {
-            "owner": int(f["owner"]),
-            "kind": str(f["kind"]),
-            "key": str(f["key"]),
-            "value": json.dumps(f.get("value"), default=str),
-            "public": bool(f.get("public")),
-        }
-        for f in knowledge.known_by(seat, seq)
-    ]
+def _facts(
+    knowledge: Knowledge, seat: int, seq: int, cache: dict[int, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The facts the seat knew at ``seq`` (its own, those it was told, public ones).
+
+    ``cache`` maps a recorded fact (the same dict for every row of the match until the fact
+    changes) to its column form, so each is converted once."""
+    out = []
+    for f in knowledge.known_by(seat, seq):
+        column = cache.get(id(f))
+        if column is None:
+            column = cache[id(f)] = {
+                "owner": int(f["owner"]),
+                "kind": str(f["kind"]),
+                "key": str(f["key"]),
+                "value": json.dumps(f.get("value"), default=str),
+                "public": bool(f.get("public")),
+            }
+        out.append(column)
+    return out
 
 
 def _row(
@@ -122,6 +130,7 @@ def _row(
     st: _SeatState,
     knowledge: Knowledge,
     decision_index: int,
+    facts: dict[int, dict[str, Any]],
 ) -> dict[str, Any]:
     shown = e.payload.get("shown")
     if isinstance(shown, dict) and "briefing" in shown:
@@ -155,7 +164,7 @@ def _row(
         "min_choices": int(decision.get("min_choices", 1)),
         "max_choices": int(decision.get("max_choices", 1)),
         "free_text": bool(decision.get("free_text", False)),
-        "known_facts": _facts(knowledge, seat.seat, e.seq),
+        "known_facts": _facts(knowledge, seat.seat, e.seq, facts),
         **_call_columns(st.calls),
         "action": json.dumps(action, sort_keys=True),
         "action_choices": [str(c) for c in action.get("choices", [])],
@@ -200,6 +209,7 @@ def match_rows(
     truth: dict[str, Any] = {}
     spectator: list[str] = []
     decisions = 0
+    facts: dict[int, dict[str, Any]] = {}
     for e in events:
         if knowledge.feed(e):
             if e.type == GROUND_TRUTH_EVENT:
@@ -231,7 +241,7 @@ def match_rows(
         elif e.type == "fallback":
             st.fallback = e.payload
         elif e.type == "decision":
-            row = _row(e, result, seats[actor], st, knowledge, decisions - 1)
+            row = _row(e, result, seats[actor], st, knowledge, decisions - 1, facts)
             if god:
                 row.update(_god_columns(result, truth, spectator))
             yield row

@@ -37,6 +37,7 @@ class ExportOptions:
     god: bool = False
     partial: bool = False  # export the finished matches of an unfinished run
     force: bool = False  # replace an earlier export at ``out``
+    max_matches: int | None = None  # only the first N matches (plan order) with a result
     batch: int = BATCH
 
 
@@ -132,7 +133,7 @@ def export_run(
     store = check_run(root, options.partial)
     try:
         info = store.run_info() or {}
-        ids = done_ids(store)
+        ids = done_ids(store)[: options.max_matches]
         out = options.out or root / "export" / options.fmt
         _prepare_out(out, options.force)
         if on_start is not None:

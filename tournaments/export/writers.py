@@ -122,6 +122,7 @@ class ParquetRowWriter:
 
         self.path = path
         self.schema = schema(god)
+        self.rows = 0
         self._writer = pq.ParquetWriter(str(path), self.schema, compression="zstd")
 
     def write(self, rows: list[dict[str, Any]]) -> None:
@@ -129,6 +130,7 @@ class ParquetRowWriter:
 
         if rows:
             self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+            self.rows += len(rows)
 
     def close(self) -> None:
         self._writer.close()
@@ -156,15 +158,19 @@ class HfDatasetWriter:
         datasets.disable_progress_bars()  # the export shows its own progress
         try:
             features = datasets.Features.from_arrow_schema(self._parquet.schema)
-            dataset = datasets.Dataset.from_parquet(
-                str(self._parquet.path),
-                features=features,
-                cache_dir=str(self._stage / "cache"),
-                keep_in_memory=False,
-            )
+            if self._parquet.rows:
+                dataset = datasets.Dataset.from_parquet(
+                    str(self._parquet.path),
+                    features=features,
+                    cache_dir=str(self._stage / "cache"),
+                    keep_in_memory=False,
+                )
+            else:  # no rows: the parquet builder refuses an empty split
+                dataset = datasets.Dataset(self._parquet.schema.empty_table())
             assert isinstance(dataset, datasets.Dataset)
             self.out.mkdir(parents=True, exist_ok=True)
-            dataset.save_to_disk(str(self.out))
+            # an empty dataset saved in zero shards does not load again: one shard at least
+            dataset.save_to_disk(str(self.out), num_shards=None if self._parquet.rows else 1)
             del dataset
         finally:
             shutil.rmtree(self._stage, ignore_errors=True)
