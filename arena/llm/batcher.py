@@ -3,6 +3,10 @@
 The first request of a batch waits at most ``window_s`` for company (or until ``max_batch``
 requests are queued); the batch then runs in a worker thread so the event loop stays free,
 and requests that arrive meanwhile form the next batch.
+
+When more requests wait than fit in a batch, the batch takes them by programme priority
+(:data:`arena.priority.match_priority`: matches started earlier first, then arrival order), the
+same order the backend's priority gate admits them in: matches in flight finish first.
 """
 
 from __future__ import annotations
@@ -10,9 +14,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import itertools
 from collections.abc import Callable
 
 from arena.llm.messages import ChatRequest, ChatResult
+from arena.priority import UNTAGGED, match_priority
 
 RunBatch = Callable[[list[ChatRequest]], list[ChatResult]]
 
@@ -22,7 +28,9 @@ class Batcher:
         self.run_batch = run_batch
         self.window_s = window_s
         self.max_batch = max_batch
-        self._queue: list[tuple[ChatRequest, asyncio.Future[ChatResult]]] = []
+        # (priority, arrival, request, future)
+        self._queue: list[tuple[int, int, ChatRequest, asyncio.Future[ChatResult]]] = []
+        self._tick = itertools.count()
         self._wake = asyncio.Event()
         self._full = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
@@ -31,7 +39,8 @@ class Batcher:
 
     async def submit(self, request: ChatRequest) -> ChatResult:
         fut: asyncio.Future[ChatResult] = asyncio.get_running_loop().create_future()
-        self._queue.append((request, fut))
+        prio = match_priority.get()
+        self._queue.append((UNTAGGED if prio is None else prio, next(self._tick), request, fut))
         self._wake.set()
         if len(self._queue) >= self.max_batch:
             self._full.set()
@@ -53,9 +62,10 @@ class Batcher:
                 self._full.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._full.wait(), timeout=self.window_s)
-            batch = self._queue[: self.max_batch]
-            del self._queue[: len(batch)]
-            batch = [(r, f) for r, f in batch if not f.cancelled()]
+            self._queue.sort(key=lambda item: (item[0], item[1]))
+            taken = self._queue[: self.max_batch]
+            del self._queue[: len(taken)]
+            batch = [(r, f) for _, _, r, f in taken if not f.cancelled()]
             if not batch:
                 continue
             self.batch_sizes.append(len(batch))

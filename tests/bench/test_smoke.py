@@ -32,6 +32,7 @@ CASES = {
     "scale": ["--matches", "6", "--concurrency", "3"],
     "live": ["--game", "toy", "--matches", "3", "--concurrency", "3", "--broker", "embedded"],
     "local_batching": ["--agents", "2", "--max-tokens", "3"],
+    "local_multiturn": ["--turns", "2", "--seats", "1", "--max-tokens", "2"],
     "metrics_cost": [],
     "metrics_validity": ["--part", "privacy", "--no-embeddings", "--limit", "30"],
     "werewolf_baselines": ["--games", "4", "--boot", "20"],
@@ -50,6 +51,7 @@ EXPECTED = {
     "scale": "default_vs_no_broker",  # both paths ran
     "live": "events_per_s_delivered",
     "local_batching": "batching_speedup",
+    "local_multiturn": "reuse_latency_speedup_1seats_float32",
     "metrics_cost": "score_all_offline_tiers_cpu_s",
     "metrics_validity": "privacy_hard_evidence",
     "werewolf_baselines": "village_win",
@@ -80,3 +82,25 @@ def test_benchmark_runs_and_prints_its_figures(name: str) -> None:
     assert lines, proc.stdout[-2000:]
     figures = " ".join(str(line.get("figure", "")) for line in lines)
     assert EXPECTED[name] in figures, figures
+
+
+def test_local_multiturn_records_seats_whose_prompts_replay(tmp_path: Path) -> None:
+    """``--record`` (rule bots, no model) writes seats that replay turn by turn, losslessly."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import local_multiturn
+
+    data = tmp_path / "prompts.json"
+    assert local_multiturn.record(data, 2, turns=4, max_tokens=8, max_prompt=6000) == 0
+    seats = local_multiturn.load_seats(data, 2, turns=4, max_tokens=8)
+    assert len(seats) == 2 and all(len(s) == 4 for s in seats)
+    assert all([m["role"] for m in r.messages] == ["system", "user"] for s in seats for r in s)
+    log = [
+        {"messages": [{"role": "system", "content": sys_}, {"role": "user", "content": user}],
+         "choices": choices, "max_tokens": 8}
+        for sys_, user, choices in [("S1", "ab", None), ("S1", "abcd", ['{"choice": "1"}']),
+                                    ("S2", "xbcd", None)]
+    ]  # fmt: skip
+    data.write_text(json.dumps({"seats": [{"turns": local_multiturn._delta(log)}]}))
+    back = local_multiturn.load_seats(data, 1, turns=3, max_tokens=8)[0]
+    assert [r.messages for r in back] == [c["messages"] for c in log]
+    assert [r.choices for r in back] == [c["choices"] for c in log]
