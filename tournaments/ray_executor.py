@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import math
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -107,6 +108,12 @@ class RayExecutor:
         self.duplicates = 0  # results dropped because the match already had its row
         self.reruns = 0  # matches started again after their task failed
         self.tasks = 0
+        # seconds the driver spent on what it alone does: per message, and within that the
+        # result rows and the records (bench/ray_executor.py projects from these)
+        self.driver_s = 0.0
+        self.store_s = 0.0
+        self.record_s = 0.0
+        self.worker_cpu_s = 0.0  # CPU the chunks cost their worker processes
         self._owns_cluster = False
 
     # -- cluster -----------------------------------------------------------------------
@@ -118,8 +125,8 @@ class RayExecutor:
         options: dict[str, Any] = {"include_dashboard": False}
         if self.address:
             options["address"] = self.address
-        else:
-            options["num_cpus"] = self.num_cpus
+        else:  # a new cluster of our own, never someone else's `ray start` on this host
+            options.update(address="local", num_cpus=self.num_cpus)
         ray.init(**options)
         self._owns_cluster = True
 
@@ -277,8 +284,11 @@ class _RayRun:
         try:
             async for ref in gen:
                 msg = await ref
+                began = time.perf_counter()
                 mid = msg["match_id"]
-                if msg["kind"] == "start":
+                if msg["kind"] == "chunk_done":
+                    self.ex.worker_cpu_s += msg["cpu_s"]
+                elif msg["kind"] == "start":
                     playing[mid] = self._start(by_id[mid], msg["node"])
                 elif msg["kind"] == "events":
                     self._events(playing[mid], msg["lines"])
@@ -288,6 +298,7 @@ class _RayRun:
                 elif msg["kind"] == "failed":
                     self._failed(by_id[mid], playing.pop(mid, None), msg["reason"])
                     settled.add(mid)
+                self.ex.driver_s += time.perf_counter() - began
         except RayError as err:  # the worker died or the task failed: rerun what is missing
             reason = f"{type(err).__name__}: {str(err).strip().splitlines()[0][:300]}"
             for spec in chunk:
@@ -309,14 +320,18 @@ class _RayRun:
         return _Playing(spec, node, RecordFile(self.t.dir.jsonl(spec.match_id)), sinks)
 
     def _events(self, playing: _Playing, lines: list[str]) -> None:
+        began = time.perf_counter()
         playing.record.write(lines)
+        self.ex.record_s += time.perf_counter() - began
         for line in lines if playing.sinks else ():
             event = Event.model_validate_json(line)
             for sink in playing.sinks:
                 sink.write(event)
 
     def _stopped(self, playing: _Playing) -> None:
+        began = time.perf_counter()
         playing.close()
+        self.ex.record_s += time.perf_counter() - began
         p = self.progress
         p.running -= 1
         p.nodes[playing.node] -= 1
@@ -349,7 +364,9 @@ class _RayRun:
             self.ex.duplicates += 1  # idempotent: a match id has one result row
             p.changed()
             return
+        began = time.perf_counter()
         self.store.write_result(result)
+        self.ex.store_s += time.perf_counter() - began
         self.recorded.add(result.match_id)
         p.done += 1
         if result.status != "finished":

@@ -4,7 +4,8 @@ A chunk's matches play concurrently on one event loop of the worker process (a t
 the life of the process, so backends and their connections are reused across chunks). The
 task is a streaming generator: it yields, per match, a ``start`` message, batches of its
 events as JSON lines while it plays (every ``FLUSH_S``), and finally its result with the last
-events — or a ``failed`` message when the match raised. Nothing here writes a file: the driver
+events — or a ``failed`` message when the match raised — and, last, ``chunk_done`` with the
+CPU time the chunk cost its process. Nothing here writes a file: the driver
 alone writes the store, the records and the live sinks (:mod:`tournaments.ray_executor`).
 """
 
@@ -17,6 +18,7 @@ import os
 import queue
 import socket
 import threading
+import time
 import traceback
 from collections.abc import Iterator
 from typing import Any
@@ -184,8 +186,10 @@ def play_chunk(
         _play_all(config, pins, chunk, models, here, out), _Loop.get()
     )
     node = node_name()
+    cpu = time.process_time()
     while (msg := out.get()) is not None:
         msg["node"] = node
         yield msg
     future.result()  # surface a failure of the chunk itself (setting up its backends)
-
+    # this process's CPU over the chunk, Ray's own threads included (bench/ray_executor.py)
+    yield {"kind": "chunk_done", "match_id": "", "node": node, "cpu_s": time.process_time() - cpu}

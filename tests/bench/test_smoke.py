@@ -43,6 +43,7 @@ CASES = {
     "ratings_stability": ["--seeds", "1", "--per-pair", "2", "--counts", "1,2", "--orders", "2"],
     "selfplay": ["--population", "2", "--seeds", "1", "--concurrency", "2"],
     "export": ["--matches", "12", "--small", "4", "--concurrency", "4"],
+    "ray_executor": ["--matches", "4", "--concurrency", "2"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -62,6 +63,7 @@ EXPECTED = {
     "ratings_stability": "exact_order_share",
     "selfplay": "selfplay_vs_run_per_game",
     "export": "peak_rss_ratio_large_vs_small",  # the small and the full export both ran
+    "ray_executor": "projection_100_workers",
 }
 
 
