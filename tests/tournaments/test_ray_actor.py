@@ -108,4 +108,4 @@ def test_the_bundled_model_in_an_actor_plays_as_the_in_process_model(tmp_path: P
         for line in (tmp_path / "r" / str(r.jsonl)).read_text().splitlines()
         if '"type":"llm_call"' in line
     )
-    assert calls >= 4 and stats["served"] == calls  # every call of the run met the actor
+    assert calls >= 2 and stats["served"] == calls  # every call of the run met the actor
