@@ -153,7 +153,8 @@ class RayExecutor:
             backend = LLMAgentParams.model_validate(entry.params).backend
             if backend.type != "local" or backend.key() in self.models:
                 continue
-            on_gpu = backend.device.startswith("cuda") and gpus > 0
+            wants_gpu = backend.device.startswith("cuda") or backend.device == "auto"
+            on_gpu = wants_gpu and gpus > 0
             devices = [f"cuda:{i}" for i in range(gpus)] if on_gpu else [backend.device]
             self.models[backend.key()] = start_model_actors(
                 backend, devices, self.model_loader, num_cpus=self.model_cpus

@@ -24,19 +24,22 @@ from typing import Any
 from arena.llm.backends.base import Backend
 from arena.llm.batcher import Batcher
 from arena.llm.config import BackendConfig
+from arena.llm.kv import KVStore
 from arena.llm.messages import ChatRequest, ChatResult, LLMError, PreflightError, TransportError
 
 # The match whose agents are calling (set by the executor per match): the routing key.
 current_match: ContextVar[str | None] = ContextVar("arena_current_match", default=None)
 
-Loader = Callable[[BackendConfig], Any]  # -> an object with run_batch(requests, rank=...)
+Loader = Callable[[BackendConfig], Any]  # -> has run_batch(requests, rank=..., kv=...)
 
 
 def load_local(config: BackendConfig) -> Any:
     """The model a ``type: local`` backend config names (the bundled one by default)."""
     from arena.llm.local_model import load_model
 
-    return load_model(config.model_path, config.gguf_file, config.device, config.threads)
+    return load_model(
+        config.model_path, config.gguf_file, config.device, config.threads, config.dtype
+    )
 
 
 class ModelServer:
@@ -46,12 +49,18 @@ class ModelServer:
         self.config = config
         self.model = (loader or load_local)(config)
         self.batcher: Batcher | None = None  # made on the actor's event loop, at first call
+        kv = config.kv
+        # a seat's prompt prefix stays here between its turns (calls are sticky per match;
+        # sessions are match id + seat): the same reuse as an in-process local backend
+        self.kv: KVStore | None = (
+            KVStore(int(kv.max_mb * 2**20), kv.ttl_turns, kv.ttl_s) if kv.reuse else None
+        )
         self.pending = 0
         self.served = 0
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         if self.batcher is None:
-            run = functools.partial(self.model.run_batch, rank=self.config.rank_choices)
+            run = functools.partial(self.model.run_batch, rank=self.config.rank_choices, kv=self.kv)
             self.batcher = Batcher(run, self.config.batch_window_s, self.config.max_batch)
         self.pending += 1
         try:
@@ -97,6 +106,7 @@ def start_model_actors(
             "num_cpus": 0 if on_gpu else num_cpus,
             "num_gpus": 1 if on_gpu else 0,
         }
+        # Ray gives a GPU actor its own device as cuda:0 (CUDA_VISIBLE_DEVICES)
         per_device = config.model_copy(update={"device": "cuda" if on_gpu else device})
         handles.append(remote.options(**options).remote(per_device, loader))
     return handles

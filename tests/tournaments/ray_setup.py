@@ -104,7 +104,9 @@ class EchoModel:
     def __init__(self, delay_s: float) -> None:
         self.delay_s = delay_s
 
-    def run_batch(self, requests: list[ChatRequest], rank: bool = True) -> list[ChatResult]:
+    def run_batch(
+        self, requests: list[ChatRequest], rank: bool = True, kv: Any = None
+    ) -> list[ChatResult]:
         import time
 
         time.sleep(self.delay_s)
