@@ -11,6 +11,7 @@ it may play (``total``) and says which repeat, generation and phase is being pla
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,28 @@ def live_match_id(spec: MatchSpec) -> str:
     return f"r{spec.repeat}-{spec.match_id}"
 
 
+class _Relabelled:
+    """An event as published under another match id: its JSON with the top-level
+    ``match_id`` replaced, every other attribute the event's own. Cheaper than copying the
+    pydantic model for every event (measured: ~1.4 µs against ~13 µs a copy)."""
+
+    __slots__ = ("_event", "_json")
+
+    def __init__(self, event: Event, old: str, new: str) -> None:
+        self._event = event
+        data = event.model_dump_json()
+        # the top-level field is the last one named so: it follows the payload (Event's
+        # fields come after GameEvent's), and only seq and ts come after it
+        head, found, tail = data.rpartition(f'"match_id":{json.dumps(old)}')
+        self._json = f'{head}"match_id":{json.dumps(new)}{tail}' if found else data
+
+    def model_dump_json(self) -> str:
+        return self._json
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._event, name)
+
+
 class Retagged:
     """Publishes a match's events under its live match id (the record keeps the episode id)."""
 
@@ -34,7 +57,8 @@ class Retagged:
         self.match_id = match_id
 
     def write(self, event: Event) -> None:
-        self.inner.write(event.model_copy(update={"match_id": self.match_id}))
+        # the MQTT sink reads attributes and the JSON of an event: it takes the stand-in
+        self.inner.write(_Relabelled(event, event.match_id, self.match_id))  # type: ignore[arg-type]
 
     def close(self) -> None:
         self.inner.close()

@@ -41,7 +41,7 @@ CASES = {
     "memory": ["--insights", "50", "--calls", "5", "--matches", "1"],
     "validity_persona": ["--split", "dev", "--limit", "20"],
     "ratings_stability": ["--seeds", "1", "--per-pair", "2", "--counts", "1,2", "--orders", "2"],
-    "selfplay": ["--population", "2", "--seeds", "1", "--concurrency", "2"],
+    "selfplay": ["--population", "2", "--seeds", "1", "--concurrency", "2", "--blocks", "1"],
     "export": ["--matches", "12", "--small", "4", "--concurrency", "4"],
     "ray_executor": ["--matches", "4", "--concurrency", "2"],
 }
