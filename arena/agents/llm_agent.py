@@ -4,7 +4,11 @@ Per decision it renders an egocentric prompt (:mod:`arena.llm.prompt`), asks the
 JSON answer (a schema with the legal options as enum where the server supports structured
 output; on the local backend, choice decisions are ranked by likelihood so even a tiny model
 answers legally), and returns the leniently parsed answer. Strict validation, re-asks (with
-``observation.error``) and fallbacks are the runner's. Transport retries happen inside the
+``observation.error``) and fallbacks are the runner's; the agent itself refuses one kind of
+answer the runner cannot see: speech that copies the prompt it was given (a small model's
+usual failure, :func:`arena.llm.parse.prompt_copy`) raises ``InvalidAction`` with the reason, so
+it is re-asked and then falls back like any invalid answer, and its call record says
+``refused``. Transport retries happen inside the
 backend. Every call is recorded, whatever its end, with a ``status``: ``ok``, ``error`` (the
 backend gave up, or failed otherwise), ``cancelled`` (the call was stopped) or ``timeout``
 (stopped by the runner's per-decision timeout, see :meth:`mark_timed_out`); tokens and cost
@@ -24,17 +28,18 @@ from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
 from arena.llm.config import LLMAgentParams
 from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
-from arena.llm.parse import interpret
+from arena.llm.parse import interpret, prompt_copy
 from arena.llm.prompt import (
     choice_candidates,
     is_ranked_choice,
     output_schema,
     render_messages,
+    split_prompt,
     system_prompt,
     wants_belief,
 )
 from arena.memory.spec import MemorySpec
-from arena.types import Action, Decision, Observation
+from arena.types import Action, Decision, InvalidAction, Observation
 
 
 class LLMAgent(Agent):
@@ -186,8 +191,35 @@ class LLMAgent(Agent):
             )
             raise
         answer = self.answer_from(result, decision)
-        self._record(decision, result, result.latency_s, "ok", request=request)
+        refused = self.copy_refusal(request, answer, decision, observation.names)
+        self._record(decision, result, result.latency_s, "ok", request=request, refused=refused)
+        if refused is not None:
+            raise InvalidAction(refused)
         return answer
+
+    def copy_refusal(
+        self,
+        request: ChatRequest,
+        answer: dict[str, Any] | str,
+        decision: Decision,
+        names: list[str] | None = None,
+    ) -> str | None:
+        """Why the speech in ``answer`` is refused as a copy of the prompt, or None."""
+        if not decision.free_text:
+            return None
+        text = answer.get("text") if isinstance(answer, dict) else answer
+        if not isinstance(text, str) or not text.strip():
+            return None
+        bare = text.strip().lower()
+        if not isinstance(answer, dict) and any(
+            bare in (o.id.lower(), (o.label or "").lower()) for o in decision.options
+        ):
+            return None  # a bare option ("pass") is an answer, not speech
+        speakers = ("You", *(names or ()))
+        why = prompt_copy(text, *split_prompt(request.messages), speakers=speakers)
+        if why is None:
+            return None
+        return f"your message was not speech: {why}. Say something of your own to the table"
 
     def answer_from(self, result: ChatResult, decision: Decision) -> dict[str, Any] | str:
         if result.ranked is not None and decision.max_choices > 1:
@@ -206,6 +238,7 @@ class LLMAgent(Agent):
         error: str | None = None,
         progress: CallProgress | None = None,
         request: ChatRequest | None = None,
+        refused: str | None = None,
     ) -> None:
         b = self.config.backend
         done = progress or CallProgress()
@@ -238,6 +271,8 @@ class LLMAgent(Agent):
             rec["ranked"] = True
         if error is not None:
             rec["error"] = error[:500]
+        if refused is not None:  # a reply the agent refused itself (speech copying its prompt)
+            rec["refused"] = refused[:500]
         if self._memory_record is not None:  # once per match: the bank version and insight ids
             rec["memory"], self._memory_record = self._memory_record, None
         self._records.append(rec)

@@ -68,3 +68,121 @@ def interpret(text: str, decision: Decision) -> dict[str, Any] | str:
     if not decision.free_text:
         out.pop("text", None)
     return out if out else text.strip()
+
+
+# -- speech that copies the prompt ----------------------------------------------------------
+# A small model asked to speak often writes its own prompt back ("You are Greta (seat 2)
+# playing Werewolf with 8 players: 0=...", "<transcript> [2 earlier lines elided] ..."). That
+# is no speech: the agent refuses it like any other invalid answer, so the runner re-asks
+# with the reason and then applies its fallback. Real speech quotes a name, a role or a phrase
+# of what was said, even a whole line of another player ("I agree: ..."); it does not read out
+# ten words of its instructions, the narrator's lines, or run on from one line into the next.
+_WORD = re.compile(r"[^\W_]+")
+#: This many words in a row from the seat's instructions (briefing, decision request) or from
+#: a narrated line of the transcript make a copy.
+COPY_RUN_WORDS = 10
+#: From the instructions a shorter run is a copy when it is most of the message:
+#: "Your role: villager (team village)." is read back, not said.
+COPY_RUN_SHORT = 5
+COPY_SHARE = 0.7
+#: A run this long that crosses from one transcript line into the next is a copy of the
+#: transcript ("It is Quinn's turn to speak. Quinn: I am ...").
+COPY_RUN_ACROSS_LINES = 6
+# The prompt's scaffolding, which no speech contains: its block tags (also as quoted, with
+# "‹") and, as words, its fixed lines.
+_TAG = re.compile(r"[<‹]/?transcript>", re.I)
+_SCAFFOLD = (
+    ("earlier", "lines", "elided"),
+    ("legal", "ids"),
+    ("answer", "with", "one", "json", "object"),
+)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words (letters and digits) of ``text``, punctuation and markup dropped."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _runs(a: list[str], b: list[str], line_of: list[int]) -> tuple[int, int, int, int]:
+    """The longest run of words ``a`` and ``b`` share (length, start in ``a``) and the longest
+    one that spans two lines of ``b`` (``line_of[j]`` is the line of ``b[j]``)."""
+    best = at = across = across_at = 0
+    prev = [0] * (len(b) + 1)
+    for i, word in enumerate(a):
+        cur = [0] * (len(b) + 1)
+        for j, other in enumerate(b):
+            if word == other:
+                n = cur[j + 1] = prev[j] + 1
+                if n > best:
+                    best, at = n, i - n + 1
+                if n > across and line_of[j - n + 1] != line_of[j]:
+                    across, across_at = n, i - n + 1
+        prev = cur
+    return best, at, across, across_at
+
+
+def longest_common_run(a: list[str], b: list[str]) -> tuple[int, int]:
+    """(length, start in ``a``) of the longest run of words that ``a`` and ``b`` share."""
+    best, at, _, _ = _runs(a, b, [0] * len(b))
+    return best, at
+
+
+def _has_run(a: list[str], run: tuple[str, ...]) -> bool:
+    k = len(run)
+    return any(tuple(a[i : i + k]) == run for i in range(len(a) - k + 1))
+
+
+def _speaker(line: str, speakers: tuple[str, ...]) -> bool:
+    """Whether a transcript line is a player's words ("Bo: ...", "[wolves] You: ...",
+    "Bo → you (private): ...") rather than the narrator's."""
+    head = line.split(": ", 1)[0] if ": " in line else ""
+    head = re.sub(r"^\[[^\]]*\] ", "", head).split(" → ", 1)[0]
+    return head in speakers
+
+
+def prompt_copy(
+    text: str, instructions: str, transcript: str = "", speakers: tuple[str, ...] = ()
+) -> str | None:
+    """Why ``text`` (an utterance) is a copy of the prompt it answers, or None when it is not.
+
+    ``instructions`` is what the seat was told (system prompt, decision request);
+    ``transcript`` the lines it was shown, one per line; ``speakers`` the names its lines of
+    speech start with ("You" and the players' names; empty: every line counts as speech).
+    """
+    said = words(text)
+    if not said:
+        return None
+    if _TAG.search(text):
+        return "it repeats the prompt's transcript tags instead of speaking"
+    told = words(instructions)
+    for marker in _SCAFFOLD:
+        if _has_run(said, marker) and _has_run(told, marker):
+            return f"it repeats the prompt's layout ({' '.join(marker)!r}) instead of speaking"
+
+    def quote(n: int, at: int) -> str:
+        return " ".join(said[at : at + min(n, 8)]) + ("..." if n > 8 else "")
+
+    run, at = longest_common_run(said, told)
+    if run >= COPY_RUN_WORDS or (run >= COPY_RUN_SHORT and run / len(said) >= COPY_SHARE):
+        return (
+            f"it copies {run} words of your instructions ({quote(run, at)!r}) instead of speaking"
+        )
+    seen: list[str] = []
+    line_of: list[int] = []
+    narrated: list[str] = []
+    for k, line in enumerate(transcript.splitlines()):
+        ws = words(line)
+        seen += ws
+        line_of += [k] * len(ws)
+        if speakers and not _speaker(line, speakers):
+            narrated += [*ws, "\n"]  # a word no utterance has: runs stop at the line's end
+    _, _, across, across_at = _runs(said, seen, line_of)
+    if across >= COPY_RUN_ACROSS_LINES:
+        return (
+            f"it copies {across} words running across lines of the transcript "
+            f"({quote(across, across_at)!r}) instead of speaking"
+        )
+    run, at = longest_common_run(said, narrated)
+    if run >= COPY_RUN_WORDS:
+        return f"it copies {run} words of the narrator's lines ({quote(run, at)!r}) instead of speaking"
+    return None

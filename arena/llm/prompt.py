@@ -227,3 +227,20 @@ def choice_candidates(decision: Decision) -> list[str]:
         json.dumps({key: [o] if key == "choices" else o}, ensure_ascii=False)
         for o in decision.option_ids
     ]
+
+
+def split_prompt(messages: list[dict[str, str]]) -> tuple[str, str]:
+    """(instructions, transcript) of rendered messages: the transcript block's lines, and
+    everything else the seat was told (system prompt, decision request, refusal)."""
+    told: list[str] = []
+    seen: list[str] = []
+    for m in messages:
+        if m.get("role") == "assistant":
+            continue  # a prefilled reply start is the answer's, not the prompt's
+        text = m.get("content") or ""
+        start, end = text.find(TRANSCRIPT_OPEN), text.find(TRANSCRIPT_CLOSE)
+        if 0 <= start < end:
+            seen.append(text[start + len(TRANSCRIPT_OPEN) : end])
+            text = text[:start] + text[end + len(TRANSCRIPT_CLOSE) :]
+        told.append(text)
+    return "\n".join(told), "\n".join(seen)
