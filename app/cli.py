@@ -204,6 +204,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return 130
     print_leaderboard(results)
+    print_llm_summary(run_dir, results)
     failed = [r for r in results if r.status != "finished"]
     if failed:
         console.print(f"[yellow]{len(failed)} match(es) did not finish:[/]")
@@ -307,6 +308,14 @@ async def _run_tournament(
         return await tournament.run(progress)
     async with live:
         return await tournament.run(progress)
+
+
+def print_llm_summary(run_dir: Path, results: list[Any]) -> None:
+    """Per-call latency, tokens and tokens/s of each LLM backend the run's matches used."""
+    from app.llm_summary import run_summary
+
+    for line in run_summary(Path(run_dir), results):
+        console.print(line, highlight=False, markup=False)
 
 
 def print_leaderboard(results: list[Any], as_json: bool = False) -> None:

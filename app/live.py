@@ -227,7 +227,7 @@ def _fail(message: str) -> int:
 
 def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int:
     """Run the tournament inside the Textual app; headless fallback without a terminal."""
-    from app.cli import print_leaderboard
+    from app.cli import print_leaderboard, print_llm_summary
     from app.progress import progress_display
 
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
@@ -240,6 +240,7 @@ def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int
 
             results = asyncio.run(headless())
         print_leaderboard(results)
+        print_llm_summary(tournament.dir.root, results)
         return 0
     from tournaments.executor import Progress
     from tui.app import ArenaApp
@@ -259,4 +260,5 @@ def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int
         )
         return 130
     print_leaderboard(outcome["results"])
+    print_llm_summary(tournament.dir.root, outcome["results"])
     return 0

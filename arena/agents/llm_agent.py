@@ -252,6 +252,8 @@ class LLMAgent(Agent):
             "latency_s": round(latency, 6),
             "tokens_in": result.tokens_in if result else 0,
             "tokens_out": result.tokens_out if result else 0,
+            # prompt tokens a local backend reused from the seat's KV cache
+            "tokens_cached": result.tokens_cached if result else 0,
             "retries": result.retries if result else done.retries,
             "cost_usd": round(result.cost_usd, 8) if result else 0.0,
             "cache": result.cache if result else "off",
