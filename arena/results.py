@@ -43,6 +43,9 @@ class MatchSpec(BaseModel):
     # False when the seating was chosen from the dealt roles (balanced seating): it would hint
     # at roles, so the runner records it for spectators only, as with by_team.
     public_seating: bool = True
+    # > 0: a replicate of the same deal — the engine still starts from ``seed``, the agents'
+    # seeds are salted with it (fresh sampling and bot draws; 0 keeps the seeds of old runs)
+    replicate: int = Field(0, ge=0)
 
 
 class SeatResult(BaseModel):

@@ -467,6 +467,7 @@ class MatchRunner:
     def _reset_agents(self) -> None:
         teams = self.engine.teams()
         names = self.engine.names
+        salt: tuple[object, ...] = ("replicate", self.spec.replicate) if self.spec.replicate else ()
         for seat, agent in enumerate(self.agents):
             agent.reset(
                 MatchContext(
@@ -475,8 +476,8 @@ class MatchRunner:
                     seat=seat,
                     name=names[seat],
                     names=names,
-                    seed=derive_seed(self.spec.seed, "seat", seat, agent.name),
-                    team_seed=derive_seed(self.spec.seed, "team", teams[seat]),
+                    seed=derive_seed(self.spec.seed, "seat", seat, agent.name, *salt),
+                    team_seed=derive_seed(self.spec.seed, "team", teams[seat], *salt),
                     rules=self.engine.rules.model_dump(mode="json"),
                 )
             )

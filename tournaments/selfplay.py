@@ -23,7 +23,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,12 +40,28 @@ from arena.selfplay.budget import Ledger, Usage
 from arena.selfplay.candidate import Candidate
 from arena.selfplay.config import SelfPlayConfig
 from arena.selfplay.gate import GateDecision, decide
+from arena.selfplay.replay import ReplayBuffer
 from arena.selfplay.report import churn
-from arena.selfplay.select import Rating, optimistic_order, rank, ratings
+from arena.selfplay.select import (
+    Rating,
+    optimistic_order,
+    pareto_front,
+    rank,
+    ratings,
+    role_ratings,
+)
+from arena.selfplay.select import survivors as select_survivors
 from arena.selfplay.units import Split, Unit, episode_id, make_units
 from arena.stats import wilson
 from tournaments.executor import SinkFactory
 from tournaments.selfplay_phase import Episode, play_phase, run_config, write_json, write_text
+from tournaments.selfplay_replay import (
+    Job,
+    feed_buffer,
+    replay_states,
+    replay_summary,
+    replicate_flipped,
+)
 
 OnGeneration = Callable[[dict[str, Any]], None]
 
@@ -58,7 +74,9 @@ class RepeatState:
     population: list[Candidate]
     known: dict[str, Candidate] = field(default_factory=dict)
     select_results: list[MatchResult] = field(default_factory=list)
-    train_results: dict[str, list[tuple[Unit, MatchResult]]] = field(default_factory=dict)
+    # what reflection reads: candidate -> (unit, result, run directory of its record)
+    train_results: dict[str, list[tuple[Unit, MatchResult, Path]]] = field(default_factory=dict)
+    buffer: ReplayBuffer | None = None  # prioritised replay (config.replay.fraction > 0)
     gate_scores: dict[str, dict[str, float]] = field(default_factory=dict)  # cand -> unit -> s
     gated: set[str] = field(default_factory=set)
     tabu: list[dict[str, Any]] = field(default_factory=list)
@@ -208,15 +226,25 @@ class SelfPlay:
         state: RepeatState,
         phase: str,
         g: int,
-        jobs: list[tuple[Candidate, Unit]],
+        jobs: Sequence[tuple[Candidate, Unit] | Job],
         where: Path,
+        offset: int = 0,
     ) -> list[tuple[Episode, MatchResult | None]]:
-        base = g * 10_000_000 + {"play": 0, "gate": 5_000_000, "replay": 8_000_000}[phase]
+        # the plan index orders the TrueSkill fold: generation, then phase, then job
+        base = g * 10_000_000 + offset + {"play": 0, "gate": 5_000_000, "replay": 8_000_000}[phase]
         episodes = []
-        for i, (c, u) in enumerate(jobs):
-            eid = episode_id(phase, g, c.id, u)
-            episodes.append(Episode(self._spec(state, eid, c.id, u, base + i), c.id, u))
-        entries = {c.id: c.agent_entry(self.config.base) for c, _ in jobs}
+        candidates: dict[str, Candidate] = {}
+        for i, job in enumerate(jobs):
+            j = job if isinstance(job, Job) else Job(*job)
+            eid = episode_id(phase, g, j.candidate.id, j.unit, j.replicate)
+            spec = self._spec(state, eid, j.candidate.id, j.unit, base + i)
+            if j.replicate and j.start is None:  # the same deal, fresh agent seeds
+                spec = spec.model_copy(update={"replicate": j.replicate})
+            episodes.append(
+                Episode(spec, j.candidate.id, j.unit, j.replicate, start=j.start, note=j.note)
+            )
+            candidates[j.candidate.id] = j.candidate
+        entries = {cid: c.agent_entry(self.config.base) for cid, c in candidates.items()}
         panel = self._panel_entries(state)
         config = run_config(
             self.run_id(state.repeat),
@@ -251,6 +279,7 @@ class SelfPlay:
                     "replicate": e.replicate,
                     "status": res.status if res else "not played",
                     "score": self._score(res, e.unit) if res else None,
+                    **(e.note or {}),
                 }
             )
         (where / "units.jsonl").write_text(
@@ -277,6 +306,11 @@ class SelfPlay:
         played = await self._play(state, "play", g, jobs, gdir / "play")
         if self.ledger.stopped:
             return
+        replicated = await replicate_flipped(self, state, g, select, played, gdir)
+        if self.ledger.stopped:
+            return
+        feed_buffer(self, state, [(played, gdir / "play"), (replicated, gdir / "replicates")])
+        played = [*played, *replicated]
         state.train_results = {}  # reflection reads this generation's train games
         for e, res in played:
             if res is None:
@@ -284,14 +318,20 @@ class SelfPlay:
             if e.unit.split == "select":
                 state.select_results.append(res)
             else:
-                state.train_results.setdefault(e.candidate, []).append((e.unit, res))
+                state.train_results.setdefault(e.candidate, []).append((e.unit, res, gdir / "play"))
         table = ratings(state.select_results)
         k = self.config.selection.k
         order = rank([c.id for c in state.population], table, k)
         decision = await self._gate(state, g, order, table, gdir, played)
         if self.ledger.stopped:
             return
+        replayed: list[tuple[Episode, MatchResult | None]] = []
+        if g + 1 < self.config.generations:  # replays feed the next generation's reflection
+            replayed = await replay_states(self, state, g, len(jobs), gdir)
+            if self.ledger.stopped:
+                return
         summary = self._summary(state, g, table, played, decision)
+        summary["replay"] = replay_summary(state, replayed)
         state.generations.append(summary)
         write_json(gdir / "generation.json", summary)
         if self.on_generation is not None:
@@ -313,10 +353,15 @@ class SelfPlay:
         # generation's select units beats the incumbent's (common random numbers make that a
         # fair comparison; TrueSkill alone lags behind an incumbent's early luck). The gate
         # itself is the statistical test.
-        select: dict[str, dict[str, float]] = {}
+        per_unit: dict[str, dict[str, list[float]]] = {}
         for e, res in played:
             if e.unit.split == "select" and res is not None:
-                select.setdefault(e.candidate, {})[e.unit.key] = self._score(res, e.unit)
+                scores = per_unit.setdefault(e.candidate, {}).setdefault(e.unit.key, [])
+                scores.append(self._score(res, e.unit))
+        # a unit's score is its mean over the replicates played (flipped units have several)
+        select = {
+            c: {u: float(np.mean(v)) for u, v in units.items()} for c, units in per_unit.items()
+        }
         mine = select.get(inc.id, {})
 
         def beats(cid: str) -> bool:
@@ -380,9 +425,13 @@ class SelfPlay:
         self, state: RepeatState, g: int, order: list[str], table: dict[str, Rating], gdir: Path
     ) -> list[Candidate]:
         cfg = self.config
-        # the incumbent always survives (the gate compares against it), then the top elites
-        others = [c for c in order if c != state.incumbent.id][: cfg.elites]
-        survivors = [state.incumbent.id, *others]
+        # the incumbent always survives (the gate compares against it), then the top elites,
+        # then (pareto) the candidates best in some (game, role) that the average drops
+        front: list[str] = []
+        if cfg.selection.pareto:
+            tables = role_ratings(state.select_results, lambda name: name.startswith("c-"))
+            front = pareto_front([c.id for c in state.population], tables, cfg.selection.k)
+        survivors = select_survivors(state.incumbent.id, order, cfg.elites, cfg.population, front)
         for c in state.population:
             if c.id not in survivors:
                 mu = table.get(c.id)
@@ -478,11 +527,10 @@ class SelfPlay:
         if not games or not self.ledger.admit("reflect"):
             return None
         finished = []
-        play_dir = self.root / f"r{state.repeat}" / f"g{g:03d}" / "play"
-        for unit, res in games:
+        for unit, res, run_dir in games:
             if res.status != "finished" or not res.jsonl:
                 continue
-            events = load_events(play_dir / res.jsonl)
+            events = load_events(run_dir / res.jsonl)
             finished.append(FinishedMatch(res.match_id, events, [unit.seat]))
         tabu = [
             f"context {t['note']} was rejected: {t['reason']}"

@@ -14,17 +14,24 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.engine import RulesEngine
 from arena.events import Event
 from arena.results import MatchResult, MatchSpec
+from arena.runner import MatchRunner
 from arena.selfplay.budget import Ledger, Usage
 from arena.selfplay.units import Unit
+from arena.sinks import EventSink, GuardedSink, JsonlSink
+from arena.store import Store
 from tournaments.config import AgentEntry, RunConfig
-from tournaments.executor import Progress, SinkFactory, Tournament, run_lock
+from tournaments.executor import LlmCallCounter, Progress, SinkFactory, Tournament, run_lock
+
+# match id -> a factory of the engine the match starts from (a replay's restored state)
+Starts = dict[str, Callable[[], RulesEngine[Any]]]
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,41 @@ class Episode:
     candidate: str
     unit: Unit
     replicate: int = 0
+    start: Callable[[], RulesEngine[Any]] | None = None  # None: a fresh deal from the seed
+    note: dict[str, Any] | None = None  # extra fields of its units.jsonl row
+
+
+class StartingTournament(Tournament):
+    """A tournament whose matches may start from a given engine — a replay's state restored
+    from a snapshot — instead of a fresh deal. The rest is :meth:`Tournament.run_one`: the same
+    sinks, the same record, the same store."""
+
+    def __init__(self, *args: Any, starts: Starts, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.starts = starts
+
+    async def run_one(
+        self, spec: MatchSpec, store: Store, progress: Progress | None = None
+    ) -> MatchResult:
+        start = self.starts.get(spec.match_id)
+        if start is None:
+            return await super().run_one(spec, store, progress)
+        path = self.dir.jsonl(spec.match_id)
+        sinks: list[EventSink] = [JsonlSink(path)]
+        if progress is not None:
+            sinks.append(LlmCallCounter(progress))
+        if self.extra_sinks is not None:
+            sinks.extend(GuardedSink(s) for s in self.extra_sinks(spec))
+        try:
+            runner = MatchRunner(spec, self.make_agent, sinks, self.config.policy, engine=start())
+        except Exception as err:  # cannot seat the agents or restore: record, never lose it
+            for sink in sinks:
+                sink.close()
+            return self._unstartable(spec, err, store)
+        result = await runner.run()
+        result = result.model_copy(update={"jsonl": str(path.relative_to(self.dir.root))})
+        store.write_result(result)  # only after the JSONL was closed and fsynced
+        return result
 
 
 class _Admitted(list[MatchSpec]):
@@ -125,7 +167,8 @@ async def play_phase(
             out.extend(extra_sinks(spec))
         return out
 
-    tournament = Tournament(config, run_dir, run_id, extra_sinks=sinks)
+    starts = {e.spec.match_id: e.start for e in episodes if e.start is not None}
+    tournament = StartingTournament(config, run_dir, run_id, extra_sinks=sinks, starts=starts)
     specs = [e.spec for e in episodes]
     tournament.specs = specs
     tournament.total = len(specs)

@@ -245,7 +245,7 @@ def dry_run(config: Any) -> dict[str, Any]:
         config.units.train * mult,
         config.units.select * mult,
         config.units.gate * mult,
-        config.replay.games,
+        config.replay.games(config.population * (config.units.train + config.units.select) * mult),
         steps,
         share,
     )

@@ -72,6 +72,14 @@ class Units(Strict):
 class Selection(Strict):
     k: float = Field(2.0, ge=0, le=10)  # elites by mu - k sigma
     explore: float = Field(1.0, ge=0, le=10)  # parents by mu + explore sigma
+    # true: the candidates on the Pareto front of per-(game, role) mu - k sigma survive too,
+    # so a specialist in one role is not dropped for its average
+    pareto: bool = False
+    # extra replicates of each select unit whose outcome flips between candidates or
+    # replicates (0: off): the same deal, fresh agent seeds, played by every candidate
+    replicates: int = Field(0, ge=0, le=16)
+    # at most this fraction of the generation's select games is spent on replicates
+    replicate_share: float = Field(0.5, gt=0, le=4)
 
 
 class Gate(Strict):
@@ -108,11 +116,19 @@ class Budget(Limits):
 
 
 class Replay(Strict):
-    """Prioritised replay of decisive states (games that never count toward ratings)."""
+    """Prioritised replay of decisive states (:mod:`arena.selfplay.replay`); replayed games
+    never count toward ratings nor the gate."""
 
-    games: int = Field(0, ge=0, le=100_000)  # replayed games per generation (0: off)
-    rare: float = Field(1.0, ge=0)  # weight of 1/sqrt(times seen)
-    split: float = Field(1.0, ge=0)  # weight of p(1-p) of the outcomes through a prefix
+    # replayed games per generation as a fraction of the generation's play games (0: off)
+    fraction: float = Field(0.0, ge=0, le=4)
+    buffer: int = Field(10_000, ge=1, le=10_000_000)  # states kept (oldest evicted first)
+    alpha: float = Field(1.0, ge=0, le=20)  # priority exponent: P(draw) ~ priority^alpha
+    rare: float = Field(1.0, ge=0)  # weight of 1/sqrt(games through the prefix)
+    split: float = Field(1.0, ge=0)  # weight of 4p(1-p), p the win share through the prefix
+
+    def games(self, play_games: int) -> int:
+        """Replayed games of a generation that played ``play_games``."""
+        return int(self.fraction * play_games)
 
 
 class SelfPlayConfig(Strict):
@@ -200,6 +216,8 @@ def check(config: SelfPlayConfig) -> None:
             BackendConfig.model_validate(config.reflector)
         except ValidationError as err:
             problems.extend(describe_validation(err, "reflector"))
+    if config.replay.fraction > 0 and config.replay.rare + config.replay.split <= 0:
+        problems.append("replay: rare + split must be > 0 (no state would have a priority)")
     if isinstance(config.units.seats, list) and n_seats is not None:
         if not config.units.seats:
             problems.append("units.seats: give at least one seat (or 'all')")

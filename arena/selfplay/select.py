@@ -10,7 +10,7 @@ Ties break by candidate id, so the order never depends on dict or arrival order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from arena.ratings import SIDE, rate, trueskill_env
@@ -58,3 +58,66 @@ def rank(ids: Iterable[str], table: dict[str, Rating], k: float) -> list[str]:
 def optimistic_order(ids: Iterable[str], table: dict[str, Rating], c: float) -> list[str]:
     p = prior()
     return sorted(set(ids), key=lambda i: (-table.get(i, p).optimistic(c), i))
+
+
+# -- the per-(game, role) Pareto front ------------------------------------------------------
+RoleKey = tuple[str, str]  # (game, role)
+
+
+def candidate_role(result: MatchResult, is_candidate: Callable[[str], bool]) -> RoleKey | None:
+    """The (game, role) the candidate of a self-play game played (its role, else its team)."""
+    for s in result.seats:
+        if is_candidate(s.agent):
+            return result.game, s.role or s.team or "*"
+    return None
+
+
+def role_ratings(
+    results: Iterable[MatchResult], is_candidate: Callable[[str], bool]
+) -> dict[RoleKey, dict[str, Rating]]:
+    """TrueSkill per (game, role): each table folds only the games whose candidate played that
+    role, so a candidate strong in one role is not averaged away by another."""
+    by_role: dict[RoleKey, list[MatchResult]] = {}
+    for r in results:
+        key = candidate_role(r, is_candidate)
+        if key is not None:
+            by_role.setdefault(key, []).append(r)
+    return {key: ratings(rs) for key, rs in sorted(by_role.items())}
+
+
+def pareto_front(
+    ids: Iterable[str], tables: dict[RoleKey, dict[str, Rating]], k: float
+) -> list[str]:
+    """The candidates no other candidate dominates on μ − kσ over every (game, role) (at least
+    as good in each, better in one; unrated: the prior), sorted by id."""
+    p = prior()
+    ids = sorted(set(ids))
+    keys = sorted(tables)
+    score = {i: [tables[key].get(i, p).conservative(k) for key in keys] for i in ids}
+
+    def dominates(a: str, b: str) -> bool:
+        pairs = list(zip(score[a], score[b], strict=True))
+        return all(x >= y for x, y in pairs) and any(x > y for x, y in pairs)
+
+    return [b for b in ids if not any(dominates(a, b) for a in ids if a != b)]
+
+
+def survivors(
+    incumbent: str,
+    order: list[str],
+    elites: int,
+    population: int,
+    front: Iterable[str] = (),
+) -> list[str]:
+    """Who survives a generation: the incumbent, the top ``elites`` of ``order`` (μ − kσ),
+    then the Pareto ``front`` members in ``order``'s order while a child still has a place
+    (at most ``population − 1`` survivors)."""
+    others = [c for c in order if c != incumbent][:elites]
+    out = [incumbent, *others]
+    on_front = set(front)
+    for c in order:
+        if len(out) >= population - 1:
+            break
+        if c in on_front and c not in out:
+            out.append(c)
+    return out

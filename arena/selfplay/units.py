@@ -10,6 +10,8 @@ games — a frozen split, never shown to the reflector nor used for survival —
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -71,3 +73,26 @@ def episode_id(phase: str, generation: int, candidate: str, unit: Unit, replicat
     """The match id of one episode: a pure function of (generation, phase, candidate, unit,
     replicate) inside the repeat's run id, so a resumed run schedules exactly the missing ones."""
     return f"{phase}-g{generation:03d}-{candidate}-{unit.key}-x{replicate}"
+
+
+def flipping(scores: Iterable[tuple[str, float]]) -> list[str]:
+    """Unit keys whose outcome flips: their finite scores — over every candidate and every
+    replicate played on them — are not all equal. In first-seen order."""
+    seen: dict[str, set[float]] = {}
+    for key, score in scores:
+        values = seen.setdefault(key, set())
+        if math.isfinite(score):
+            values.add(score)
+    return [key for key, values in seen.items() if len(values) > 1]
+
+
+def replicate_plan(
+    units: list[Unit], flipped: Iterable[str], replicates: int, max_units: int
+) -> list[tuple[Unit, int]]:
+    """(unit, replicate) pairs to play again: every flipped unit's replicate 1 first (in unit
+    order), then replicate 2, …, at most ``max_units`` pairs (each is played by every
+    candidate, so a comparison stays paired)."""
+    chosen = set(flipped)
+    picked = [u for u in units if u.key in chosen]
+    plan = [(u, r) for r in range(1, replicates + 1) for u in picked]
+    return plan[: max(0, max_units)]

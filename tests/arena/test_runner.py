@@ -212,3 +212,21 @@ def test_observation_text_is_rendered_only_when_read_and_as_of_the_ask() -> None
     runner._sync_log()
     assert obs.text == rendered  # the view as of the ask, not of the read
     assert "later words" not in obs.text
+
+
+def test_a_replicate_keeps_the_deal_and_reseeds_the_agents() -> None:
+    def record(replicate: int) -> tuple[list[str], list[str]]:
+        s = spec(seed=5).model_copy(update={"replicate": replicate})
+        runner = MatchRunner(s, randoms(), [MemorySink()])
+        runner.play()
+        events = runner.recorder.events
+        first = next(i for i, e in enumerate(events) if e.type == "decision")
+        deal = [e.text for e in events[:first] if e.type not in ("match_start",)]
+        moves = [json.dumps(e.payload["action"]) for e in events if e.type == "decision"]
+        return deal, moves
+
+    plain, again = record(0), record(0)
+    assert plain == again
+    one, two = record(1), record(2)
+    assert one[0] == two[0] == plain[0]  # the same deal: the engine starts from the seed
+    assert len({json.dumps(plain[1]), json.dumps(one[1]), json.dumps(two[1])}) == 3

@@ -101,3 +101,26 @@ def test_every_selfplay_example_is_valid() -> None:
     assert examples
     for path in examples:
         load_selfplay(path)
+
+
+def test_replay_and_selection_knobs_are_validated() -> None:
+    config = parse(good(replay={"fraction": 0.25, "buffer": 50, "alpha": 2}))
+    assert config.replay.games(40) == 10 and config.replay.buffer == 50
+    assert parse(good()).replay.games(1000) == 0  # off by default
+    found = problems(
+        good(
+            replay={"fraction": -1, "buffer": 0, "alpha": 30},
+            selection={"replicates": -1, "replicate_share": 0, "pareto": "maybe"},
+        )
+    )
+    assert found == [
+        "c: selection.pareto: Input should be a valid boolean, unable to interpret input",
+        "c: selection.replicates: Input should be greater than or equal to 0",
+        "c: selection.replicate_share: Input should be greater than 0",
+        "c: replay.fraction: Input should be greater than or equal to 0",
+        "c: replay.buffer: Input should be greater than or equal to 1",
+        "c: replay.alpha: Input should be less than or equal to 20",
+    ]
+    assert problems(good(replay={"fraction": 0.5, "rare": 0, "split": 0})) == [
+        "c: replay: rare + split must be > 0 (no state would have a priority)"
+    ]

@@ -7,8 +7,15 @@ import numpy as np
 from arena.results import MatchResult, SeatResult
 from arena.selfplay import candidate as cand
 from arena.selfplay.gate import decide, lower_bound
-from arena.selfplay.select import Rating, rank, ratings
-from arena.selfplay.units import episode_id, make_units
+from arena.selfplay.select import (
+    Rating,
+    pareto_front,
+    rank,
+    ratings,
+    role_ratings,
+    survivors,
+)
+from arena.selfplay.units import episode_id, flipping, make_units, replicate_plan
 
 
 def test_units_are_common_to_all_candidates_and_splits_are_disjoint() -> None:
@@ -116,3 +123,48 @@ def test_gate_promotes_only_on_a_positive_lower_bound() -> None:
     noisy = decide("c", "i", [1.0, 0.0] * 5, [0.0, 1.0] * 4 + [0.0, 0.0], 0.05, rng)
     assert noisy.mean_delta > 0 and not noisy.promoted
     assert lower_bound([0.5], 0.05, rng) == float("-inf")  # one unit: nothing is known
+
+
+def _as_role(result: MatchResult, role: str) -> MatchResult:
+    seats = [result.seats[0].model_copy(update={"role": role}), result.seats[1]]
+    return result.model_copy(update={"seats": seats, "match_id": f"{result.match_id}-{role}"})
+
+
+def test_the_pareto_front_keeps_a_specialist_that_mu_minus_k_sigma_drops() -> None:
+    rates = {  # win rate per role over 20 games each
+        "c-inc": {"buyer": 0.5, "seller": 0.5},
+        "c-all": {"buyer": 0.8, "seller": 0.8},
+        "c-mid": {"buyer": 0.65, "seller": 0.65},
+        "c-spec": {"buyer": 1.0, "seller": 0.2},  # the buyer specialist: 60 % overall
+        "c-weak": {"buyer": 0.4, "seller": 0.4},
+    }
+    results = []
+    for i in range(20):  # the candidates' games interleaved, wins spread evenly
+        for cid, by_role in rates.items():
+            for role, p in by_role.items():
+                won = int((i + 1) * p) > int(i * p)
+                results.append(_as_role(_duel(len(results), cid, "bot", won), role))
+    table = ratings(results)
+    order = rank(rates, table, k=2.0)
+    assert order[:2] == ["c-all", "c-mid"] and order.index("c-spec") > 1
+    plain = survivors("c-inc", order, elites=2, population=5)
+    assert plain == ["c-inc", "c-all", "c-mid"]  # mu - k sigma alone drops the specialist
+    tables = role_ratings(results, lambda name: name.startswith("c-"))
+    assert sorted(tables) == [("g", "buyer"), ("g", "seller")]
+    front = pareto_front(rates, tables, k=2.0)
+    assert front == ["c-all", "c-spec"]  # c-all dominates the others
+    kept = survivors("c-inc", order, elites=2, population=5, front=front)
+    assert kept == ["c-inc", "c-all", "c-mid", "c-spec"]
+    # survivors never take the last place: a child still needs one
+    assert len(survivors("c-inc", order, elites=2, population=4, front=front)) == 3
+
+
+def test_flipped_units_are_those_whose_outcomes_differ_and_get_bounded_replicates() -> None:
+    units = make_units("dealornodeal", {}, ["bot"], 7, 0, "select", 4, [0])
+    a, b, c, d = (u.key for u in units)
+    scores = [(a, 1.0), (a, 1.0), (b, 1.0), (b, 0.0), (c, 0.0), (c, float("nan")), (d, 0.0)]
+    scores += [(d, 1.0), (c, 0.0)]  # a replicate's outcome counts like another candidate's
+    assert flipping(scores) == [b, d]
+    plan = replicate_plan(units, [d, b], replicates=2, max_units=3)
+    assert [(u.key, r) for u, r in plan] == [(b, 1), (d, 1), (b, 2)]  # replicate 1 first
+    assert replicate_plan(units, [], 2, 10) == []
