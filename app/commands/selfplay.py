@@ -243,7 +243,7 @@ def dry_run(config: Any) -> dict[str, Any]:
         config.elites,
         config.generations,
         config.units.train * mult,
-        config.units.select * mult,
+        config.units.select * mult + replicate_units(config, config.units.select * mult),
         config.units.gate * mult,
         config.replay.games(config.population * (config.units.train + config.units.select) * mult),
         steps,
@@ -253,6 +253,15 @@ def dry_run(config: Any) -> dict[str, Any]:
     est["steps_per_game"] = steps
     est["note"] = "per repeat, at most; steps per game from 3 random-legal probe games"
     return est
+
+
+def replicate_units(config: Any, select_units: int) -> int:
+    """The most (unit, replicate) pairs of flipped units a generation replays (each played by
+    every candidate, like a select unit)."""
+    sel = config.selection
+    if sel.replicates <= 0:
+        return 0
+    return min(int(sel.replicate_share * select_units), sel.replicates * select_units)
 
 
 def probe_seats(config: Any) -> int:
