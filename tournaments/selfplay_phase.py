@@ -28,7 +28,14 @@ from arena.selfplay.units import Unit
 from arena.sinks import EventSink, GuardedSink, JsonlSink
 from arena.store import Store
 from tournaments.config import AgentEntry, RunConfig
-from tournaments.executor import LlmCallCounter, Progress, SinkFactory, Tournament, run_lock
+from tournaments.executor import (
+    AsyncioExecutor,
+    LlmCallCounter,
+    Progress,
+    SinkFactory,
+    Tournament,
+    run_lock,
+)
 
 # match id -> a factory of the engine the match starts from (a replay's restored state)
 Starts = dict[str, Callable[[], RulesEngine[Any]]]
@@ -168,7 +175,12 @@ async def play_phase(
         return out
 
     starts = {e.spec.match_id: e.start for e in episodes if e.start is not None}
-    tournament = StartingTournament(config, run_dir, run_id, extra_sinks=sinks, starts=starts)
+    # a restored start lives in this process: such a phase plays here whatever executor the
+    # command chose (another executor would deal the match afresh from its seed)
+    executor = AsyncioExecutor() if starts else None
+    tournament = StartingTournament(
+        config, run_dir, run_id, extra_sinks=sinks, starts=starts, executor=executor
+    )
     specs = [e.spec for e in episodes]
     tournament.specs = specs
     tournament.total = len(specs)

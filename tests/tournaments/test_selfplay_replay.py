@@ -24,6 +24,7 @@ from arena.store import Store
 from tests.tournaments import selfplay_game
 from tests.tournaments.selfplay_setup import raw_config, seed_bank, write_config
 from tests.tournaments.test_selfplay import _cli, _fingerprint
+from tournaments.executor import AsyncioExecutor, use_executor
 from tournaments.selfplay import SelfPlay
 
 
@@ -39,14 +40,12 @@ def _rows(path: Path) -> list[dict[str, Any]]:
 def _run(tmp_path: Path, name: str, **change: Any) -> Path:
     bank = selfplay_game.seed_bank(tmp_path / "seed.sqlite")
     with ServerThread(ContextEngine(seed=1)) as server:
-        raw = selfplay_game.acceptance_config(
-            server.url,
-            bank,
-            repeats=1,
-            generations=3,
-            units={"train": 1, "select": 6, "gate": 8, "seats": [0]},
-            **change,
-        )
+        small: dict[str, Any] = {
+            "repeats": 1,
+            "generations": 3,
+            "units": {"train": 1, "select": 6, "gate": 8, "seats": [0]},
+        }
+        raw = selfplay_game.acceptance_config(server.url, bank, **{**small, **change})
         asyncio.run(SelfPlay(parse(raw), tmp_path / name).run())
     return tmp_path / name / "r0"
 
@@ -165,3 +164,25 @@ def test_resume_after_kill_mid_replay_finishes_identically(tmp_path: Path) -> No
 
         assert replays(tmp_path / "killed") == replays(tmp_path / "whole")
         assert replays(tmp_path / "whole")
+
+
+def test_replays_play_in_this_process_whatever_executor_the_command_chose(
+    tmp_path: Path,
+) -> None:
+    class Remote(AsyncioExecutor):
+        """Stands in for an executor that deals every match from its spec elsewhere."""
+
+        name = "remote"
+        taken: list[str] = []
+
+        async def run_specs(self, tournament: Any, todo: Any, *args: Any) -> None:
+            todo = [s for s in todo]
+            Remote.taken += [s.match_id for s in todo]
+            await super().run_specs(tournament, todo, *args)
+
+    with use_executor(Remote()):
+        root = _run(tmp_path, "sp", generations=2, replay={"fraction": 0.25})
+    rows = _rows(root / "g000" / "replay" / "units.jsonl")
+    assert len(rows) == 7 and all(r["status"] == "finished" for r in rows)
+    assert any(t.startswith("play-") for t in Remote.taken)
+    assert not [t for t in Remote.taken if t.startswith("replay-")]
