@@ -261,7 +261,7 @@ def replicate_units(config: Any, select_units: int) -> int:
     sel = config.selection
     if sel.replicates <= 0:
         return 0
-    return min(int(sel.replicate_share * select_units), sel.replicates * select_units)
+    return int(min(int(sel.replicate_share * select_units), sel.replicates * select_units))
 
 
 def probe_seats(config: Any) -> int:
