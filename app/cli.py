@@ -37,6 +37,7 @@ EXTENSIONS = (
     "app.commands.memory",
     "app.commands.selfplay",
     "app.commands.export",
+    "app.commands.play",
 )
 
 console = Console()
@@ -149,6 +150,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             run_dir = Path(config.output_dir) / run_id
             if (run_dir / "config.yaml").exists():
                 return _fail([f"{run_dir} already exists; use --resume {run_dir} to continue it"])
+        if not args.tui:  # a human seat is played from the TUI (docs/human.md)
+            from app.commands.play import headless_problems
+
+            if headless_problems(config):
+                return _fail(headless_problems(config))
         if args.check:  # validate-only: the plan and the backends, nothing written
             for line in startup.preflight_now(config.agents):
                 console.print(line, highlight=False, markup=False)

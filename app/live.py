@@ -228,8 +228,11 @@ def _fail(message: str) -> int:
 def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int:
     """Run the tournament inside the Textual app; headless fallback without a terminal."""
     from app.cli import print_leaderboard, print_llm_summary
+    from app.commands.play import headless_problems, play_run
     from app.progress import progress_display
 
+    if headless_problems(tournament.config):  # human seats: the play UI, never the god view
+        return play_run(tournament, live, quiet)
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         _say("no terminal attached: running without the TUI")
         with progress_display(len(tournament.specs), quiet=quiet) as prog:

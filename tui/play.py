@@ -1,0 +1,128 @@
+"""The terminal UI of human seats: ``arena play`` and ``arena run --tui`` with a human entry.
+
+The app serves a :class:`~arena.agents.human.HumanDesk` one request at a time, in the order
+they were asked. It has no spectator screen and no run dashboard: a person at the table sees
+only the seat whose turn it is. With more than one human seat in play (hot-seat), every
+request starts on a hand-over screen that shows none of the seats' views, and the view is
+hidden again as soon as the answer is given, so one player never sees another's screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from arena import untrusted
+from arena.agents.human import HumanDesk, HumanRequest, using_desk
+from arena.results import MatchResult
+from tui.screens.play import PassScreen, PlayScreen, WaitScreen
+
+
+class PlayApp(App[None]):
+    CSS_PATH = ["styles/arena.tcss", "styles/play.tcss"]
+    TITLE = "arena play"
+    BINDINGS = [Binding("ctrl+c", "quit", "quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        desk: HumanDesk,
+        job: Callable[[], Awaitable[Any]] | None = None,
+        *,
+        humans: frozenset[str] = frozenset(),
+        timeout_s: float | None = None,
+    ) -> None:
+        super().__init__()
+        self.desk = desk
+        self.job = job
+        self.humans = humans  # agent entry names played by people (for the result lines)
+        self.timeout_s = timeout_s
+        self.wait = WaitScreen()
+        self.play: PlayScreen | None = None
+        self.job_done = False
+        self.job_error: str | None = None
+        self.served = 0
+
+    def on_mount(self) -> None:
+        self.push_screen(self.wait)
+        self.run_worker(self._serve(), name="desk", exclusive=False)
+        if self.job is not None:
+            self.run_worker(self._run_job(), name="job", exclusive=False)
+
+    async def _run_job(self) -> None:
+        assert self.job is not None
+        try:
+            with using_desk(self.desk):  # the run's human seats are served by this app
+                await self.job()
+            self.job_done = True
+            await self._hide()
+            self.wait.say("run complete — press q to leave")
+        except SystemExit as err:
+            self.job_error = f"the run refused to start (exit {err.code})"
+            self.exit(return_code=int(err.code or 1))
+        except Exception as err:
+            self.job_done = True
+            self.job_error = f"{type(err).__name__}: {err}"
+            await self._hide()
+            self.wait.say(
+                untrusted.printable(f"run failed: {self.job_error} — press q", newlines="mark")
+            )
+
+    # -- serving the desk --------------------------------------------------------------
+    async def _serve(self) -> None:
+        while True:
+            request = await self.desk.next_request()
+            await self.take(request)
+
+    async def take(self, request: HumanRequest) -> None:
+        """Show ``request`` to its seat, wait for its answer (or withdrawal), then tidy up."""
+        hot = self.desk.hot_seat
+        if self.play is not None and (hot or self.play.request.key != request.key):
+            await self._hide()
+        if self.play is None and hot:
+            ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+            def go() -> None:
+                if not ready.done():
+                    ready.set_result(None)
+
+            await self.push_screen(PassScreen(request, go))
+            either: list[asyncio.Future[Any]] = [ready, request.answer]
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            await self.pop_screen()
+            if not request.open:
+                return
+        if self.play is None:
+            self.play = PlayScreen(request, timeout_s=self.timeout_s)
+            await self.push_screen(self.play)
+        else:
+            self.play.show(request)
+        self.served += 1
+        await asyncio.wait([request.answer])
+        if request.withdrawn and self.play is not None:
+            self.play.idle("no answer in time: the tournament policy decides (re-ask or fallback)")
+        if self.desk.hot_seat or hot:
+            await self._hide()
+
+    async def _hide(self) -> None:
+        """Take the seat's view off the screen (back to the neutral wait screen)."""
+        # the desk and the run both hide: whoever comes first takes the screen off, once
+        play, self.play = self.play, None
+        if play is not None and self.screen is play:
+            await self.pop_screen()
+        self.wait.say("waiting for the other players")
+
+    # -- run progress --------------------------------------------------------------------
+    def note_result(self, result: MatchResult) -> None:
+        """A finished match: its outcome and how each human seat of it did."""
+        seats = [s for s in result.seats if s.agent in self.humans]
+        if not seats:
+            return
+        mine = ", ".join(
+            f"{s.name} (seat {s.seat}): {s.result}, reward {s.reward:g}" for s in seats
+        )
+        winners = ", ".join(result.winners) or "nobody"
+        self.wait.say(line=f"{result.match_id}: {result.outcome} (won: {winners}) — {mine}")
