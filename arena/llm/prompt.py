@@ -193,6 +193,32 @@ def decision_text(obs: Observation, decision: Decision, belief: bool, keys: list
     return "\n".join(p for p in parts if p)
 
 
+#: The room kept for the decision request whatever its length, so that every decision of a seat
+#: (a vote, a speech, a belief) elides the transcript at the same line.
+TAIL_RESERVE_CHARS = 480
+#: Old transcript lines go in steps (about half the room, at most this many lines), so the
+#: elided count, and the prompt after it, stays put for several of a seat's turns instead of
+#: moving with every new line: a seat's prompt grows at its end, and a backend that keeps its
+#: KV cache between turns (the local one) reuses all of it. The price: up to a step's lines
+#: fewer shown than would fit.
+ELIDE_STEP_LINES = 64
+_LINE_CHARS = 64  # a typical transcript line, for sizing the step
+
+
+def elision_start(lengths: list[int], room: int) -> int:
+    """How many of the oldest lines (of these lengths, newline included) to elide so that the
+    rest fits in ``room`` characters: the fewest that do, rounded up to the next step."""
+    total = sum(lengths)
+    need = 0
+    while need < len(lengths) and total > room:
+        total -= lengths[need]
+        need += 1
+    if need == 0:
+        return 0
+    step = max(1, min(ELIDE_STEP_LINES, room // _LINE_CHARS // 2))
+    return min(len(lengths), -(-need // step) * step)
+
+
 def render_messages(
     obs: Observation,
     decision: Decision,
@@ -200,20 +226,18 @@ def render_messages(
     belief_keys: list[str],
     system: str | None = None,
 ) -> tuple[list[dict[str, str]], int]:
-    """Chat messages within the token budget; returns (messages, elided transcript lines)."""
+    """Chat messages within the token budget; returns (messages, elided transcript lines).
+
+    Laid out to grow only at its end between a seat's turns: the system prompt, then the
+    transcript (elided from the front in steps), then the decision request."""
     belief = wants_belief(decision, params)
     sys_text = system if system is not None else system_prompt(obs, params)
     tail = decision_text(obs, decision, belief, belief_keys)
     lines = transcript_lines(obs)
     budget = int(params.max_prompt_tokens * params.chars_per_token)
-    fixed = len(sys_text) + len(tail) + 64
-    room = budget - fixed
-    kept = len(lines)
-    total = sum(len(x) + 1 for x in lines)
-    start = 0
-    while start < kept and total > room:
-        total -= len(lines[start]) + 1
-        start += 1
+    # 64: the tags, the elision note and the chat template's role markers
+    room = budget - len(sys_text) - max(len(tail), TAIL_RESERVE_CHARS) - 64
+    start = elision_start([len(x) + 1 for x in lines], room)
     shown = lines[start:]
     head = [f"[{start} earlier lines elided]"] if start else []
     user = "\n".join([TRANSCRIPT_OPEN, *head, *shown, TRANSCRIPT_CLOSE, "", tail])

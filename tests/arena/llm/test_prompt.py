@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from arena.events import Event, Speech, Visibility
@@ -141,3 +142,20 @@ def test_free_text_without_options_or_silent_option_is_interpreted() -> None:
         "text": "Where did you grow up?"
     }
     assert question.parse(interpret('{"text": "Hi"}', question), 0).text == "Hi"
+
+
+def test_a_growing_transcript_is_elided_in_steps_so_the_prompt_keeps_its_start():
+    """Between turns a seat's prompt only grows at its end, except at a few elision steps."""
+    params = LLMAgentParams(max_prompt_tokens=600)
+    events = [ev(i, f"Bo: line {i} " + "y" * 40, actor=1) for i in range(120)]
+    users = [render_messages(obs(events[:n]), SPEAK, params, [])[0][1]["content"]
+             for n in range(1, 121)]  # fmt: skip
+    transcripts = [u[: u.index("</transcript>")] for u in users]
+    grew = sum(b.startswith(a) for a, b in itertools.pairwise(transcripts))
+    moved = len(transcripts) - 1 - grew
+    assert 0 < moved <= len(transcripts) // 4  # a step elides several lines at once
+    budget = 600 * params.chars_per_token
+    assert all(len(u) + 500 <= budget for u in users)  # system prompt and reserve still fit
+    # a vote and a speech decision at the same turn elide at the same line
+    vote = render_messages(obs(events), VOTE, params, [])[0][1]["content"]
+    assert vote.split("\n")[1] == users[-1].split("\n")[1]
