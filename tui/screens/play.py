@@ -27,8 +27,10 @@ from arena.agents.human import Answer, HumanRequest
 from arena.types import Action, Decision, InvalidAction, PrivateFact
 from tui.render import plain
 
-#: the keys that pick options, in option order (options past the last have no key: arrows + enter)
-OPTION_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
+#: the keys that pick options, in option order (options past the last have no key: arrows +
+#: enter). Letters first: options are often seat numbers ("0: Bruno"), and a digit key that
+#: picked another number's option would mislead.
+OPTION_KEYS = "abcdefghijklmnopqrstuvwxyz123456789"
 
 
 def fact_line(fact: PrivateFact, seat: int, names: list[str]) -> str:
@@ -51,7 +53,7 @@ class PlayScreen(Screen[None]):
     """One human seat's view of its match and its pending decision."""
 
     BINDINGS = [
-        Binding("ctrl+s", "submit", "submit choices"),
+        Binding("ctrl+s", "submit", "submit"),
         Binding("ctrl+t", "focus_text", "message box", show=False),
         Binding("ctrl+o", "focus_options", "options", show=False),
     ]
