@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, never a window
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 
 from arena.ratings import history, leaderboard
 from arena.results import MatchResult
@@ -123,6 +124,7 @@ def _population(data: dict[int, dict[str, Any]], path: Path) -> None:
             color=line[0].get_color(),
             linewidth=1.5,
         )
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("generation")
     ax.set_ylabel("TrueSkill μ (bars: ± σ; line: the incumbent)")
     ax.set_title("Population by generation")
@@ -157,6 +159,7 @@ def _champion(data: dict[int, dict[str, Any]], path: Path) -> None:
         )
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     ax.set_ylim(0, 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("generation")
     ax.set_ylabel("win rate vs the panel (select units), Wilson 95% CI")
     ax.set_title("Champion against the panel")
@@ -171,6 +174,7 @@ def _budget(data: dict[int, dict[str, Any]], path: Path) -> None:
     fig, (games_ax, wall_ax) = plt.subplots(1, 2, figsize=(12, 5))
     # the budget is cumulative over the whole run, repeats in order
     budgets = [b for _, row in sorted(data.items()) for b in row["budget"]]
+    labels = [f"r{r} g{g}" for r, row in sorted(data.items()) for g in row["generation"]]
     xs = list(range(len(budgets)))
     for ax, key, label in (
         (games_ax, "games", "games"),
@@ -183,7 +187,8 @@ def _budget(data: dict[int, dict[str, Any]], path: Path) -> None:
                 continue
             ax.bar(xs, values, bottom=bottom, color=colour, label=phase)
             bottom = [a + v for a, v in zip(bottom, values, strict=True)]
-        ax.set_xlabel("generation (repeats in order)")
+        ax.set_xticks(xs, labels, rotation=45 if len(xs) > 8 else 0)
+        ax.set_xlabel("repeat, generation")
         ax.set_ylabel(f"{label} spent so far")
         ax.set_title(f"Budget: {label} by phase")
         if budgets:

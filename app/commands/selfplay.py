@@ -93,7 +93,15 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(json.dumps(dry_run(config), indent=1))
         return 0
-    return asyncio.run(_run(config, root, args))
+    try:
+        return asyncio.run(_run(config, root, args))
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (app.cli): what was played is kept
+        print(
+            f"\ninterrupted; finished games are saved. Resume with:\n"
+            f"  arena selfplay --resume {root}",
+            file=sys.stderr,
+        )
+        return 130
 
 
 def _progress_line(summary: dict[str, Any]) -> None:

@@ -76,7 +76,11 @@ def test_a_cli_run_plots_and_its_champion_exports_to_a_config_arena_run_plays(
         raw = small_config(server.url, seed_bank(tmp_path / "seed.sqlite"))
         cfg = write_config(tmp_path / "sp.yaml", raw)
         assert main(["selfplay", "plot", str(tmp_path)]) == 2  # not a self-play directory
-        assert main(["selfplay", str(cfg), "--out", str(root), "--no-broker"]) == 0
+        # --tui without a terminal (as under pytest) runs headless with the progress lines
+        assert main(["selfplay", str(cfg), "--out", str(root), "--no-broker", "--tui"]) == 0
+        err = capsys.readouterr().err
+        assert "no terminal attached: running without the TUI" in err
+        assert "repeat 0 gen 1:" in err
         for name in ("selfplay_population.png", "selfplay_champion.png", "selfplay_budget.png"):
             assert (root / "plots" / name).read_bytes()[:4] == b"\x89PNG"
         capsys.readouterr()
