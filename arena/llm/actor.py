@@ -21,6 +21,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+from arena import priority
 from arena.llm.backends.base import Backend
 from arena.llm.batcher import Batcher
 from arena.llm.config import BackendConfig
@@ -58,7 +59,11 @@ class ModelServer:
         self.pending = 0
         self.served = 0
 
-    async def complete(self, request: ChatRequest) -> ChatResult:
+    async def complete(self, request: ChatRequest, start: int | None = None) -> ChatResult:
+        """``start``: the caller's match priority (its start order), which the batcher takes
+        waiting requests by, as in the caller's own process."""
+        if start is not None:
+            priority.match_priority.set(start)  # this call's own context (one task per call)
         if self.batcher is None:
             run = functools.partial(self.model.run_batch, rank=self.config.rank_choices, kv=self.kv)
             self.batcher = Batcher(run, self.config.batch_window_s, self.config.max_batch)
@@ -143,7 +148,8 @@ class ActorBackend(Backend):
         handle = self._route()
         for asked in range(self.reasks + 1):
             try:
-                result: ChatResult = await handle.complete.remote(request)
+                start = priority.match_priority.get()
+                result: ChatResult = await handle.complete.remote(request, start)
                 return result
             except RayActorError as err:  # died mid-call: restarted by Ray, ask again
                 if asked == self.reasks:

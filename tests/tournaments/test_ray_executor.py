@@ -16,7 +16,8 @@ pytest.importorskip("ray")
 
 from app.cli import main
 from arena.ratings import leaderboard
-from arena.results import MatchResult
+from arena.results import MatchResult, MatchSpec
+from arena.sinks import EventSink, MemorySink
 from tests.tournaments.ray_setup import ray_cluster  # noqa: F401
 from tests.tournaments.test_executor import make_config
 from tournaments.executor import Progress, Tournament
@@ -61,11 +62,21 @@ def test_same_seeds_give_the_same_results_records_and_leaderboard(tmp_path: Path
     progress = Progress(total=0)
     seen: list[dict[str, int]] = []
     progress.on_change = lambda p: seen.append(dict(p.nodes))
-    remote = asyncio.run(Tournament(cfg, tmp_path / "r", "r", executor=executor).run(progress))
+    live: dict[str, MemorySink] = {}
+
+    def sinks(spec: MatchSpec) -> list[EventSink]:
+        sink = live[spec.match_id] = MemorySink()
+        return [sink]
+
+    t = Tournament(cfg, tmp_path / "r", "r", extra_sinks=sinks, executor=executor)
+    remote = asyncio.run(t.run(progress))
     assert played(remote) == played(local) and len(remote) == 12
     assert leaderboard(remote) == leaderboard(local)
     for a, r in zip(local, remote, strict=True):
         assert record(tmp_path / "r", r) == record(tmp_path / "a", a)
+        # the driver fed the optional sinks (the live bus, metrics) every event of the record
+        lines = (tmp_path / "r" / str(r.jsonl)).read_text().splitlines()
+        assert [e.model_dump_json() for e in live[r.match_id].events] == lines
     assert executor.tasks >= 2 and executor.reruns == 0 and executor.duplicates == 0
     # per-node activity: matches were seen running on the (one) node, and none is left
     assert max(sum(n.values()) for n in seen) >= 1 and set(progress.nodes.values()) == {0}
