@@ -5,6 +5,7 @@ worker does not run conftest.py), with bots that kill their own worker on purpos
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,9 @@ class RayToyEngine(ToyEngine):
 
 
 class DiesOnceAgent(Agent):
-    """Plays the lowest option, but kills its worker process (``os._exit``: no cleanup, as a
-    SIGKILL or a lost node would) the first time it acts in match ``match`` — ``marker``
-    remembers across processes that it did."""
+    """Plays the lowest option, but SIGKILLs its worker process (no cleanup, as the OOM killer
+    or a lost node would) the first time it acts in match ``match`` — ``marker`` remembers
+    across processes that it did."""
 
     kind = "dies_once"
 
@@ -41,7 +42,7 @@ class DiesOnceAgent(Agent):
     async def act(self, observation: Observation, decision: Decision) -> Action | str:
         if observation.match_id == self.match and not os.path.exists(self.marker):
             Path(self.marker).write_text(str(os.getpid()))
-            os._exit(1)
+            os.kill(os.getpid(), signal.SIGKILL)
         return decision.options[0].id
 
 

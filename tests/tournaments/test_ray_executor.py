@@ -102,6 +102,37 @@ def test_resume_works_whichever_executor_played_the_first_part(tmp_path: Path) -
         assert rows(run_dir) == (12, 12, 12 * 4)
 
 
+def test_an_interrupted_ray_run_is_marked_and_resumes_to_the_uninterrupted_result(
+    tmp_path: Path,
+) -> None:
+    cfg = make_config(tmp_path)
+    full = asyncio.run(Tournament(cfg, tmp_path / "full", "full").run())
+
+    async def interrupted() -> None:
+        main_task = asyncio.current_task()
+        assert main_task is not None
+        progress = Progress(total=0)
+
+        def stop(p: Progress) -> None:  # Ctrl-C once three matches are recorded
+            if p.done >= 3 and not main_task.cancelling():
+                main_task.cancel()
+
+        progress.on_change = stop
+        with pytest.raises(asyncio.CancelledError):
+            await Tournament(cfg, tmp_path / "i", "i", executor=RayExecutor()).run(progress)
+
+    asyncio.run(interrupted())
+    from arena.store import Store
+
+    store = Store(tmp_path / "i" / "arena.sqlite")
+    info, done = store.run_info(), len(store.done_ids())
+    store.close()
+    assert info is not None and info["status"] == "interrupted" and 3 <= done < 12
+    resumed = asyncio.run(Tournament(cfg, tmp_path / "i", "i", executor=RayExecutor()).run())
+    assert played(resumed) == played(full)
+    assert rows(tmp_path / "i") == (12, 12, 12 * 4)
+
+
 def killer_config(tmp_path: Path, kind: str, **params: Any) -> Any:
     return make_config(
         tmp_path,
