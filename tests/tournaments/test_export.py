@@ -114,6 +114,20 @@ def test_filters_select_the_seats_they_name(run_dir: Path, tmp_path: Path) -> No
         assert expected and {(r["match_id"], r["step"]) for r in rows} == expected
 
 
+def test_a_large_hf_export_is_sharded_and_loads_whole(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.export.writers import HfDatasetWriter
+
+    monkeypatch.setattr(HfDatasetWriter, "SHARD_BYTES", 1)  # a new shard every batch
+    summary = export_run(run_dir, ExportOptions(fmt="hf", out=tmp_path / "hf", batch=100))
+    shards = sorted(p.name for p in (tmp_path / "hf").glob("*.arrow"))
+    assert len(shards) == -(-summary.rows // 100) > 1
+    assert shards[0] == f"data-00000-of-{len(shards):05d}.arrow"
+    export_run(run_dir, ExportOptions(fmt="jsonl", out=tmp_path / "jsonl"))
+    assert read_rows(tmp_path / "hf", "hf") == read_rows(tmp_path / "jsonl", "jsonl")
+
+
 @pytest.mark.parametrize("fmt", ["jsonl", "parquet", "hf"])
 def test_a_filter_that_keeps_nothing_writes_an_empty_data_set(
     run_dir: Path, tmp_path: Path, fmt: str

@@ -7,6 +7,8 @@ number of matches (``bench/export.py`` measures it).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -123,6 +125,14 @@ def _prepare_out(out: Path, force: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
+def _fingerprint(info: dict[str, Any], options: ExportOptions, ids: list[str]) -> str:
+    """A name for the exported content: the run, what was kept, which matches."""
+    keep = options.keep
+    parts = [info.get("run_id"), keep.agent, keep.role, keep.outcome, keep.seat, options.god]
+    digest = hashlib.sha256(json.dumps([*parts, len(ids), ids[-1:]], default=str).encode())
+    return digest.hexdigest()[:16]
+
+
 def export_run(
     root: Path,
     options: ExportOptions,
@@ -146,7 +156,7 @@ def export_run(
             if on_match is not None:
                 on_match(result, n)
 
-        writer = open_writer(options.fmt, out, options.god)
+        writer = open_writer(options.fmt, out, options.god, _fingerprint(info, options, ids))
         try:
             batch: list[dict[str, Any]] = []
             for row in iter_rows(root, store, ids, options.keep, options.god, counted):

@@ -1,16 +1,14 @@
 """Where exported rows go: JSON lines, a parquet file, or a Hugging Face dataset on disk.
 
 Every writer takes rows in batches and holds at most one batch: the parquet file grows a row
-group per batch (``pyarrow.parquet.ParquetWriter``); the ``hf`` format stages that parquet
-file and lets ``datasets`` build its Arrow table from it (a streaming builder) before
-``save_to_disk``, so a run of any size exports in bounded memory.
+group per batch (``pyarrow.parquet.ParquetWriter``); the ``hf`` format streams Arrow shards
+with ``datasets``' own writer and lays them out as ``save_to_disk`` does, so a run of any size
+exports in bounded memory.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -139,51 +137,100 @@ class ParquetRowWriter:
 
 
 class HfDatasetWriter:
-    """A ``datasets.Dataset`` saved to ``out`` (``datasets.load_from_disk(out)`` reads it)."""
+    """A ``datasets.Dataset`` written to ``out`` as ``save_to_disk`` lays it out (Arrow shards,
+    ``state.json``, ``dataset_info.json``), so ``datasets.load_from_disk(out)`` reads it.
 
-    def __init__(self, out: Path, god: bool) -> None:
+    The shards are streamed batch by batch with ``datasets``' own ``ArrowWriter``: staging a
+    parquet file and calling ``save_to_disk`` reads the whole table back through memory maps,
+    which put every page of it in the process's resident set (1.5 GB at 10,000 matches)."""
+
+    SHARD_BYTES = 500 * 2**20  # save_to_disk's default shard size
+
+    def __init__(self, out: Path, god: bool, fingerprint: str) -> None:
+        import datasets
+
         self.out = out
-        self.god = god
-        # staged beside the output: save_to_disk must not write where its source lives
-        self._stage = Path(tempfile.mkdtemp(prefix=".export-", dir=out.parent))
-        self._parquet = ParquetRowWriter(self._stage / DATA_FILES["parquet"], god)
+        self.schema = schema(god)
+        self.features = datasets.Features.from_arrow_schema(self.schema)
+        self.fingerprint = fingerprint
+        self.rows = 0
+        self.bytes = 0
+        self._shards: list[Path] = []
+        self._writer: Any = None
+        self._shard_bytes = 0
+
+    def _open_shard(self) -> None:
+        from datasets.arrow_writer import ArrowWriter
+
+        path = self.out / f".shard-{len(self._shards):05d}.arrow"
+        self._shards.append(path)
+        self._writer = ArrowWriter(features=self.features, path=str(path))
+        self._shard_bytes = 0
+
+    def _close_shard(self) -> None:
+        if self._writer is not None:
+            _, size = self._writer.finalize()
+            self.bytes += size
+            self._writer.close()
+            self._writer = None
 
     def write(self, rows: list[dict[str, Any]]) -> None:
-        self._parquet.write(rows)
+        import pyarrow as pa
+
+        if not rows and self._shards:
+            return
+        if self._writer is None or self._shard_bytes >= self.SHARD_BYTES:
+            self._close_shard()
+            self._open_shard()
+        table = pa.Table.from_pylist(rows, schema=self.schema)
+        self._writer.write_table(table)
+        self._shard_bytes += table.nbytes
+        self.rows += len(rows)
 
     def close(self) -> None:
         import datasets
 
-        self._parquet.close()
-        datasets.disable_progress_bars()  # the export shows its own progress
-        try:
-            features = datasets.Features.from_arrow_schema(self._parquet.schema)
-            if self._parquet.rows:
-                dataset = datasets.Dataset.from_parquet(
-                    str(self._parquet.path),
-                    features=features,
-                    cache_dir=str(self._stage / "cache"),
-                    keep_in_memory=False,
-                )
-            else:  # no rows: the parquet builder refuses an empty split
-                dataset = datasets.Dataset(self._parquet.schema.empty_table())
-            assert isinstance(dataset, datasets.Dataset)
-            self.out.mkdir(parents=True, exist_ok=True)
-            # an empty dataset saved in zero shards does not load again: one shard at least
-            dataset.save_to_disk(str(self.out), num_shards=None if self._parquet.rows else 1)
-            del dataset
-        finally:
-            shutil.rmtree(self._stage, ignore_errors=True)
+        if not self._shards:
+            self.write([])  # an empty dataset still has one (empty) shard
+        self._close_shard()
+        n = len(self._shards)
+        files = []
+        for i, path in enumerate(self._shards):
+            name = f"data-{i:05d}-of-{n:05d}.arrow"
+            path.rename(self.out / name)
+            files.append({"filename": name})
+        state: dict[str, Any] = {
+            "_data_files": files,
+            "_fingerprint": self.fingerprint,
+            "_format_columns": None,
+            "_format_kwargs": {},
+            "_format_type": None,
+            "_output_all_columns": False,
+            "_split": "train",
+        }
+        (self.out / "state.json").write_text(
+            json.dumps(state, indent=2, sort_keys=True), encoding="utf-8"
+        )
+        info = datasets.DatasetInfo(
+            description="llm-arena trajectories: one row per seat decision (see README.md)",
+            features=self.features,
+            dataset_size=self.bytes,
+        )
+        info.write_to_directory(str(self.out))
 
     def abort(self) -> None:
-        self._parquet.close()
-        shutil.rmtree(self._stage, ignore_errors=True)
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        for path in self._shards:
+            path.unlink(missing_ok=True)
 
 
-def open_writer(fmt: Format, out: Path, god: bool) -> RowWriter:
-    """A writer of ``fmt`` into the (existing) directory ``out``."""
+def open_writer(fmt: Format, out: Path, god: bool, fingerprint: str = "") -> RowWriter:
+    """A writer of ``fmt`` into the (existing) directory ``out``; ``fingerprint`` names the
+    ``hf`` dataset's content (``datasets`` keys its caches by it)."""
     if fmt == "jsonl":
         return JsonlWriter(out / DATA_FILES["jsonl"])
     if fmt == "parquet":
         return ParquetRowWriter(out / DATA_FILES["parquet"], god)
-    return HfDatasetWriter(out, god)
+    return HfDatasetWriter(out, god, fingerprint or "0" * 16)
