@@ -21,6 +21,13 @@ def _num(value: object, fmt: str = "{:.2f}") -> str:
 
 
 class SelfPlayScreen(Screen[None]):
+    # a large population scrolls inside its table; the diff keeps the rest of the screen
+    DEFAULT_CSS = """
+    #sp-title { height: 1; background: $boost; }
+    #sp-progress { height: 1; padding: 0 1; }
+    #sp-board { height: auto; max-height: 60%; }
+    #sp-diff { height: 1fr; padding: 1 0 0 0; }
+    """
     BINDINGS = [
         Binding("d", "games", "games (dashboard)"),
         Binding("question_mark", "help", "help"),
