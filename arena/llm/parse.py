@@ -155,8 +155,8 @@ def prompt_copy(
     if _TAG.search(text):
         return "it repeats the prompt's transcript tags instead of speaking"
     told = words(instructions)
-    for marker in _SCAFFOLD:
-        if _has_run(said, marker) and _has_run(told, marker):
+    for marker in _SCAFFOLD:  # the layout of every prompt, whether this one shows it or not
+        if _has_run(said, marker):
             return f"it repeats the prompt's layout ({' '.join(marker)!r}) instead of speaking"
 
     def quote(n: int, at: int) -> str:

@@ -254,7 +254,7 @@ def choice_candidates(decision: Decision) -> list[str]:
 
 
 def split_prompt(messages: list[dict[str, str]]) -> tuple[str, str]:
-    """(instructions, transcript) of rendered messages: the transcript block's lines, and
+    """(instructions, transcript) of rendered messages: the lines of the transcript block, and
     everything else the seat was told (system prompt, decision request, refusal)."""
     told: list[str] = []
     seen: list[str] = []
@@ -262,9 +262,15 @@ def split_prompt(messages: list[dict[str, str]]) -> tuple[str, str]:
         if m.get("role") == "assistant":
             continue  # a prefilled reply start is the answer's, not the prompt's
         text = m.get("content") or ""
-        start, end = text.find(TRANSCRIPT_OPEN), text.find(TRANSCRIPT_CLOSE)
-        if 0 <= start < end:
-            seen.append(text[start + len(TRANSCRIPT_OPEN) : end])
-            text = text[:start] + text[end + len(TRANSCRIPT_CLOSE) :]
+        block = _BLOCK.search(text) if m.get("role") == "user" else None
+        if block is not None:
+            seen.append(block.group(1))
+            text = text[: block.start()] + text[block.end() :]
         told.append(text)
     return "\n".join(told), "\n".join(seen)
+
+
+# the block as rendered: each tag on a line of its own (the system prompt names the tags inline)
+_BLOCK = re.compile(
+    rf"^{re.escape(TRANSCRIPT_OPEN)}\n(.*?)^{re.escape(TRANSCRIPT_CLOSE)}$", re.M | re.S
+)

@@ -53,14 +53,16 @@ def prompt() -> tuple[str, str, tuple[str, ...]]:
     runner.play()
     obs, decision = next((o, d) for o, d in spy.seen if o.phase == "day_2")
     assert obs.name == "Alice"
-    agent = LLMAgent(name="smollm2", backend={"type": "local"}, max_prompt_tokens=600)
+    # a budget that shows Alice the whole of day 1 (the cases quote it)
+    agent = LLMAgent(name="smollm2", backend={"type": "local"}, max_prompt_tokens=900)
     agent.context = spy.context
     messages = agent.build_request(obs, decision).messages
     instructions, transcript = split_prompt(messages)
     # what the cases below quote is in the prompt as written, each part where it belongs
     assert "0=Wen, 1=Priya, 2=Alice" in instructions and "speak to everyone" in instructions
     assert "Quinn: I am the Seer. Ines is a wolf." in transcript
-    assert TRANSCRIPT_OPEN not in instructions and "Quinn:" not in instructions
+    assert "Quinn:" not in instructions and TRANSCRIPT_OPEN not in transcript
+    assert f"between {TRANSCRIPT_OPEN} and" in instructions  # the guard line names the tags
     return instructions, transcript, ("You", *obs.names)
 
 
@@ -76,6 +78,7 @@ TUNED: list[tuple[str, bool]] = [
     ("Day 2: it is your turn to speak to everyone (or pass).", COPY),
     ('Answer with one JSON object and nothing else: {"choice": "<id>"}', COPY),
     ("It is Quinn's turn to speak. Quinn: I am the Seer. Ines is a wolf. It is Yusuf's turn", COPY),
+    ("21 earlier lines elided", COPY),  # said by SmolLM2 with an assistant prefill "You:"
     # speech
     ("I suspect Rafael.", SPEECH),
     ("I am a villager, so I have no night action; I can only vote.", SPEECH),
