@@ -32,6 +32,7 @@ from arena.llm.parse import interpret, prompt_copy
 from arena.llm.prompt import (
     choice_candidates,
     is_ranked_choice,
+    is_turn_to_speak,
     output_schema,
     render_messages,
     split_prompt,
@@ -139,9 +140,14 @@ class LLMAgent(Agent):
 
     def build_request(self, obs: Observation, decision: Decision) -> ChatRequest:
         keys = self.belief_keys(obs)
-        messages, _ = render_messages(obs, decision, self.config, keys, self._system(obs))
         belief = wants_belief(decision, self.config)
         b = self.config.backend
+        # a local model is asked for plain words on a turn to speak, its reply cut at the line's
+        # end: asked for JSON, SmolLM2-135M wrote its prompt back (docs/llm.md)
+        plain = b.type == "local" and is_turn_to_speak(decision) and not belief
+        messages, _ = render_messages(
+            obs, decision, self.config, keys, self._system(obs), plain_speech=plain
+        )
         request = ChatRequest(
             messages=messages,
             max_tokens=b.max_tokens,
@@ -149,6 +155,7 @@ class LLMAgent(Agent):
             top_p=b.top_p,
             seed=b.seed if b.seed is not None else (self.context.seed if self.context else None),
             schema=output_schema(decision, belief, keys),
+            stop=["\n"] if plain else [],
             # the seat's conversation: a local backend keeps its KV cache between turns
             session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
         )
@@ -191,6 +198,8 @@ class LLMAgent(Agent):
             )
             raise
         answer = self.answer_from(result, decision)
+        if request.stop and isinstance(answer, str):  # plain speech: "You: ..." is its words
+            answer = _unprefixed(answer, observation.name)
         refused = self.copy_refusal(request, answer, decision, observation.names)
         self._record(decision, result, result.latency_s, "ok", request=request, refused=refused)
         if refused is not None:
@@ -289,3 +298,11 @@ class LLMAgent(Agent):
         """Per-call accounting since the last pop (the runner turns each into an event)."""
         out, self._records = self._records, []
         return out
+
+
+def _unprefixed(text: str, name: str) -> str:
+    """Words written as a transcript line ("You: ...", "Alice: ...") without the speaker."""
+    for prefix in ("You:", f"{name}:"):
+        if text.startswith(prefix):
+            return text[len(prefix) :].strip()
+    return text

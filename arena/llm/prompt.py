@@ -183,13 +183,49 @@ def _names_from(obs: Observation) -> list[str]:
     return [obs.name if s == obs.seat else f"P{s}" for s in range(obs.seat + 1)]
 
 
-def decision_text(obs: Observation, decision: Decision, belief: bool, keys: list[str]) -> str:
-    parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):", decision.describe()]
-    parts.append(protocol_text(decision, belief, keys))
+def is_turn_to_speak(decision: Decision) -> bool:
+    """A decision whose only answers are words or silence (no other option)."""
+    return (
+        decision.free_text
+        and not decision.belief_only
+        and all(o.id == decision.silent_option for o in decision.options)
+    )
+
+
+def speech_request(obs: Observation, decision: Decision) -> str:
+    """How a small model is asked to speak: plainly, with example lines naming the other
+    players, and the answer cue last (no JSON: a 135M model asked for a JSON object with its
+    message in it wrote its own prompt back instead, docs/llm.md)."""
+    names = obs.names or _names_from(obs)
+    others = [n for s, n in enumerate(names) if s != obs.seat] or ["everyone"]
+    a, b, c = (others * 3)[:3]
+    return (
+        f"Say one or two sentences to the others, in your own words, like: I suspect {a}. / "
+        f"{b}, why did you say that? / I trust {c}. (or just: {decision.silent_option or 'pass'})"
+        "\nYour sentence:"
+    )
+
+
+def decision_text(
+    obs: Observation,
+    decision: Decision,
+    belief: bool,
+    keys: list[str],
+    plain_speech: bool = False,
+) -> str:
+    """The decision request. ``plain_speech``: a turn to speak asks for the words alone."""
+    parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):"]
+    spoken = plain_speech and not belief and is_turn_to_speak(decision)
+    if spoken:
+        parts.append(decision.prompt)
+    else:
+        parts += [decision.describe(), protocol_text(decision, belief, keys)]
     if obs.error:
         parts.append(
             f"Your previous answer was refused: {quote(obs.error)}. Answer again, validly."
         )
+    if spoken:  # the answer cue goes last
+        parts.append(speech_request(obs, decision))
     return "\n".join(p for p in parts if p)
 
 
@@ -225,6 +261,7 @@ def render_messages(
     params: LLMAgentParams,
     belief_keys: list[str],
     system: str | None = None,
+    plain_speech: bool = False,
 ) -> tuple[list[dict[str, str]], int]:
     """Chat messages within the token budget; returns (messages, elided transcript lines).
 
@@ -232,7 +269,7 @@ def render_messages(
     transcript (elided from the front in steps), then the decision request."""
     belief = wants_belief(decision, params)
     sys_text = system if system is not None else system_prompt(obs, params)
-    tail = decision_text(obs, decision, belief, belief_keys)
+    tail = decision_text(obs, decision, belief, belief_keys, plain_speech)
     lines = transcript_lines(obs)
     budget = int(params.max_prompt_tokens * params.chars_per_token)
     # 64: the tags, the elision note and the chat template's role markers

@@ -159,3 +159,34 @@ def test_a_growing_transcript_is_elided_in_steps_so_the_prompt_keeps_its_start()
     # a vote and a speech decision at the same turn elide at the same line
     vote = render_messages(obs(events), VOTE, params, [])[0][1]["content"]
     assert vote.split("\n")[1] == users[-1].split("\n")[1]
+
+
+def test_a_local_turn_to_speak_asks_for_plain_words_with_the_cue_last():
+    from arena.agents.llm_agent import LLMAgent
+
+    o = obs([ev(0, "Bo: I think Cy is lying.", actor=1)], error="your message was not speech")
+    local = LLMAgent(name="smol", backend={"type": "local"}).build_request(o, SPEAK)
+    user = local.messages[1]["content"]
+    tail = user[user.index("</transcript>") :]
+    assert "JSON" not in tail and "Legal ids" not in tail
+    assert "I suspect Bo." in tail and "Cy, why did you say that?" in tail  # the others' names
+    assert tail.index("refused") < tail.index("Your sentence:") and tail.endswith("Your sentence:")
+    assert local.stop == ["\n"] and local.choices is None
+    # the system prompt and the transcript are those of every other decision (KV reuse)
+    vote = LLMAgent(name="smol", backend={"type": "local"}).build_request(o, VOTE)
+    assert vote.messages[0] == local.messages[0]
+    assert (
+        user[: user.index("</transcript>")] == vote.messages[1]["content"].split("</transcript>")[0]
+    )
+    # a server gets the JSON protocol as before
+    served = LLMAgent(name="gpt").build_request(o, SPEAK)
+    assert '{"text": "<your message' in served.messages[1]["content"] and served.stop == []
+
+
+def test_a_decision_with_moves_besides_silence_is_not_a_plain_turn_to_speak():
+    from arena.agents.llm_agent import LLMAgent
+
+    offer = Decision(kind="negotiate", options=[Option(id="accept"), Option(id="pass")],
+                     free_text=True, silent_option="pass", max_chars=100)  # fmt: skip
+    req = LLMAgent(name="smol", backend={"type": "local"}).build_request(obs([]), offer)
+    assert "Legal ids: accept | pass" in req.messages[1]["content"] and req.stop == []
