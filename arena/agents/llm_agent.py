@@ -200,7 +200,7 @@ class LLMAgent(Agent):
         answer = self.answer_from(result, decision)
         if request.stop and isinstance(answer, str):  # plain speech: "You: ..." is its words
             answer = _unprefixed(answer, observation.name)
-        refused = self.copy_refusal(request, answer, decision, observation.names)
+        refused = self.copy_refusal(request, answer, decision, observation.names, observation.name)
         self._record(decision, result, result.latency_s, "ok", request=request, refused=refused)
         if refused is not None:
             raise InvalidAction(refused)
@@ -212,6 +212,7 @@ class LLMAgent(Agent):
         answer: dict[str, Any] | str,
         decision: Decision,
         names: list[str] | None = None,
+        name: str = "",
     ) -> str | None:
         """Why the speech in ``answer`` is refused as a copy of the prompt, or None."""
         if not decision.free_text:
@@ -225,7 +226,7 @@ class LLMAgent(Agent):
         ):
             return None  # a bare option ("pass") is an answer, not speech
         speakers = ("You", *(names or ()))
-        why = prompt_copy(text, *split_prompt(request.messages), speakers=speakers)
+        why = prompt_copy(text, *split_prompt(request.messages), speakers=speakers, name=name)
         if why is None:
             return None
         return f"your message was not speech: {why}. Say something of your own to the table"

@@ -141,13 +141,18 @@ def _speaker(line: str, speakers: tuple[str, ...]) -> bool:
 
 
 def prompt_copy(
-    text: str, instructions: str, transcript: str = "", speakers: tuple[str, ...] = ()
+    text: str,
+    instructions: str,
+    transcript: str = "",
+    speakers: tuple[str, ...] = (),
+    name: str = "",
 ) -> str | None:
     """Why ``text`` (an utterance) is a copy of the prompt it answers, or None when it is not.
 
     ``instructions`` is what the seat was told (system prompt, decision request);
     ``transcript`` the lines it was shown, one per line; ``speakers`` the names its lines of
-    speech start with ("You" and the players' names; empty: every line counts as speech).
+    speech start with ("You" and the players' names; empty: every line counts as speech);
+    ``name`` the seat's own: "You are <name>" is its briefing read back, said to nobody.
     """
     said = words(text)
     if not said:
@@ -167,6 +172,9 @@ def prompt_copy(
         return (
             f"it copies {run} words of your instructions ({quote(run, at)!r}) instead of speaking"
         )
+    own = ("you", "are", *words(name))
+    if name and _has_run(said, own) and _has_run(told, own):
+        return f"it reads your briefing back ({' '.join(own)!r}) instead of speaking"
     seen: list[str] = []
     line_of: list[int] = []
     narrated: list[str] = []

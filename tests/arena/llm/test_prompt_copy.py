@@ -40,8 +40,8 @@ class _Spy(Agent):
 
 
 @pytest.fixture(scope="module")
-def prompt() -> tuple[str, str, tuple[str, ...]]:
-    """(instructions, transcript, speakers) of Alice's day-2 speech prompt."""
+def prompt() -> tuple[str, str, tuple[str, ...], str]:
+    """(instructions, transcript, speakers, name) of Alice's day-2 speech prompt."""
     spy = _Spy()
     spec = MatchSpec(match_id="c-106", game="werewolf", rules={"preset": "classic8"}, seed=106,
                      seats=["rule"] * 8)  # fmt: skip
@@ -63,7 +63,7 @@ def prompt() -> tuple[str, str, tuple[str, ...]]:
     assert "Quinn: I am the Seer. Ines is a wolf." in transcript
     assert "Quinn:" not in instructions and TRANSCRIPT_OPEN not in transcript
     assert f"between {TRANSCRIPT_OPEN} and" in instructions  # the guard line names the tags
-    return instructions, transcript, ("You", *obs.names)
+    return instructions, transcript, ("You", *obs.names), obs.name
 
 
 COPY, SPEECH = True, False
@@ -79,6 +79,7 @@ TUNED: list[tuple[str, bool]] = [
     ('Answer with one JSON object and nothing else: {"choice": "<id>"}', COPY),
     ("It is Quinn's turn to speak. Quinn: I am the Seer. Ines is a wolf. It is Yusuf's turn", COPY),
     ("21 earlier lines elided", COPY),  # said by SmolLM2 with an assistant prefill "You:"
+    ("You are Alice; your role is villager.", COPY),  # SmolLM2 asked for plain words, day 1
     # speech
     ("I suspect Rafael.", SPEECH),
     ("I am a villager, so I have no night action; I can only vote.", SPEECH),
@@ -87,6 +88,8 @@ TUNED: list[tuple[str, bool]] = [
     ("Priya keeps saying I suspect Rafael, but Rafael voted for Ines with us.", SPEECH),
     ("Good morning everyone. Nobody died tonight, the doctor must have saved someone.", SPEECH),
     ("Wen, Priya, Rafael: who do you think the second wolf is?", SPEECH),
+    ("Quinn, you are the seer, so tell us who you checked.", SPEECH),
+    ("You are all too quiet today.", SPEECH),
 ]
 
 HELD_OUT: list[tuple[str, bool]] = [
@@ -111,15 +114,17 @@ HELD_OUT: list[tuple[str, bool]] = [
 
 
 @pytest.mark.parametrize(("said", "copy"), TUNED)
-def test_tuned_cases(prompt: tuple[str, str, tuple[str, ...]], said: str, copy: bool) -> None:
+def test_tuned_cases(prompt: tuple[str, str, tuple[str, ...], str], said: str, copy: bool) -> None:
     assert (prompt_copy(said, *prompt) is not None) is copy, prompt_copy(said, *prompt)
 
 
 @pytest.mark.parametrize(("said", "copy"), HELD_OUT)
-def test_held_out_cases(prompt: tuple[str, str, tuple[str, ...]], said: str, copy: bool) -> None:
+def test_held_out_cases(
+    prompt: tuple[str, str, tuple[str, ...], str], said: str, copy: bool
+) -> None:
     assert (prompt_copy(said, *prompt) is not None) is copy, prompt_copy(said, *prompt)
 
 
-def test_the_reason_names_the_copied_words(prompt: tuple[str, str, tuple[str, ...]]) -> None:
+def test_the_reason_names_the_copied_words(prompt: tuple[str, str, tuple[str, ...], str]) -> None:
     why = prompt_copy("You are Alice (seat 2) playing Werewolf with 8 players: 0=Wen", *prompt)
     assert why is not None and "you are alice seat 2" in why and "instructions" in why
