@@ -81,8 +81,8 @@ _WORD = re.compile(r"[^\W_]+")
 #: This many words in a row from the seat's instructions (briefing, decision request) or from
 #: a narrated line of the transcript make a copy.
 COPY_RUN_WORDS = 10
-#: From the instructions a shorter run is a copy when it is most of the message:
-#: "Your role: villager (team village)." is read back, not said.
+#: From either, a shorter run is a copy when it is most of the message: "Your role: villager
+#: (team village)." and "It is Nikos's turn to speak." are read back, not said.
 COPY_RUN_SHORT = 5
 COPY_SHARE = 0.7
 #: A run this long that crosses from one transcript line into the next is a copy of the
@@ -191,6 +191,6 @@ def prompt_copy(
             f"({quote(across, across_at)!r}) instead of speaking"
         )
     run, at = longest_common_run(said, narrated)
-    if run >= COPY_RUN_WORDS:
+    if run >= COPY_RUN_WORDS or (run >= COPY_RUN_SHORT and run / len(said) >= COPY_SHARE):
         return f"it copies {run} words of the narrator's lines ({quote(run, at)!r}) instead of speaking"
     return None

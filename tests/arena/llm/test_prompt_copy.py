@@ -80,6 +80,7 @@ TUNED: list[tuple[str, bool]] = [
     ("It is Quinn's turn to speak. Quinn: I am the Seer. Ines is a wolf. It is Yusuf's turn", COPY),
     ("21 earlier lines elided", COPY),  # said by SmolLM2 with an assistant prefill "You:"
     ("You are Alice; your role is villager.", COPY),  # SmolLM2 asked for plain words, day 1
+    ("It is Rafael's turn to speak.", COPY),  # SmolLM2 asked for plain words, day 2
     # speech
     ("I suspect Rafael.", SPEECH),
     ("I am a villager, so I have no night action; I can only vote.", SPEECH),
