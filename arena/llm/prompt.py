@@ -192,18 +192,15 @@ def is_turn_to_speak(decision: Decision) -> bool:
     )
 
 
+#: The start of the reply a small model is given on a turn to speak (a closed assistant turn:
+#: the model's own turn that follows continues the transcript's pattern of "Name: words").
+SPEECH_CUE = "You:"
+
+
 def speech_request(obs: Observation, decision: Decision) -> str:
-    """How a small model is asked to speak: plainly, with example lines naming the other
-    players, and the answer cue last (no JSON: a 135M model asked for a JSON object with its
-    message in it wrote its own prompt back instead, docs/llm.md)."""
-    names = obs.names or _names_from(obs)
-    others = [n for s, n in enumerate(names) if s != obs.seat] or ["everyone"]
-    a, b, c = (others * 3)[:3]
-    return (
-        f"Say one or two sentences to the others, in your own words, like: I suspect {a}. / "
-        f"{b}, why did you say that? / I trust {c}. (or just: {decision.silent_option or 'pass'})"
-        "\nYour sentence:"
-    )
+    """How a small model is asked to speak: plainly, the cue last. No JSON: asked for a JSON
+    object with its message in it, SmolLM2-135M wrote its own prompt back (docs/llm.md)."""
+    return "Say one sentence to the table:"
 
 
 def decision_text(
@@ -214,12 +211,12 @@ def decision_text(
     plain_speech: bool = False,
 ) -> str:
     """The decision request. ``plain_speech``: a turn to speak asks for the words alone."""
-    parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):"]
     spoken = plain_speech and not belief and is_turn_to_speak(decision)
     if spoken:
-        parts.append(decision.prompt)
+        parts = [decision.prompt]
     else:
-        parts += [decision.describe(), protocol_text(decision, belief, keys)]
+        parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):", decision.describe()]
+        parts.append(protocol_text(decision, belief, keys))
     if obs.error:
         parts.append(
             f"Your previous answer was refused: {quote(obs.error)}. Answer again, validly."
@@ -278,7 +275,13 @@ def render_messages(
     shown = lines[start:]
     head = [f"[{start} earlier lines elided]"] if start else []
     user = "\n".join([TRANSCRIPT_OPEN, *head, *shown, TRANSCRIPT_CLOSE, "", tail])
-    return [{"role": "system", "content": sys_text}, {"role": "user", "content": user}], start
+    messages = [{"role": "system", "content": sys_text}, {"role": "user", "content": user}]
+    if plain_speech and not belief and is_turn_to_speak(decision):
+        # measured on the bundled model: with this assistant turn before its own, 6 of 6
+        # held-out turns were no copy and 4 were game talk ("I suspect Sana."); without, the
+        # plain request was answered with "You are Hiro; your role is villager." (docs/llm.md)
+        messages.append({"role": "assistant", "content": SPEECH_CUE})
+    return messages, start
 
 
 def choice_candidates(decision: Decision) -> list[str]:

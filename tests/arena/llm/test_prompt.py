@@ -169,8 +169,9 @@ def test_a_local_turn_to_speak_asks_for_plain_words_with_the_cue_last():
     user = local.messages[1]["content"]
     tail = user[user.index("</transcript>") :]
     assert "JSON" not in tail and "Legal ids" not in tail
-    assert "I suspect Bo." in tail and "Cy, why did you say that?" in tail  # the others' names
-    assert tail.index("refused") < tail.index("Your sentence:") and tail.endswith("Your sentence:")
+    assert tail.index("refused") < tail.index("Say one sentence to the table:")
+    assert tail.endswith("Say one sentence to the table:")
+    assert local.messages[2] == {"role": "assistant", "content": "You:"}
     assert local.stop == ["\n"] and local.choices is None
     # the system prompt and the transcript are those of every other decision (KV reuse)
     vote = LLMAgent(name="smol", backend={"type": "local"}).build_request(o, VOTE)

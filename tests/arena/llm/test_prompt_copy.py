@@ -54,7 +54,8 @@ def prompt() -> tuple[str, str, tuple[str, ...], str]:
     obs, decision = next((o, d) for o, d in spy.seen if o.phase == "day_2")
     assert obs.name == "Alice"
     # a budget that shows Alice the whole of day 1 (the cases quote it)
-    agent = LLMAgent(name="smollm2", backend={"type": "local"}, max_prompt_tokens=900)
+    # (the JSON layout the cases were written against: a server backend's)
+    agent = LLMAgent(name="smollm2", max_prompt_tokens=900)
     agent.context = spy.context
     messages = agent.build_request(obs, decision).messages
     instructions, transcript = split_prompt(messages)
