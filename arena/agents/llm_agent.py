@@ -28,7 +28,7 @@ from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
 from arena.llm.config import LLMAgentParams
 from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
-from arena.llm.parse import interpret, prompt_copy
+from arena.llm.parse import interpret, prompt_copy, words
 from arena.llm.prompt import (
     choice_candidates,
     is_ranked_choice,
@@ -226,6 +226,8 @@ class LLMAgent(Agent):
         ):
             return None  # a bare option ("pass") is an answer, not speech
         speakers = ("You", *(names or ()))
+        if set(words(text)) <= {"you", *words(name)}:  # the cue echoed: "You", "You: You"
+            return "your message was only a speaker's name. Say one sentence of your own"
         why = prompt_copy(text, *split_prompt(request.messages), speakers=speakers, name=name)
         if why is None:
             return None

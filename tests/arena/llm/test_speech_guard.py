@@ -90,3 +90,16 @@ async def test_a_parrot_that_speaks_on_the_reask_is_heard() -> None:
     assert said == ["I think the quiet one is hiding something."] * 3
     calls = [c.payload for c in of(events, "llm_call") if c.payload["decision"] == "speak"]
     assert ["refused" in c for c in calls] == [True, False] * 3
+
+
+def test_a_reply_that_is_only_the_speaker_cue_is_refused() -> None:
+    from arena.types import Decision, Option
+
+    speak = Decision(kind="speak", options=[Option(id="pass")], free_text=True,
+                     silent_option="pass", max_chars=100)  # fmt: skip
+    agent = LLMAgent(name="smol", backend={"type": "local"})
+    request = ChatRequest(messages=[{"role": "user", "content": "Say one sentence:"}])
+    for said in ("You", "You: You", "Hiro", "you"):
+        assert agent.copy_refusal(request, said, speak, ["Hiro"], "Hiro") is not None
+    for said in ("pass", "I suspect you, Hiro.", "You lie."):
+        assert agent.copy_refusal(request, said, speak, ["Hiro"], "Hiro") is None
