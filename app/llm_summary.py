@@ -125,7 +125,7 @@ def summary_lines(figures: list[dict[str, Any]]) -> list[str]:
             f"LLM calls of {f['agent']} ({f['backend']} {f['model'] or '?'}): {f['calls']} calls ({f['generated']} generated, "
             f"{f['ranked']} ranked"
             + (f", {f['failed']} failed" if f["failed"] else "")
-            + (f", {f['refused']} refused as prompt copies" if f["refused"] else "")
+            + (f", {f['refused']} refused as not speech" if f["refused"] else "")
             + ")"
         )
         lines.append(head)

@@ -40,7 +40,7 @@ def test_figures_split_generated_ranked_failed_and_refused_calls() -> None:
     # generated replies only: 40 tokens in 3 s of their calls
     assert smol["tokens_out_mean"] == 20.0 and smol["tokens_per_s"] == pytest.approx(13.33)
     head, detail = summary_lines([smol])
-    assert "4 calls (2 generated, 1 ranked, 1 failed, 1 refused as prompt copies)" in head
+    assert "4 calls (2 generated, 1 ranked, 1 failed, 1 refused as not speech)" in head
     assert "mean 8.38 s" in detail and "50% reused from the KV cache" in detail
     assert "13.3 tokens/s" in detail
 
