@@ -159,7 +159,13 @@ class LLMAgent(Agent):
             # the seat's conversation: a local backend keeps its KV cache between turns
             session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
         )
-        if b.type == "local" and b.rank_choices and is_ranked_choice(decision) and not belief:
+        local_rank = b.type == "local" and b.rank_choices and not belief
+        if local_rank and is_ranked_choice(decision):
+            request.choices = choice_candidates(decision)
+        elif local_rank and obs.error and _has_moves(decision):
+            # a re-ask of a decision with moves besides talk (Deal or No Deal's negotiate): a
+            # small model's free answer failed once (it wrote its prompt back), so it picks a
+            # legal move by likelihood, as on a choice decision
             request.choices = choice_candidates(decision)
         return request
 
@@ -309,3 +315,8 @@ def _unprefixed(text: str, name: str) -> str:
         if text.startswith(prefix):
             return text[len(prefix) :].strip()
     return text
+
+
+def _has_moves(decision: Decision) -> bool:
+    """Options besides keeping silent (proposals, accept, ...), not only words or silence."""
+    return decision.free_text and any(o.id != decision.silent_option for o in decision.options)

@@ -191,3 +191,18 @@ def test_a_decision_with_moves_besides_silence_is_not_a_plain_turn_to_speak():
                      free_text=True, silent_option="pass", max_chars=100)  # fmt: skip
     req = LLMAgent(name="smol", backend={"type": "local"}).build_request(obs([]), offer)
     assert "Legal ids: accept | pass" in req.messages[1]["content"] and req.stop == []
+
+
+def test_a_local_reask_of_a_decision_with_moves_ranks_its_options():
+    """Deal or No Deal's negotiate: SmolLM2 wrote its prompt back, so no proposal parsed."""
+    from arena.agents.llm_agent import LLMAgent
+
+    offer = Decision(kind="negotiate", options=[Option(id="accept"), Option(id="propose:1-0"),
+                     Option(id="pass")], free_text=True, silent_option="pass", max_chars=100)  # fmt: skip
+    agent = LLMAgent(name="smol", backend={"type": "local"})
+    assert agent.build_request(obs([]), offer).choices is None  # first ask: it may talk
+    reask = agent.build_request(obs([], error="your message was not speech"), offer)
+    assert reask.choices == [json.dumps({"choice": o}) for o in ("accept", "propose:1-0", "pass")]
+    # a turn to speak has no move to rank: the re-ask asks for words again
+    assert agent.build_request(obs([], error="x"), SPEAK).choices is None
+    assert LLMAgent(name="gpt").build_request(obs([], error="x"), offer).choices is None
