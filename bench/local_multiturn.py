@@ -153,9 +153,12 @@ async def replay_one_seat(seat: list[ChatRequest], dtype: str) -> tuple[Calls, C
     await on.load()
     await off.complete(ChatRequest([{"role": "user", "content": "hi"}], max_tokens=2))  # warm-up
     got_off, got_on = [], []
-    for req in seat:
+    for t, req in enumerate(seat, 1):
         got_off.append(await off.complete(with_session(req, "m:0")))
         got_on.append(await on.complete(with_session(req, "m:0")))
+        a, b = got_off[-1], got_on[-1]
+        print(f"turn {t}: in {a.tokens_in} cached {b.tokens_cached} off {a.latency_s:.2f}s "
+              f"on {b.latency_s:.2f}s", file=sys.stderr, flush=True)  # fmt: skip
     await off.close()
     await on.close()
     return [got_off], [got_on]
@@ -172,6 +175,48 @@ async def replay_seats(seats: list[list[ChatRequest]], reuse: bool, dtype: str) 
     out = await asyncio.gather(*(play(i, s) for i, s in enumerate(seats)))
     await be.close()
     return list(out)
+
+
+async def play_match(seed: int, reuse: bool, dtype: str, max_tokens: int, llm_seats: int) -> list:
+    """A whole Werewolf match, rule bots plus ``llm_seats`` local-model seats; every reply."""
+    from arena.agents.llm_agent import LLMAgent
+    from arena.results import MatchSpec
+    from arena.runner import MatchRunner
+    from games.werewolf.bots import BOTS
+
+    backend_cfg = {"type": "local", "device": "cpu", "dtype": dtype, "max_tokens": max_tokens,
+                   "temperature": 0.0, "kv": {"reuse": reuse}}  # fmt: skip
+    spec = MatchSpec(match_id=f"div-{seed}", game="werewolf", rules=RULES, seed=seed,
+                     seats=["llm"] * llm_seats + ["rule"] * (8 - llm_seats))  # fmt: skip
+
+    def make(entry: str, seat: int) -> Any:
+        return LLMAgent(name="smollm2", backend=backend_cfg) if entry == "llm" else BOTS["rule"]()
+
+    runner = MatchRunner(spec, make)
+    await runner.run()
+    calls = [e.payload for e in runner.recorder.events if e.type == "llm_call"]
+    return [(c.get("reply"), c.get("tokens_out")) for c in calls]
+
+
+def match_divergence(dtype: str, matches: int, max_tokens: int, llm_seats: int) -> dict:
+    """Whole matches with reuse on and off: a match diverges at its first differing reply
+    (after it the prompts differ too); greedy, so without divergence both play alike."""
+    diverged, calls, first = 0, 0, []
+    for seed in range(matches):
+        off = asyncio.run(play_match(seed, False, dtype, max_tokens, llm_seats))
+        on = asyncio.run(play_match(seed, True, dtype, max_tokens, llm_seats))
+        same_until = next(
+            (i for i, (a, b) in enumerate(zip(off, on, strict=False)) if a != b), None
+        )
+        if same_until is None and len(off) != len(on):
+            same_until = min(len(off), len(on))
+        calls += len(off)
+        if same_until is not None:
+            diverged += 1
+            first.append(same_until)
+    return {"figure": f"match_divergence_{dtype}", "value": diverged, "matches": matches,
+            "rate": round(diverged / matches, 3), "llm_calls_off": calls,
+            "first_divergent_call": first, "llm_seats": llm_seats}  # fmt: skip
 
 
 def same(a: ChatResult, b: ChatResult) -> bool:
@@ -219,16 +264,31 @@ def main() -> int:
     ap.add_argument("--max-prompt-tokens", type=int, default=6000, help="for --record")
     ap.add_argument("--dtypes", default="float32", help="comma-separated, e.g. float32,bfloat16")
     ap.add_argument("--skip-batched", action="store_true")
+    ap.add_argument("--skip-single", action="store_true", help="only the N-seat run")
+    ap.add_argument(
+        "--matches",
+        type=int,
+        default=0,
+        help="also play N whole matches per dtype with reuse on and off",
+    )
+    ap.add_argument("--llm-seats", type=int, default=2, help="local-model seats per match")
+    ap.add_argument("--only-matches", action="store_true", help="skip the prompt replay")
     args = ap.parse_args()
     if args.record:
         return record(args.data, 8, args.turns, args.max_tokens, args.max_prompt_tokens)
     seats = load_seats(args.data, max(args.seats, 1), args.turns, args.max_tokens)
     for dtype in args.dtypes.split(","):
-        off, on = asyncio.run(replay_one_seat(seats[0], dtype))
-        # interleaved, so no wall clock per mode: tokens/s from the calls' own latencies
-        wall_off = sum(c.latency_s for c in off[0])
-        wall_on = sum(c.latency_s for c in on[0])
-        out = figures(f"1seat_{dtype}", off, on, wall_off, wall_on)
+        if args.only_matches:
+            f = match_divergence(dtype, args.matches, args.max_tokens, args.llm_seats)
+            print(json.dumps({**f, "load_avg_1m": round(os.getloadavg()[0], 2)}))
+            continue
+        out = []
+        if not args.skip_single:
+            off, on = asyncio.run(replay_one_seat(seats[0], dtype))
+            # interleaved, so no wall clock per mode: tokens/s from the calls' own latencies
+            wall_off = sum(c.latency_s for c in off[0])
+            wall_on = sum(c.latency_s for c in on[0])
+            out += figures(f"1seat_{dtype}", off, on, wall_off, wall_on)
         if not args.skip_batched:
             t0 = time.perf_counter()
             boff = asyncio.run(replay_seats(seats, False, dtype))
@@ -236,6 +296,8 @@ def main() -> int:
             bon = asyncio.run(replay_seats(seats, True, dtype))
             t2 = time.perf_counter()
             out += figures(f"{len(seats)}seats_{dtype}", boff, bon, t1 - t0, t2 - t1)
+        if args.matches:
+            out.append(match_divergence(dtype, args.matches, args.max_tokens, args.llm_seats))
         for f in out:
             f["load_avg_1m"] = round(os.getloadavg()[0], 2)
             print(json.dumps(f))
