@@ -312,6 +312,7 @@ async def _run_tournament(
         announce()
     if live is None:
         return await tournament.run(progress)
+    live.nodes_of = lambda: dict(getattr(progress, "nodes", {}))
     async with live:
         return await tournament.run(progress)
 

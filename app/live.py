@@ -64,6 +64,8 @@ class LiveSession:
         self._make: SinkFactory | None = None
         self._task: asyncio.Task[None] | None = None
         self.status = RunStatus(self.root / "arena.sqlite")
+        # matches running per node, from the executor's progress (set by the command)
+        self.nodes_of: Callable[[], dict[str, int]] | None = None
 
     async def __aenter__(self) -> LiveSession:
         await self.open()
@@ -181,6 +183,8 @@ class LiveSession:
             return
         if self.url is not None:
             doc["broker"] = self.public_url
+        if self.nodes_of is not None:  # empty too: a viewer must see the nodes go idle
+            doc["nodes"] = self.nodes_of()
         # The leaderboard goes out before the status that counts its matches: a subscriber
         # that sees ``done == N`` in the status already has the leaderboard of those N.
         if board is not None:
@@ -250,12 +254,15 @@ def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int
     from tui.sources import RunDirSource
 
     outcome: dict[str, Any] = {}
+    progress = Progress(total=len(tournament.specs))
+    live.nodes_of = lambda: dict(progress.nodes)
 
     async def job() -> None:
         async with live:
-            outcome["results"] = await tournament.run(Progress(total=len(tournament.specs)))
+            outcome["results"] = await tournament.run(progress)
 
-    app = ArenaApp(source=RunDirSource(Path(tournament.dir.root)), job=job)
+    source = RunDirSource(Path(tournament.dir.root), extra=lambda: {"nodes": dict(progress.nodes)})
+    app = ArenaApp(source=source, job=job)
     app.run()
     if "results" not in outcome:
         _say(

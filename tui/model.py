@@ -191,6 +191,7 @@ class RunModel:
     done: int = 0
     failed: int = 0
     running: int = 0
+    nodes: dict[str, int] = field(default_factory=dict)  # matches running per node (Ray)
     matches: dict[str, MatchModel] = field(default_factory=dict)
     leaderboard: list[dict[str, Any]] = field(default_factory=list)
     history: dict[str, list[float]] = field(default_factory=dict)
@@ -256,6 +257,9 @@ class RunModel:
                 setattr(self, key, data[key])
         if isinstance(data.get("bus"), dict):
             self.bus = data["bus"]
+        nodes = data.get("nodes")
+        if isinstance(nodes, dict):
+            self.nodes = {str(k): v for k, v in nodes.items() if isinstance(v, int)}
 
     def apply_leaderboard(self, data: dict[str, Any]) -> None:
         rows = data.get("rows")

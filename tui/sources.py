@@ -24,9 +24,16 @@ Notify = Callable[[], None]
 class RunDirSource:
     """Tails ``matches/*.jsonl`` and polls ``arena.sqlite`` of a run directory."""
 
-    def __init__(self, root: Path, interval: float = 0.25) -> None:
+    def __init__(
+        self,
+        root: Path,
+        interval: float = 0.25,
+        extra: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
         self.root = Path(root)
         self.interval = interval
+        # in-process facts the store does not hold (the executor's matches per node)
+        self.extra = extra
         self.description = f"run dir {self.root}"
         self._offsets: dict[Path, int] = {}
         self._partial: dict[Path, bytes] = {}
@@ -87,6 +94,8 @@ class RunDirSource:
             doc, board = self.status.poll()
             if doc is None:
                 return
+            if self.extra is not None:
+                doc.update(self.extra())
             model.apply_status(doc)
             model.running = sum(1 for m in model.matches.values() if m.status == "running")
             if board is not None:

@@ -273,3 +273,19 @@ async def test_metric_events_have_their_own_topic_and_identity(tmp_path: Path) -
         assert len(model.matches[m].metrics) == len(published)  # the TUI keeps them all
         assert model.matches[m].n_events == len(events)
     assert model.events_seen == sum(len(v) for v in records.values())  # metrics apart
+
+
+async def test_status_carries_the_executors_matches_per_node(tmp_path: Path) -> None:
+    with EmbeddedBroker() as broker:
+        url = broker.url.public()
+        t, live = live_tournament(tmp_path, LiveOptions(broker=url))
+        nodes = {"vm:aa11": 2}
+        async with Collector(url, topics.status(t.run_id)) as col, live:
+            await t.run()
+            live.nodes_of = lambda: dict(nodes)
+            await live.publish_status()
+            await col.wait_for(lambda: (col.last(topics.status(t.run_id)) or {}).get("nodes"))
+            assert col.last(topics.status(t.run_id))["nodes"] == {"vm:aa11": 2}
+            nodes.clear()  # idle nodes are published too, so a viewer's line goes away
+            await live.publish_status()
+            await col.wait_for(lambda: col.last(topics.status(t.run_id)).get("nodes") == {})

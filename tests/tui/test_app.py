@@ -59,6 +59,23 @@ async def test_dashboard_shows_progress_matches_and_leaderboard(run_dir: Path) -
         assert "run1" in str(screen.query_one("#run-title", Static).content)
 
 
+async def test_dashboard_shows_matches_running_per_node(run_dir: Path) -> None:
+    # an executor that spreads matches over nodes (Ray) reports them in-process
+    nodes = {"vm:aa11": 3, "vm:bb22": 1}
+    app = ArenaApp(source=RunDirSource(run_dir, extra=lambda: {"nodes": dict(nodes)}))
+    async with app.run_test(size=SIZE) as pilot:
+        await _loaded(pilot, app)
+        await _until(
+            pilot, lambda: "per node" in str(app.screen.query_one("#run-stats", Static).content)
+        )
+        stats = str(app.screen.query_one("#run-stats", Static).content)
+        assert "per node: vm:aa11 3 · vm:bb22 1" in stats
+        nodes.clear()  # matches done: the line goes away with the next poll
+        await _until(
+            pilot, lambda: "per node" not in str(app.screen.query_one("#run-stats", Static).content)
+        )
+
+
 async def test_dashboard_keys_open_match_leaderboard_help_and_quit(run_dir: Path) -> None:
     app = ArenaApp(source=RunDirSource(run_dir))
     async with app.run_test(size=SIZE) as pilot:

@@ -110,3 +110,11 @@ def test_sparkline_and_rates() -> None:
         model.add_event(ev(i, "decision"))
     r = model.rates(now=102.0)
     assert r["events"] == 25.0 and r["decisions"] == 25.0
+
+
+def test_status_carries_matches_running_per_node() -> None:
+    model = RunModel()
+    model.apply_status({"run_id": "r", "nodes": {"vm:aa": 2, "vm:bb": "x"}})
+    assert model.nodes == {"vm:aa": 2}  # a malformed count is dropped, never shown
+    model.apply_status({"run_id": "r", "nodes": {}})
+    assert model.nodes == {}

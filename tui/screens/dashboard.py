@@ -68,6 +68,8 @@ class DashboardScreen(Screen[None]):
         )
         if bus:
             stats += f"   bus dropped {bus.get('dropped', 0)}"
+        if m.nodes:
+            stats += "   per node: " + " · ".join(f"{n} {k}" for n, k in sorted(m.nodes.items()))
         self.query_one("#run-stats", Static).update(plain(stats))
         self._fill_matches()
         self._fill_board()
