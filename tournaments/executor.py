@@ -26,13 +26,14 @@ from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 import yaml
 
 from arena import priority
 from arena.agents import factory
 from arena.agents.base import Agent
+from arena.engine import RulesEngine
 from arena.events import Event
 from arena.results import MatchResult, MatchSpec
 from arena.runner import MatchRunner
@@ -324,8 +325,9 @@ class Tournament:
             # optional consumers must never break a match
             sinks.extend(GuardedSink(s) for s in self.extra_sinks(spec))
         try:
-            runner = MatchRunner(spec, self.make_agent, sinks, self.config.policy)
-        except Exception as err:  # cannot even seat the agents: record, never lose the match
+            engine = self.start_engine(spec)
+            runner = MatchRunner(spec, self.make_agent, sinks, self.config.policy, engine=engine)
+        except Exception as err:  # cannot seat the agents or start: record, never lose the match
             for sink in sinks:
                 sink.close()
             return self._unstartable(spec, err, store)
@@ -333,6 +335,10 @@ class Tournament:
         result = result.model_copy(update={"jsonl": str(path.relative_to(self.dir.root))})
         store.write_result(result)  # only after the JSONL was closed and fsynced
         return result
+
+    def start_engine(self, spec: MatchSpec) -> RulesEngine[Any] | None:
+        """The engine ``spec`` starts from; None deals it fresh from its seed (the default)."""
+        return None
 
     def _unstartable(self, spec: MatchSpec, err: Exception, store: Store) -> MatchResult:
         result = unstartable_result(spec, f"could not start: {type(err).__name__}: {err}")

@@ -22,15 +22,11 @@ from typing import Any
 from arena.engine import RulesEngine
 from arena.events import Event
 from arena.results import MatchResult, MatchSpec
-from arena.runner import MatchRunner
 from arena.selfplay.budget import Ledger, Usage
 from arena.selfplay.units import Unit
-from arena.sinks import EventSink, GuardedSink, JsonlSink
-from arena.store import Store
 from tournaments.config import AgentEntry, RunConfig
 from tournaments.executor import (
     AsyncioExecutor,
-    LlmCallCounter,
     Progress,
     SinkFactory,
     Tournament,
@@ -60,28 +56,9 @@ class StartingTournament(Tournament):
         super().__init__(*args, **kw)
         self.starts = starts
 
-    async def run_one(
-        self, spec: MatchSpec, store: Store, progress: Progress | None = None
-    ) -> MatchResult:
+    def start_engine(self, spec: MatchSpec) -> RulesEngine[Any] | None:
         start = self.starts.get(spec.match_id)
-        if start is None:
-            return await super().run_one(spec, store, progress)
-        path = self.dir.jsonl(spec.match_id)
-        sinks: list[EventSink] = [JsonlSink(path)]
-        if progress is not None:
-            sinks.append(LlmCallCounter(progress))
-        if self.extra_sinks is not None:
-            sinks.extend(GuardedSink(s) for s in self.extra_sinks(spec))
-        try:
-            runner = MatchRunner(spec, self.make_agent, sinks, self.config.policy, engine=start())
-        except Exception as err:  # cannot seat the agents or restore: record, never lose it
-            for sink in sinks:
-                sink.close()
-            return self._unstartable(spec, err, store)
-        result = await runner.run()
-        result = result.model_copy(update={"jsonl": str(path.relative_to(self.dir.root))})
-        store.write_result(result)  # only after the JSONL was closed and fsynced
-        return result
+        return None if start is None else start()
 
 
 class _Admitted(list[MatchSpec]):
