@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 from arena import registry
+from tests.arena import toygame
 
-registry.register_game(
-    registry.GameInfo(
-        game="toy",
-        env_id="arena/Toy-v0",
-        engine="tests.arena.toygame:ToyEngine",
-        env="tests.arena.toygame:env",
-        bots="tests.arena.toygame:BOTS",
-        description="test-only toy game",
-        speech_types=("message",),
-        event_types=("secret", "votes"),
-    )
-)
+registry.register_game(toygame.INFO)
 
 # Property tests: no per-example deadline (a loaded 2-core machine is not a bug), and in CI a
 # derandomized search so a run is reproducible; locally hypothesis explores freely.

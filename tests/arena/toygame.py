@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
+from arena import registry
 from arena.agents.base import Agent
 from arena.engine import RulesEngine, RuleSet
 from arena.events import Visibility
@@ -179,3 +180,16 @@ class LowestAgent(Agent):
 # The game's registered bots: the ones that play legally (the conformance suite seats each).
 # Stubborn, Crashing and Slow agents misbehave on purpose, for the runner's own tests.
 BOTS = {"lowest": LowestAgent}
+
+
+# The toy game's registration: shared by the suite's conftest and the Ray workers' setup hook.
+INFO = registry.GameInfo(
+    game="toy",
+    env_id="arena/Toy-v0",
+    engine="tests.arena.toygame:ToyEngine",
+    env="tests.arena.toygame:env",
+    bots="tests.arena.toygame:BOTS",
+    description="test-only toy game",
+    speech_types=("message",),
+    event_types=("secret", "votes"),
+)

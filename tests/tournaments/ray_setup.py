@@ -17,6 +17,7 @@ from arena.agents.base import Agent
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest, ChatResult
 from arena.types import Action, Decision, Observation
+from tests.arena.toygame import INFO as TOY_INFO
 from tests.arena.toygame import LowestAgent, ToyEngine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,16 +65,7 @@ class DiesAlwaysAgent(Agent):
 BOTS = {"lowest": LowestAgent, "dies_once": DiesOnceAgent, "dies_always": DiesAlwaysAgent}
 
 GAMES = [
-    registry.GameInfo(
-        game="toy",
-        env_id="arena/Toy-v0",
-        engine="tests.arena.toygame:ToyEngine",
-        env="tests.arena.toygame:env",
-        bots="tests.arena.toygame:BOTS",
-        description="test-only toy game",
-        speech_types=("message",),
-        event_types=("secret", "votes"),
-    ),
+    TOY_INFO,
     registry.GameInfo(
         game="raytoy",
         env_id="arena/RayToy-v0",

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +72,15 @@ def small_config(url: str, bank: Path | None, **change: Any) -> dict[str, Any]:
             **change,
         },
     )
+
+
+def kill_when_recorded(proc: subprocess.Popen[str], matches: Path, n: int) -> None:
+    """``kill -9`` the self-play process once ``matches`` holds ``n`` records (or after 240 s,
+    so a run that never gets there still ends; the test's own checks then fail)."""
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        if matches.exists() and len(list(matches.glob("*.jsonl"))) >= n:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)

@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import yaml
@@ -20,7 +18,7 @@ from arena.memory.bank import open_bank
 from arena.selfplay.config import parse
 from arena.selfplay.engine import ContextEngine
 from arena.store import Store
-from tests.tournaments.selfplay_setup import raw_config, seed_bank, write_config
+from tests.tournaments.selfplay_setup import kill_when_recorded, raw_config, seed_bank, write_config
 from tournaments.config import RunConfig
 from tournaments.executor import Tournament
 from tournaments.selfplay import SelfPlay
@@ -106,14 +104,8 @@ def test_resume_after_kill_reaches_the_same_champion_bank_and_ratings(tmp_path: 
         assert whole.returncode == 0, err
         killed = _cli(str(cfg), "--out", str(tmp_path / "killed"), cwd=tmp_path)
         # kill -9 once generation 1 is being played (after a reflection was folded)
-        deadline = time.monotonic() + 240
         target = tmp_path / "killed" / "r0" / "g001" / "play" / "matches"
-        while time.monotonic() < deadline:
-            if target.exists() and len(list(target.glob("*.jsonl"))) >= 5:
-                break
-            time.sleep(0.05)
-        killed.send_signal(signal.SIGKILL)
-        killed.communicate(timeout=30)
+        kill_when_recorded(killed, target, 5)
         assert not (tmp_path / "killed" / "r0" / "result.json").exists()
         resumed = _cli("--resume", str(tmp_path / "killed"), cwd=tmp_path)
         _, err = resumed.communicate(timeout=300)

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ from arena.selfplay.replay import reach
 from arena.selfplay.select import ratings
 from arena.store import Store
 from tests.tournaments import selfplay_game
-from tests.tournaments.selfplay_setup import raw_config, seed_bank, write_config
+from tests.tournaments.selfplay_setup import kill_when_recorded, raw_config, seed_bank, write_config
 from tests.tournaments.test_selfplay import _cli, _fingerprint
 from tournaments.executor import AsyncioExecutor, use_executor
 from tournaments.selfplay import SelfPlay
@@ -143,14 +141,8 @@ def test_resume_after_kill_mid_replay_finishes_identically(tmp_path: Path) -> No
         assert whole.returncode == 0, err
         killed = _cli(str(cfg), "--out", str(tmp_path / "killed"), cwd=tmp_path)
         # kill -9 while generation 0's replay phase is being played
-        deadline = time.monotonic() + 240
         target = tmp_path / "killed" / "r0" / "g000" / "replay" / "matches"
-        while time.monotonic() < deadline:
-            if target.exists() and len(list(target.glob("*.jsonl"))) >= 4:
-                break
-            time.sleep(0.02)
-        killed.send_signal(signal.SIGKILL)
-        killed.communicate(timeout=30)
+        kill_when_recorded(killed, target, 4)
         assert not (tmp_path / "killed" / "r0" / "g000" / "generation.json").exists()
         assert 0 < len(list(target.glob("*.jsonl"))) < 32  # of 64 play games / 2
         resumed = _cli("--resume", str(tmp_path / "killed"), cwd=tmp_path)
