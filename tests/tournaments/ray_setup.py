@@ -21,6 +21,12 @@ from tests.arena.toygame import INFO as TOY_INFO
 from tests.arena.toygame import LowestAgent, ToyEngine
 
 ROOT = Path(__file__).resolve().parents[2]
+# Set in the child pytest process each Ray test runs in (tests/tournaments/conftest.py).
+CHILD = "ARENA_RAY_TEST_CHILD"
+
+
+def in_child() -> bool:
+    return bool(os.environ.get(CHILD))
 
 
 class RayToyEngine(ToyEngine):
@@ -114,8 +120,12 @@ def echo_model(config: BackendConfig) -> EchoModel:
 
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[Any]:
-    """A two-CPU local cluster for the whole session, shut down at its end."""
+    """A two-CPU local cluster for the whole (child) session, shut down at its end. The
+    parent process starts none: it only hands each Ray test to a child."""
     ray = pytest.importorskip("ray")
+    if not in_child():
+        yield None
+        return
     started = not ray.is_initialized()
     if started:
         path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)

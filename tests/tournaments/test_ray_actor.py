@@ -22,7 +22,7 @@ from tests.tournaments.test_ray_executor import played
 from tournaments.executor import Tournament
 from tournaments.ray_executor import RayExecutor
 
-pytestmark = pytest.mark.usefixtures("ray_cluster")
+pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
 
 
 def ask(text: str) -> ChatRequest:

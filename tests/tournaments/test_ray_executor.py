@@ -23,7 +23,7 @@ from tests.tournaments.test_executor import make_config
 from tournaments.executor import Progress, Tournament
 from tournaments.ray_executor import RayExecutor
 
-pytestmark = pytest.mark.usefixtures("ray_cluster")
+pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
 
 
 def played(results: list[MatchResult]) -> list[tuple[Any, ...]]:

@@ -20,7 +20,7 @@ from tournaments.executor import use_executor
 from tournaments.ray_executor import RayExecutor
 from tournaments.selfplay import SelfPlay
 
-pytestmark = pytest.mark.usefixtures("ray_cluster")
+pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
 
 
 def test_selfplay_on_ray_reaches_what_selfplay_on_asyncio_reaches(tmp_path: Path) -> None:

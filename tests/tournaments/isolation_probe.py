@@ -1,0 +1,18 @@
+"""Tests that misbehave on purpose, for tests/tournaments/test_isolation.py (this file's name
+does not start with ``test_``, so the suite never collects it by itself)."""
+
+from __future__ import annotations
+
+import os
+
+
+def test_exits_the_process() -> None:
+    os._exit(1)  # as Ray's native core does on a failed internal check
+
+
+def test_fails_an_assertion() -> None:
+    assert 1 + 1 == 3
+
+
+def test_passes() -> None:
+    assert True
