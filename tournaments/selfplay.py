@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,26 +31,14 @@ import numpy as np
 from arena import registry
 from arena.memory.bank import open_bank
 from arena.results import MatchResult, MatchSpec
-from arena.seeding import derive_seed
 from arena.selfplay import candidate as cand
-from arena.selfplay import operators as ops
-from arena.selfplay.budget import Ledger, Usage
+from arena.selfplay.budget import Ledger
 from arena.selfplay.candidate import Candidate
 from arena.selfplay.config import SelfPlayConfig
 from arena.selfplay.gate import GateDecision, decide
 from arena.selfplay.replay import ReplayBuffer
-from arena.selfplay.report import churn
-from arena.selfplay.select import (
-    Rating,
-    optimistic_order,
-    pareto_front,
-    rank,
-    ratings,
-    role_ratings,
-)
-from arena.selfplay.select import survivors as select_survivors
+from arena.selfplay.select import Rating, rank, ratings
 from arena.selfplay.units import Split, Unit, episode_id, make_units
-from arena.stats import wilson
 from tournaments.executor import SinkFactory
 from tournaments.selfplay_phase import Episode, play_phase, run_config, write_json, write_text
 from tournaments.selfplay_replay import (
@@ -62,6 +48,8 @@ from tournaments.selfplay_replay import (
     replay_summary,
     replicate_flipped,
 )
+from tournaments.selfplay_reproduce import reproduce, tabu_entry
+from tournaments.selfplay_summary import generation_summary, improvement
 
 OnGeneration = Callable[[dict[str, Any]], None]
 
@@ -148,7 +136,7 @@ class SelfPlay:
             "tabu": state.tabu,
             "stopped": self.ledger.stopped,
         }
-        out["improvement"] = self._improvement(state)
+        out["improvement"] = improvement(state)
         write_json(rdir / "result.json", out)
         return out
 
@@ -298,7 +286,7 @@ class SelfPlay:
     async def _generation(self, state: RepeatState, g: int, rdir: Path) -> None:
         gdir = rdir / f"g{g:03d}"
         if g == 0 and len(state.population) < self.config.population:
-            state.population = await self._reproduce(state, -1, [state.seed.id], {}, gdir)
+            state.population = await reproduce(self, state, -1, [state.seed.id], {}, gdir)
         panel_names = [p["name"] for p in self._panel_entries(state)]
         train = self._units(state.repeat, "train", g, panel_names)
         select = self._units(state.repeat, "select", g, panel_names)
@@ -330,14 +318,14 @@ class SelfPlay:
             replayed = await replay_states(self, state, g, len(jobs), gdir)
             if self.ledger.stopped:
                 return
-        summary = self._summary(state, g, table, played, decision)
+        summary = generation_summary(self, state, g, table, played, decision)
         summary["replay"] = replay_summary(state, replayed)
         state.generations.append(summary)
         write_json(gdir / "generation.json", summary)
         if self.on_generation is not None:
             self.on_generation(summary)
         if g + 1 < self.config.generations:
-            state.population = await self._reproduce(state, g, order, table, gdir)
+            state.population = await reproduce(self, state, g, order, table, gdir)
 
     async def _gate(
         self,
@@ -403,7 +391,7 @@ class SelfPlay:
             state.incumbent = challenger
         else:
             state.tabu.append(
-                self._tabu(
+                tabu_entry(
                     challenger,
                     g,
                     f"failed the gate: Δ {decision.mean_delta:+.3f}, "
@@ -411,227 +399,3 @@ class SelfPlay:
                 )
             )
         return decision
-
-    def _tabu(self, c: Candidate, g: int, reason: str) -> dict[str, Any]:
-        return {
-            "candidate": c.id,
-            "generation": g,
-            "operator": c.operator,
-            "note": c.note,
-            "reason": reason,
-        }
-
-    async def _reproduce(
-        self, state: RepeatState, g: int, order: list[str], table: dict[str, Rating], gdir: Path
-    ) -> list[Candidate]:
-        cfg = self.config
-        # the incumbent always survives (the gate compares against it), then the top elites,
-        # then (pareto) the candidates best in some (game, role) that the average drops
-        front: list[str] = []
-        if cfg.selection.pareto:
-            tables = role_ratings(state.select_results, lambda name: name.startswith("c-"))
-            front = pareto_front([c.id for c in state.population], tables, cfg.selection.k)
-        survivors = select_survivors(state.incumbent.id, order, cfg.elites, cfg.population, front)
-        for c in state.population:
-            if c.id not in survivors:
-                mu = table.get(c.id)
-                state.tabu.append(
-                    self._tabu(
-                        c,
-                        g,
-                        f"not an elite (mu-k*sigma {mu.conservative(cfg.selection.k):.2f})"
-                        if mu
-                        else "not an elite",
-                    )
-                )
-        # only a failed gate bars a context for good; a dropped one (a few unlucky games) may
-        # be proposed again, its note stays in the log the reflector reads
-        taboo = {t["candidate"] for t in state.tabu if t["reason"].startswith("failed")}
-        # the first child grows from the incumbent (exploitation), the others from the most
-        # optimistic candidates (mu + c*sigma: exploration of the uncertain)
-        optimistic = optimistic_order(
-            [c.id for c in state.population], table, cfg.selection.explore
-        )
-        parents_order = list(dict.fromkeys([state.incumbent.id, *optimistic]))
-        nxt = [state.known[i] for i in survivors]
-        seen = set(survivors)
-        bank = self.banks[state.repeat]
-        for slot in range(cfg.population - len(nxt)):
-            rng = random.Random(derive_seed(cfg.master_seed, state.repeat, g, "slot", slot))
-            for attempt in range(6):
-                op = ops.choose_operator(cfg.operators, rng)
-                parent = state.known[parents_order[(slot + attempt) % len(parents_order)]]
-                child = await self._apply(
-                    op, parent, state, g, slot, attempt, parents_order, rng, bank
-                )
-                if child is None:
-                    continue
-                if child.id in seen or (child.id in taboo and op != "copy"):
-                    continue
-                seen.add(child.id)
-                state.known.setdefault(child.id, child)
-                nxt.append(state.known[child.id])
-                break
-        pdir = gdir.parent / f"g{g + 1:03d}"
-        pdir.mkdir(parents=True, exist_ok=True)
-        (pdir / "population.json").write_text(
-            json.dumps([c.model_dump(mode="json") for c in nxt], indent=1), encoding="utf-8"
-        )
-        return nxt
-
-    async def _apply(
-        self,
-        op: str,
-        parent: Candidate,
-        state: RepeatState,
-        g: int,
-        slot: int,
-        attempt: int,
-        order: list[str],
-        rng: random.Random,
-        bank: Any,
-    ) -> Candidate | None:
-        cfg = self.config
-        if op == "copy":
-            return parent.model_copy(update={})
-        if op == "restyle":
-            return ops.restyle(parent, cfg.styles, rng, g + 1)
-        if op == "rewrite":
-            if parent.version is None:
-                return None
-            return ops.rewrite(parent, bank.at(parent.version).insights(), rng, g + 1)
-        if op == "crossover":
-            others = [i for i in order if i != parent.id]
-            if not others:
-                return None
-            other = state.known[rng.choice(others)]
-            versions = {
-                v: [i.id for i in bank.at(v).insights()]
-                for v in (parent.version, other.version)
-                if v is not None
-            }
-            return ops.crossover(parent, other, versions, g + 1)
-        if op == "reflect":
-            return await self._reflect(parent, state, g, slot, attempt, bank)
-        raise ValueError(op)
-
-    async def _reflect(
-        self, parent: Candidate, state: RepeatState, g: int, slot: int, attempt: int, bank: Any
-    ) -> Candidate | None:
-        from arena.memory.learn import FinishedMatch
-        from arena.memory.reflect import make_reflector
-        from arena.memory.trajectory import load_events
-        from arena.memory.update import UpdateSettings
-
-        games = state.train_results.get(parent.id, [])
-        if not games or not self.ledger.admit("reflect"):
-            return None
-        finished = []
-        for unit, res, run_dir in games:
-            if res.status != "finished" or not res.jsonl:
-                continue
-            events = load_events(run_dir / res.jsonl)
-            finished.append(FinishedMatch(res.match_id, events, [unit.seat]))
-        tabu = [
-            f"context {t['note']} was rejected: {t['reason']}"
-            for t in state.tabu[-10:]
-            if t["note"]
-        ]
-        reflector = ops.TabuReflector(make_reflector(self.config.reflector), tabu)
-        started = time.monotonic()
-        fold_id = f"{self.run_id(state.repeat)}:g{g}:s{slot}:a{attempt}"
-        child = await ops.reflect_child(
-            bank, parent, finished, reflector, fold_id, UpdateSettings(), g + 1
-        )
-        # the reflector's own time is the reflect phase; the fold around it, the memory update
-        spent = time.monotonic() - started
-        self.ledger.record(
-            "reflect",
-            Usage(
-                llm_calls=reflector.calls,
-                tokens_out=reflector.chars_out // 4,
-                wall_s=reflector.wall_s,
-            ),
-        )
-        self.ledger.record("memory_update", Usage(wall_s=max(0.0, spent - reflector.wall_s)))
-        if hasattr(reflector.inner, "close"):
-            await reflector.inner.close()
-        return child
-
-    # -- reporting -------------------------------------------------------------------------
-    def _summary(
-        self,
-        state: RepeatState,
-        g: int,
-        table: dict[str, Rating],
-        played: list[tuple[Episode, MatchResult | None]],
-        decision: GateDecision | None,
-    ) -> dict[str, Any]:
-        k = self.config.selection.k
-        rows = []
-        for c in state.population:
-            rt = table.get(c.id)
-            per_panel: dict[str, list[float]] = {}
-            for e, res in played:
-                if e.candidate == c.id and e.unit.split == "select" and res is not None:
-                    s = self._score(res, e.unit)
-                    won = res.seats[e.unit.seat].result == "win" if res.seats else False
-                    per_panel.setdefault(e.unit.panel, []).append(float(won))
-                    _ = s
-            wins = [w for v in per_panel.values() for w in v]
-            lo, hi = wilson(sum(wins), len(wins))
-            parent = state.known.get(c.parent) if c.parent else None
-            rows.append(
-                {
-                    "id": c.id,
-                    **c.lineage(),
-                    "style": c.style,
-                    "insights": len(c.insights),
-                    # what its operator changed against its (first) parent
-                    "churn": churn(parent.insights if parent else c.insights, c.insights),
-                    "mu": rt.mu if rt else None,
-                    "sigma": rt.sigma if rt else None,
-                    "conservative": rt.conservative(k) if rt else None,
-                    "win_rate": sum(wins) / len(wins) if wins else None,
-                    "win_ci": [lo, hi],
-                    "worst_panel_win_rate": min(
-                        (sum(v) / len(v) for v in per_panel.values() if v), default=None
-                    ),
-                }
-            )
-        bank = self.banks[state.repeat]
-        snap = bank.at()
-        # the bank against the one the previous generation (or the seed) was reported with
-        before = state.generations[-1]["bank"]["version"] if state.generations else None
-        if before is None:
-            before = state.seed.version
-        was = [i.id for i in bank.at(before).insights()] if before is not None else []
-        contexts = {(c.style, c.insights) for c in state.population}
-        return {
-            "repeat": state.repeat,
-            "generation": g,
-            "incumbent": state.incumbent.id,
-            "candidates": sorted(rows, key=lambda r: (-(r["conservative"] or -1e9), r["id"])),
-            "diversity": len(contexts) / max(1, len(state.population)),
-            "bank": {
-                "version": snap.version,
-                "active": len(snap.insights()),
-                **churn(was, [i.id for i in snap.insights()]),
-            },
-            "gate": decision.as_dict() if decision else None,
-            "budget": self.ledger.as_dict(),
-        }
-
-    def _improvement(self, state: RepeatState) -> dict[str, Any]:
-        champ, seed = state.incumbent.id, state.seed.id
-        if champ == seed or champ not in state.gate_scores or seed not in state.gate_scores:
-            return {"champion": champ, "delta": 0.0, "n": 0, "note": "the seed was not replaced"}
-        keys = sorted(set(state.gate_scores[champ]) & set(state.gate_scores[seed]))
-        d = [state.gate_scores[champ][u] - state.gate_scores[seed][u] for u in keys]
-        d = [x for x in d if math.isfinite(x)]
-        return {
-            "champion": champ,
-            "delta": float(np.mean(d)) if d else 0.0,
-            "n": len(d),
-            "note": "paired mean over the gate units (the gate that promoted: optimistic)",
-        }

@@ -1,0 +1,97 @@
+"""What a self-play repeat reports: per generation (candidates with mu, sigma, mu - k*sigma,
+win rate against the panel with its Wilson interval, worst panel entry, diversity, bank size
+and churn, budget spent) and, per repeat, the champion's paired improvement over the seed."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from arena.results import MatchResult
+from arena.selfplay.gate import GateDecision
+from arena.selfplay.report import churn
+from arena.selfplay.select import Rating
+from arena.stats import wilson
+from tournaments.selfplay_phase import Episode
+
+if TYPE_CHECKING:
+    from tournaments.selfplay import RepeatState, SelfPlay
+
+
+def generation_summary(
+    sp: SelfPlay,
+    state: RepeatState,
+    g: int,
+    table: dict[str, Rating],
+    played: list[tuple[Episode, MatchResult | None]],
+    decision: GateDecision | None,
+) -> dict[str, Any]:
+    k = sp.config.selection.k
+    rows = []
+    for c in state.population:
+        rt = table.get(c.id)
+        per_panel: dict[str, list[float]] = {}
+        for e, res in played:
+            if e.candidate == c.id and e.unit.split == "select" and res is not None:
+                won = res.seats[e.unit.seat].result == "win" if res.seats else False
+                per_panel.setdefault(e.unit.panel, []).append(float(won))
+        wins = [w for v in per_panel.values() for w in v]
+        lo, hi = wilson(sum(wins), len(wins))
+        parent = state.known.get(c.parent) if c.parent else None
+        rows.append(
+            {
+                "id": c.id,
+                **c.lineage(),
+                "style": c.style,
+                "insights": len(c.insights),
+                # what its operator changed against its (first) parent
+                "churn": churn(parent.insights if parent else c.insights, c.insights),
+                "mu": rt.mu if rt else None,
+                "sigma": rt.sigma if rt else None,
+                "conservative": rt.conservative(k) if rt else None,
+                "win_rate": sum(wins) / len(wins) if wins else None,
+                "win_ci": [lo, hi],
+                "worst_panel_win_rate": min(
+                    (sum(v) / len(v) for v in per_panel.values() if v), default=None
+                ),
+            }
+        )
+    bank = sp.banks[state.repeat]
+    snap = bank.at()
+    # the bank against the one the previous generation (or the seed) was reported with
+    before = state.generations[-1]["bank"]["version"] if state.generations else None
+    if before is None:
+        before = state.seed.version
+    was = [i.id for i in bank.at(before).insights()] if before is not None else []
+    contexts = {(c.style, c.insights) for c in state.population}
+    return {
+        "repeat": state.repeat,
+        "generation": g,
+        "incumbent": state.incumbent.id,
+        "candidates": sorted(rows, key=lambda r: (-(r["conservative"] or -1e9), r["id"])),
+        "diversity": len(contexts) / max(1, len(state.population)),
+        "bank": {
+            "version": snap.version,
+            "active": len(snap.insights()),
+            **churn(was, [i.id for i in snap.insights()]),
+        },
+        "gate": decision.as_dict() if decision else None,
+        "budget": sp.ledger.as_dict(),
+    }
+
+
+def improvement(state: RepeatState) -> dict[str, Any]:
+    champ, seed = state.incumbent.id, state.seed.id
+    if champ == seed or champ not in state.gate_scores or seed not in state.gate_scores:
+        return {"champion": champ, "delta": 0.0, "n": 0, "note": "the seed was not replaced"}
+    keys = sorted(set(state.gate_scores[champ]) & set(state.gate_scores[seed]))
+    d = [state.gate_scores[champ][u] - state.gate_scores[seed][u] for u in keys]
+    d = [x for x in d if math.isfinite(x)]
+    return {
+        "champion": champ,
+        "delta": float(np.mean(d)) if d else 0.0,
+        "n": len(d),
+        "note": "paired mean over the gate units (the gate that promoted: optimistic)",
+    }
