@@ -25,15 +25,13 @@ See docs/tournaments.md for every field.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from arena import registry
-from arena.agents import factory
+from arena import config_checks as checks
 from arena.configfile import read_yaml_mapping
 from arena.errors import ConfigError, describe_validation
 from arena.results import InvalidActionPolicy
@@ -166,10 +164,7 @@ RUNTIME_FIELDS = ("concurrency", "output_dir")
 
 
 def _game_shape(engine_cls: Any, rules: Any) -> tuple[int, set[str]]:
-    try:
-        engine = engine_cls(rules, seed=0)
-    except Exception as err:  # rules each valid alone may not make a game together
-        raise ConfigError(f"rules: the game cannot be set up with them: {_one_line(err)}") from None
+    engine = checks.dealt(engine_cls, rules)
     return engine.n_seats, set(engine.teams().values())
 
 
@@ -243,44 +238,15 @@ def planned_matches(config: RunConfig) -> int:
     return n_lineups * config.matches * config.repeats
 
 
-def _rules(engine_cls: Any, rules: dict[str, Any]) -> tuple[Any, list[str]]:
-    """The game's rules validated strictly (``max_days: true`` is not 1), or the problems."""
-    try:
-        text = json.dumps(rules)
-    except (TypeError, ValueError):
-        return None, ["rules: values must be numbers, strings, booleans, lists or mappings"]
-    try:
-        return engine_cls.Rules.model_validate_json(text, strict=True), []
-    except ValidationError as err:
-        return None, describe_validation(err, "rules")
-    except Exception as err:  # a game's own rule hook refused the input in its own way
-        return None, [f"rules: not valid for {engine_cls.game}: {_one_line(err)}"]
-
-
-def _one_line(err: BaseException) -> str:
-    return (" ".join(str(err).split()) or type(err).__name__)[:200]
-
-
 def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
     """Cross-field checks that need the registry; raises ConfigError listing every problem."""
     problems: list[str] = []
-    try:
-        info = registry.get(config.game)
-    except registry.UnknownGame as err:
-        raise ConfigError([f"game: {err}"]) from None
+    info, engine_cls = checks.game(config.game)
     config.game = info.game
-    engine_cls = registry.engine_class(info.game)
-    rules, rule_problems = _rules(engine_cls, config.rules)
+    rules, rule_problems = checks.rules(engine_cls, config.rules)
     problems += rule_problems
     for i, entry in enumerate(config.agents):
-        try:
-            factory.resolve(entry.kind, info.game)
-        except KeyError as err:
-            problems.append(f"agents.{i}.kind: {err.args[0]}")
-            continue
-        problems += [
-            f"agents.{i}.{m}" for m in factory.param_problems(entry.kind, info.game, entry.params)
-        ]
+        problems += checks.entry(f"agents.{i}", entry.kind, entry.params, info.game)
     planned = planned_matches(config)
     if planned > max_planned:
         problems.append(

@@ -27,8 +27,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from arena import registry
-from arena.agents import factory
+from arena import config_checks as checks
 from arena.errors import ConfigError, describe_validation
 from arena.results import InvalidActionPolicy
 
@@ -166,27 +165,23 @@ class SelfPlayConfig(Strict):
 def check(config: SelfPlayConfig) -> None:
     """Cross-field checks that need the registry; raises ConfigError listing every problem."""
     problems: list[str] = []
-    try:
-        info = registry.get(config.game)
-    except registry.UnknownGame as err:
-        raise ConfigError([f"game: {err}"]) from None
+    info, engine_cls = checks.game(config.game)
     config.game = info.game
-    engine_cls = registry.engine_class(info.game)
     n_seats = None
-    try:
-        n_seats = engine_cls(engine_cls.Rules(**config.rules), seed=0).n_seats
-    except ValidationError as err:
-        problems.extend(describe_validation(err, "rules"))
+    ruleset, rule_problems = checks.rules(engine_cls, config.rules)
+    problems += rule_problems
+    if ruleset is not None:
+        try:
+            n_seats = checks.dealt(engine_cls, ruleset).n_seats
+        except ConfigError as err:
+            problems += err.problems
     if config.base.kind != "llm":
         problems.append("base.kind: candidates are LLM contexts; the base must be kind 'llm'")
     else:
         problems += _check_base(config.base.params)
     names = [p.name for p in config.panel]
     for i, entry in enumerate(config.panel):
-        try:
-            factory.resolve(entry.kind, info.game)
-        except KeyError as err:
-            problems.append(f"panel.{i}.kind: {err.args[0]}")
+        problems += checks.entry(f"panel.{i}", entry.kind, entry.params, info.game)
         if names.count(entry.name) > 1:
             problems.append(f"panel.{i}.name: duplicate panel entry name {entry.name!r}")
         if entry.name.startswith("c-"):

@@ -124,3 +124,17 @@ def test_replay_and_selection_knobs_are_validated() -> None:
     assert problems(good(replay={"fraction": 0.5, "rare": 0, "split": 0})) == [
         "c: replay: rare + split must be > 0 (no state would have a priority)"
     ]
+
+
+def test_rules_and_panel_params_are_checked_as_arena_run_checks_them() -> None:
+    # one shared check (arena.config_checks): rules strictly typed, panel params known
+    found = problems(
+        good(
+            rules={"max_turns": True},
+            panel=[{"name": "bot", "kind": "rule", "params": {"colour": 1}}],
+        )
+    )
+    assert found == [
+        "c: rules.max_turns: Input should be a valid integer",
+        "c: panel.0.params: unknown parameter(s) ['colour'] for linear; accepted: beta, slip",
+    ]
