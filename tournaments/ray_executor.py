@@ -261,10 +261,14 @@ class _RayRun:
                     del running[task]
                     task.result()  # a driver-side bug must surface, not become a retry
         except BaseException:
+            # Interrupted (Ctrl-C, a stop): ask the chunks to stop, without force. A forced
+            # cancel kills the worker process mid-stream, which Ray must then replace, and it
+            # is the cancel path where Ray's native core has had its races; the chunk stops its
+            # own matches when interrupted (tournaments.ray_worker.play_chunk).
             for task, gen in running.items():
                 task.cancel()
                 with contextlib.suppress(Exception):  # already done, or the cluster is gone
-                    ray.cancel(gen, force=True)
+                    ray.cancel(gen, force=False)
             raise
 
     def _submit(self, chunk: list[MatchSpec]) -> Any:

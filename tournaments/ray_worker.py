@@ -187,9 +187,13 @@ def play_chunk(
     )
     node = node_name()
     cpu = time.process_time()
-    while (msg := out.get()) is not None:
-        msg["node"] = node
-        yield msg
+    try:
+        while (msg := out.get()) is not None:
+            msg["node"] = node
+            yield msg
+    except BaseException:  # cancelled by the driver (KeyboardInterrupt) or the stream closed
+        future.cancel()  # stop this chunk's matches on the worker's loop too
+        raise
     future.result()  # surface a failure of the chunk itself (setting up its backends)
     # this process's CPU over the chunk, Ray's own threads included (bench/ray_executor.py)
     yield {"kind": "chunk_done", "match_id": "", "node": node, "cpu_s": time.process_time() - cpu}

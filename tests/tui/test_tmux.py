@@ -113,7 +113,10 @@ def test_hostile_speech_cannot_wipe_the_replay_screen(tmp_path: Path) -> None:
         wait_screen("replay", "Match over")
         # show only the line with the escapes: it is on screen as text
         tmux("send-keys", "-t", "replay", "/")
+        # type only once the box is up and focused: keys sent before land on the transcript
+        wait_screen("replay", "search (enter")
         tmux("send-keys", "-t", "replay", "-l", "INJ2")
+        wait_screen("replay", "INJ2")
         tmux("send-keys", "-t", "replay", "Enter")
         text = wait_screen("replay", "INJ2 ␛[2J␛[H␛]0;pwned")
         assert "avalon-7" in text  # the title survived: nothing cleared the screen
