@@ -36,6 +36,7 @@ from arena.llm.prompt import (
     output_schema,
     render_messages,
     split_prompt,
+    stable_point,
     system_prompt,
     wants_belief,
 )
@@ -158,6 +159,7 @@ class LLMAgent(Agent):
             stop=["\n"] if plain else [],
             # the seat's conversation: a local backend keeps its KV cache between turns
             session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
+            stable=stable_point(messages),
         )
         local_rank = b.type == "local" and b.rank_choices and not belief
         if local_rank and is_ranked_choice(decision):

@@ -65,11 +65,13 @@ def prefill(
     prompts: list[list[int]],
     sessions: list[str | None],
     store: KVStore | None,
+    keep: list[int | None] | None = None,
 ) -> Prefilled:
     """Prefill every prompt, reusing each session's longest common cached prefix.
 
     ``model`` is a :class:`arena.llm.local_model.LocalModel`. With a store, every session's
-    new prompt KV is stored back (the tensors are not touched by later decoding)."""
+    new prompt KV is stored back (the tensors are not touched by later decoding): its first
+    ``keep[i]`` tokens when given (the part that only grows between turns), else all."""
     torch = model.torch
     n = len(prompts)
     logits: list[Any] = [None] * n
@@ -114,10 +116,16 @@ def prefill(
     if store is not None:
         for i, session in enumerate(sessions):
             if session:
-                # rows of a padded prefill are views of the batch tensors: copy them, or the
-                # whole batch would stay alive (and the byte count would lie)
-                own = rows[i] if i not in misses else [(k.clone(), v.clone()) for k, v in rows[i]]
-                store.put(session, list(prompts[i]), own)
+                size = len(prompts[i]) if keep is None or keep[i] is None else keep[i]
+                size = max(1, min(int(size or 0), len(prompts[i])))
+                if size < len(prompts[i]) or i in misses:
+                    # a cut, and rows of a padded prefill, are views of larger tensors: copy
+                    # them, or those would stay alive (and the byte count would lie)
+                    own = [(k[..., :size, :].clone(), v[..., :size, :].clone())
+                           for k, v in rows[i]]  # fmt: skip
+                else:
+                    own = rows[i]
+                store.put(session, list(prompts[i][:size]), own)
         store.stats.hits += n - len(misses)
         store.stats.misses += sum(1 for i in misses if sessions[i])
         store.stats.reused_tokens += sum(cached)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.llm.kv import KVStore
+from arena.llm.kv import KVStore, common_prefix
 from arena.llm.kv_batch import Prefilled, assemble, prefill
 from arena.llm.messages import ChatRequest, ChatResult, LLMError
 
@@ -130,7 +130,27 @@ class LocalModel:
         self, requests: list[ChatRequest], kv: KVStore | None
     ) -> tuple[list[list[int]], Prefilled]:
         prompts = [self.encode_chat(r.messages) for r in requests]
-        return prompts, prefill(self, prompts, [r.session for r in requests], kv)
+        keep = [self._stable_tokens(r, p) if kv is not None else None
+                for r, p in zip(requests, prompts, strict=True)]  # fmt: skip
+        return prompts, prefill(self, prompts, [r.session for r in requests], kv, keep)
+
+    def _stable_tokens(self, request: ChatRequest, prompt: list[int]) -> int | None:
+        """How many of ``prompt``'s tokens lie before ``request.stable`` (None: all of them).
+        The conversation cut there is encoded alone; where its tokens part from the prompt's
+        is the boundary (a token merged across the cut is left out)."""
+        if request.session is None or request.stable is None:
+            return None
+        i, chars = request.stable
+        if not 0 <= i < len(request.messages):
+            return None
+        cut = dict(request.messages[i])
+        cut["content"] = (cut.get("content") or "")[:chars]
+        ids = self.tok.apply_chat_template(
+            [*request.messages[:i], cut], add_generation_prompt=False, tokenize=True
+        )
+        if hasattr(ids, "keys"):
+            ids = ids["input_ids"]
+        return common_prefix([int(t) for t in ids], prompt)
 
     def _generate(self, requests: list[ChatRequest], kv: KVStore | None) -> list[ChatResult]:
         torch = self.torch

@@ -52,6 +52,10 @@ class ChatRequest:
     # which conversation this request continues (e.g. "match-id:seat"): a local backend keeps
     # that seat's KV cache between its turns. Not part of the response-cache key.
     session: str | None = None
+    # (message index, characters of it): how far the conversation only grows between the
+    # seat's turns. A local backend keeps the session's KV cache that far and no further (the
+    # decision request after it is never reused). A hint: None caches the whole prompt.
+    stable: tuple[int, int] | None = None
 
     def cache_key(self, backend: str, model: str) -> str:
         data = {

@@ -284,6 +284,18 @@ def render_messages(
     return messages, start
 
 
+def stable_point(messages: list[dict[str, str]]) -> tuple[int, int] | None:
+    """Where a rendered conversation stops growing only at its end: just before the transcript's
+    closing tag in the user message (new lines go in before it; the tag and the decision
+    request after it change every turn). Used as :attr:`ChatRequest.stable`."""
+    mark = "\n" + TRANSCRIPT_CLOSE + "\n"
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].get("role") == "user":
+            at = (messages[i].get("content") or "").rfind(mark)
+            return (i, at + 1) if at >= 0 else None
+    return None
+
+
 def choice_candidates(decision: Decision) -> list[str]:
     """Complete replies for likelihood ranking: one per option."""
     key = "choices" if decision.max_choices > 1 else "choice"

@@ -81,6 +81,13 @@ async def until(pilot: Any, predicate: Any, timeout: float = 120.0) -> None:
         await pilot.pause(0.01)
 
 
+def logs_drawn(screen: Any) -> bool:
+    """Every transcript log of the screen has drawn what was written to it: a RichLog keeps
+    writes back until it knows its size, and a screen read before would hold no transcript (a
+    privacy check on it would pass for nothing)."""
+    return all(w._size_known and not w._deferred_renders for w in screen.query(RichLog))
+
+
 def turn_ready(app: PlayApp) -> bool:
     screen = app.screen
     if app.job_done:
@@ -88,7 +95,11 @@ def turn_ready(app: PlayApp) -> bool:
     if isinstance(screen, PassScreen):
         return screen.ready
     return (
-        isinstance(screen, PlayScreen) and screen.ready and screen.accepting and screen.request.open
+        isinstance(screen, PlayScreen)
+        and screen.ready
+        and screen.accepting
+        and screen.request.open
+        and logs_drawn(screen)
     )
 
 

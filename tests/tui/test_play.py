@@ -10,7 +10,15 @@ from typing import Any
 
 from arena.agents.human import HumanDesk
 from arena.types import Decision, Observation, Option
-from tests.tui.playing import SIZE, play_app, play_through, screen_text, tournament, until
+from tests.tui.playing import (
+    SIZE,
+    logs_drawn,
+    play_app,
+    play_through,
+    screen_text,
+    tournament,
+    until,
+)
 from tui.play import PlayApp
 from tui.screens.play import PassScreen, PlayScreen, fact_line
 
@@ -178,7 +186,14 @@ async def test_agent_written_text_reaches_the_screen_escaped() -> None:
     app, ask = _request_app(decision, f"You are Ann.\n{hostile}")
     async with app.run_test(size=SIZE) as pilot:
         answer = asyncio.ensure_future(ask())
-        await until(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.accepting)
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, PlayScreen)
+                and app.screen.accepting
+                and logs_drawn(app.screen)
+            ),
+        )
         text = screen_text(app.screen)
         assert "\x1b" not in text and "\u202e" not in text
         assert "␛[2J[bold red]boom[/] ⟨U+202E⟩evil" in text  # shown as written, not obeyed

@@ -20,6 +20,7 @@ from arena.llm.config import BackendConfig
 from arena.llm.kv import KVStore
 from arena.llm.local_model import bundled_gguf, load_model, resolve_device, resolve_dtype
 from arena.llm.messages import ChatRequest
+from arena.llm.prompt import stable_point
 
 pytestmark = pytest.mark.slow
 
@@ -64,6 +65,25 @@ def test_a_growing_conversation_reuses_its_prefix_and_says_the_same_tokens(model
             assert 0 < reused.tokens_cached < reused.tokens_in - 10
     assert kv.stats.hits == len(TALK) - 1 and kv.stats.misses == 1
     assert len(kv) == 1 and kv.nbytes > 0
+
+
+def test_the_decision_request_is_not_kept_and_the_next_turn_reuses_all_that_was(model):
+    # issue 17: the prompt only grows before the transcript's closing tag; the tag and the
+    # decision request after it change every turn, so the seat's cache stops before them
+    kv, whole = store(), store()
+    for n in range(1, len(TALK) + 1):
+        req = turn(TALK[:n], max_tokens=6, session="m:2")
+        req.stable = stable_point(req.messages)
+        bare = turn(TALK[:n], max_tokens=6, session="m:2")  # no hint: the whole prompt kept
+        got, full = model.run_batch([req], kv=kv)[0], model.run_batch([bare], kv=whole)[0]
+        assert got.text == full.text == model.run_batch([req])[0].text
+        if n > 1:  # the next turn reused as much as with the whole prompt kept
+            assert got.tokens_cached == full.tokens_cached > 0
+        entry = kv._entries["m:2"]
+        kept = model.tok.decode(entry.tokens)
+        assert kept.rstrip().endswith(TALK[n - 1]) and "</transcript>" not in kept
+        assert all(k.shape[-2] == len(entry.tokens) for k, _ in entry.layers)
+        assert entry.nbytes < whole._entries["m:2"].nbytes  # the tail's KV is not held
 
 
 def test_a_prompt_changed_in_the_middle_reuses_only_the_common_prefix(model):
