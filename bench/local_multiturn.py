@@ -30,6 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from arena.llm.backends.local import LocalBackend
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest, ChatResult
+from arena.llm.prompt import stable_point
 
 DATA = Path(__file__).resolve().parent / "data" / "werewolf_seat_prompts.json"
 # classic8 with three discussion rounds a day: a surviving seat gets 20 turns in most matches
@@ -139,8 +140,9 @@ def backend(reuse: bool, n_seats: int, dtype: str) -> LocalBackend:
 
 
 def with_session(req: ChatRequest, session: str) -> ChatRequest:
+    # as the LLM agent sends it: the seat's session, and where its prompt stops growing
     return ChatRequest(req.messages, max_tokens=req.max_tokens, choices=req.choices,
-                       session=session)  # fmt: skip
+                       session=session, stable=stable_point(req.messages))  # fmt: skip
 
 
 Calls = list[list[ChatResult]]  # per seat, per turn
