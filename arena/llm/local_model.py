@@ -86,8 +86,10 @@ class LocalModel:
         return out.logits, new
 
     # -- encoding ------------------------------------------------------------------------
-    def encode_chat(self, messages: list[dict[str, str]]) -> list[int]:
-        ids = self.tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+    def encode_chat(self, messages: list[dict[str, str]], reply: bool = True) -> list[int]:
+        """Token ids of ``messages`` in the chat template (``reply``: with the assistant's
+        turn opened after them)."""
+        ids = self.tok.apply_chat_template(messages, add_generation_prompt=reply, tokenize=True)
         if hasattr(ids, "keys"):
             ids = ids["input_ids"]
         return [int(i) for i in ids]
@@ -145,12 +147,7 @@ class LocalModel:
             return None
         cut = dict(request.messages[i])
         cut["content"] = (cut.get("content") or "")[:chars]
-        ids = self.tok.apply_chat_template(
-            [*request.messages[:i], cut], add_generation_prompt=False, tokenize=True
-        )
-        if hasattr(ids, "keys"):
-            ids = ids["input_ids"]
-        return common_prefix([int(t) for t in ids], prompt)
+        return common_prefix(self.encode_chat([*request.messages[:i], cut], reply=False), prompt)
 
     def _generate(self, requests: list[ChatRequest], kv: KVStore | None) -> list[ChatResult]:
         torch = self.torch
