@@ -6,12 +6,14 @@ the visible screen redraws from the model four times a second.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
+from textual.css.query import NoMatches
 
 from arena import untrusted
 from arena.events import Event
@@ -89,7 +91,10 @@ class ArenaApp(App[None]):
         screen = self.screen
         refresh = getattr(screen, "refresh_view", None)
         if refresh is not None and getattr(screen, "ready", False):
-            refresh()
+            # the screen's widgets may be being removed (the app is exiting, the screen is
+            # leaving): a tick in between has nothing to draw on, and must not end the app
+            with contextlib.suppress(NoMatches):
+                refresh()
 
     def open_match(self, match_id: str) -> None:
         from tui.screens.match import MatchScreen
