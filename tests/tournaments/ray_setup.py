@@ -4,6 +4,7 @@ worker does not run conftest.py), with bots that kill their own worker on purpos
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 from collections.abc import Iterator
@@ -72,15 +73,14 @@ BOTS = {"lowest": LowestAgent, "dies_once": DiesOnceAgent, "dies_always": DiesAl
 
 GAMES = [
     TOY_INFO,
-    registry.GameInfo(
+    # the toy game under another name, with the bots that kill their worker
+    dataclasses.replace(
+        TOY_INFO,
         game="raytoy",
         env_id="arena/RayToy-v0",
         engine="tests.tournaments.ray_setup:RayToyEngine",
-        env="tests.arena.toygame:env",
         bots="tests.tournaments.ray_setup:BOTS",
         description="test-only toy game whose bots can kill their worker",
-        speech_types=("message",),
-        event_types=("secret", "votes"),
     ),
 ]
 
