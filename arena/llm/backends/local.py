@@ -40,6 +40,7 @@ class LocalBackend(Backend):
             return self.model
         if self._loading is None:
             loop = asyncio.get_running_loop()
+            _import_model_libraries()
             self._loading = loop.run_in_executor(
                 None,
                 functools.partial(
@@ -80,3 +81,14 @@ class LocalBackend(Backend):
             self.batcher.close()
         if self.kv is not None:
             self.kv.clear()
+
+
+def _import_model_libraries() -> None:
+    """Import torch and transformers on the calling (event loop) thread, once.
+
+    The model loads in a worker thread. On CPython 3.11.7 a first import of torch there, while
+    the loop thread imports something else, can fail inside importlib with a bare ``KeyError``
+    (a module-lock bug fixed in 3.11.8); imported here first, the worker finds them loaded.
+    """
+    import torch  # noqa: F401
+    from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: F401

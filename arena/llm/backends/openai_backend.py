@@ -32,7 +32,7 @@ class OpenAIBackend(Backend):
 
     def __init__(self, config: BackendConfig) -> None:
         super().__init__(config)
-        import httpx
+        import openai
         from openai import AsyncOpenAI
 
         self._key_missing = bool(config.api_key_env) and not os.environ.get(
@@ -44,8 +44,7 @@ class OpenAIBackend(Backend):
                 base_url=config.base_url,
                 api_key=api_key or "not-needed",
                 max_retries=0,
-                # openai's stubs name httpx2.Timeout; at runtime it takes an httpx.Timeout
-                timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),  # type: ignore[arg-type]
+                timeout=_timeout(openai, config.timeout_s, config.connect_timeout_s),
             )
             for _ in range(max(1, -(-config.concurrency // POOL_SIZE)))
         ]
@@ -144,6 +143,15 @@ class OpenAIBackend(Backend):
     async def close(self) -> None:
         for client in self.clients:
             await client.close()
+
+
+def _timeout(openai: Any, total_s: float, connect_s: float) -> Any:
+    """A timeout object of the HTTP library the installed ``openai`` is built on.
+
+    openai 1.x and 2.x take an ``httpx.Timeout``, 3.x an ``httpx2.Timeout`` and rejects the other;
+    its own default timeout is always an instance of the right class, so we build ours from that.
+    """
+    return type(openai.DEFAULT_TIMEOUT)(total_s, connect=connect_s)
 
 
 def _result(resp: Any, model: str) -> ChatResult:

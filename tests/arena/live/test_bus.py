@@ -167,6 +167,9 @@ async def test_events_in_flight_at_a_broker_kill_count_as_dropped_not_published(
         assert broker._proc is not None
         pid = broker._proc.pid
         os.kill(pid, signal.SIGSTOP)  # the broker reads nothing and acknowledges nothing
+        # kill() returns once the signal is queued, not once the broker has stopped: a broker
+        # running on the other core could still acknowledge the next event (seen: 51 published)
+        await _until(lambda: _all_threads_stopped(pid), "the broker's threads are stopped")
         for i in range(50, 80):
             pub.publish_event(god, json.dumps({"seq": i}))
         # some of them leave the buffer: in flight, waiting for an acknowledgement
@@ -178,6 +181,17 @@ async def test_events_in_flight_at_a_broker_kill_count_as_dropped_not_published(
         await asyncio.to_thread(broker.stop)
     # sent but never acknowledged: not counted as published (QoS 0 counted them all)
     assert (pub.enqueued, pub.published, pub.dropped) == (80, 50, 30)
+
+
+def _all_threads_stopped(pid: int) -> bool:
+    """Every thread of ``pid`` is in the stopped state (``T``) in /proc."""
+    from pathlib import Path
+
+    states = []
+    for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+        # the state follows the command name, which is in parentheses and may hold spaces
+        states.append(stat.read_text().rsplit(")", 1)[1].split()[0])
+    return bool(states) and all(state in ("T", "t") for state in states)
 
 
 async def _idle_publisher_loses_its_broker() -> None:
