@@ -99,6 +99,35 @@ def test_every_config_the_docs_name_is_shipped_and_valid(name: str) -> None:
             pytest.fail(f"{name}: " + "; ".join(err.problems))
 
 
+def included_blocks() -> list[tuple[str, str, str]]:
+    """(page, path, block) for each YAML block of the docs whose first line names a shipped
+    file (``# tournaments/examples/....yaml``): the page shows that file."""
+    out: list[tuple[str, str, str]] = []
+    for page in doc_files():
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"```ya?ml\n(.*?)```", text, flags=re.DOTALL):
+            first, _, rest = block.partition("\n")
+            match = CONFIG_PATH.fullmatch(first.removeprefix("#").strip())
+            if match:
+                out.append((str(page.relative_to(ROOT)), match.group(0), rest))
+    return out
+
+
+def without_leading_comments(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    while lines and lines[0].startswith("#"):
+        lines.pop(0)
+    return "".join(lines)
+
+
+def test_a_config_shown_in_the_docs_is_the_shipped_file() -> None:
+    blocks = included_blocks()
+    assert blocks, "no docs page shows a shipped config"
+    for page, name, block in blocks:
+        shipped = without_leading_comments((ROOT / name).read_text(encoding="utf-8"))
+        assert without_leading_comments(block) == shipped, f"{page}: its copy of {name} differs"
+
+
 def readme_table_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Commands", 1)[1].split("\n## ", 1)[0]
