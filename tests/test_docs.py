@@ -128,6 +128,29 @@ def test_a_config_shown_in_the_docs_is_the_shipped_file() -> None:
         assert without_leading_comments(block) == shipped, f"{page}: its copy of {name} differs"
 
 
+# A command that takes a config file, as the docs write one: `arena run [--flag ...] NAME.yaml`.
+CONFIG_COMMAND = re.compile(
+    r"arena (?:run|play|selfplay|agents test)(?: --?[a-z-]+)* ([\w./-]+\.ya?ml)"
+)
+
+
+def test_every_config_a_command_names_is_shipped_or_a_placeholder() -> None:
+    """`arena run ww.yaml` with no ww.yaml anywhere is an example nobody can run. A config
+    name is an upper-case placeholder (CONFIG.yaml), a shipped file, or written earlier on the
+    same line (`... > champ.yaml && arena run champ.yaml`)."""
+    found = []
+    for page in doc_files():
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for match in CONFIG_COMMAND.finditer(line):
+                name = match.group(1)
+                stem = Path(name).stem
+                written = f"> {name}" in line[: match.start()]
+                if stem.isupper() or written or (ROOT / name).is_file():
+                    continue
+                found.append(f"{page.relative_to(ROOT)}:{n}: {name}")
+    assert found == [], "commands naming configs that are not shipped:\n" + "\n".join(found)
+
+
 def readme_table_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Commands", 1)[1].split("\n## ", 1)[0]
