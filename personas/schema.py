@@ -1,4 +1,4 @@
-"""Pydantic models of persona cards and scenarios (spec: shared/spec/persona_dialogue.md §1).
+"""Pydantic models of persona cards and scenarios (docs/personas.md).
 
 Every model forbids unknown fields, so a typo in a YAML file is an error naming the field.
 Cross-references (a scenario naming a persona, a secret audience naming a character) are checked

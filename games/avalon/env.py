@@ -1,4 +1,4 @@
-"""The Resistance: Avalon — ``arena/Avalon-v0`` (spec: shared/spec/avalon.md).
+"""The Resistance: Avalon — ``arena/Avalon-v0`` (rules: docs/games/avalon.md).
 
 | Import             | `import arena; pettingzoo.make("aec", "arena/Avalon-v0", n_players=7)` |
 |--------------------|-------------------------------------------------------------------------|

@@ -3,7 +3,7 @@
 pie division) and ``arena/Auction-v0`` (single-item auction with private values); the old id
 ``arena/Bargaining-v0`` builds one of the last three by ``mode``.
 
-Rules: ``../shared/spec/negotiation.md``. Docs: ``docs/games/negotiation.md``. Engines live in
+Rules and docs: ``docs/games/negotiation.md``. Engines live in
 ``dealornodeal.py``, ``price.py``, ``pie.py`` and ``auction.py`` (the last three over the phase
 mechanism of ``phases.py``), rule flags in ``*_rules.py``, PettingZoo factories in ``*_env.py``;
 the old id in ``bargaining.py``; baseline bots in ``bots.py``; outcome measures in

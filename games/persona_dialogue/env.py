@@ -1,4 +1,4 @@
-"""Persona dialogues — ``arena/PersonaDialogue-v0`` (spec: shared/spec/persona_dialogue.md).
+"""Persona dialogues — ``arena/PersonaDialogue-v0`` (rules: docs/games/persona-dialogue.md).
 
 | Import             | `import arena; pettingzoo.make("aec", "arena/PersonaDialogue-v0", scenario="bakery-loan")` |
 |--------------------|---------------------------------------------------------------------------------------------|
