@@ -158,10 +158,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.check:  # validate-only: the plan and the backends, nothing written
             for line in startup.preflight_now(config.agents):
                 console.print(line, highlight=False, markup=False)
-            from tournaments.schedule import plan
+            from tournaments.schedule import coverage_note, n_seats, plan
 
-            n = len(plan(config)) or tconfig.planned_matches(config)  # rating_driven: at most
+            specs = plan(config)
+            # rating_driven plans as it goes: its budget is the most it plays
+            n = len(specs) or tconfig.planned_matches(config, n_seats(config))
             console.print(f"config ok: {n} matches planned ({config.format})", highlight=False)
+            console.print(coverage_note(config, specs), highlight=False, markup=False)
             return 0
         if args.tui:  # the TUI starts its own loop; check the backends first
             startup.preflight_now(config.agents)
@@ -355,6 +358,11 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
     n = len(results)
     finished = sum(1 for r in results if r.status == "finished")
     console.print(f"{finished}/{n} matches finished; games count seats played.")
+    from app.commands.runs import coverage_lines
+    from arena.coverage import results_coverage
+
+    for line in coverage_lines(results_coverage(results), cross_table=False):
+        console.print(line, highlight=False, markup=False)
 
 
 # -- entry point --------------------------------------------------------------------------
