@@ -9,7 +9,7 @@ Example::
       - {name: rule, kind: werewolf.rule}
       - {name: random, kind: random}
     format: round_robin      # round_robin | gauntlet | rating_driven
-    lineups:                 # round_robin; default: one lineup cycling the entries
+    lineups:                 # round_robin; default: every combination of entries (below)
       - {rule: 4, random: 4}                # entry -> number of seats (balanced over roles)
       - {village: rule, wolves: random}     # team -> entry
       - {vs: [rule, random]}                # head to head: one side each, sides swapped
@@ -19,6 +19,10 @@ Example::
     master_seed: 7
     concurrency: 8
     policy: {retries: 2, fallback: random_legal, timeout_s: 120}
+
+Without ``lineups``, a round robin over more entries than the game has seats plays every
+combination of as many entries as there are seats (every pair, in a two-seat game) as a lineup
+of its own, ``matches`` times each; with no more entries than seats, one lineup cycles them.
 
 See docs/tournaments.md for every field.
 """
