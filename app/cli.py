@@ -135,7 +135,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail([f"--max-planned: must be at least 1, not {limit}"])
     try:
         if args.resume:
-            from tournaments.resume import adopt, check_resume
+            from tournaments.resume import adopt, check_resume, stale_plan
 
             run_dir = Path(args.resume)
             config = tconfig.load(args.config or run_dir / "config.yaml", overrides, limit)
@@ -176,6 +176,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     tournament = Tournament(
         config, run_dir, run_id, extra_sinks=run_sinks(live, _metrics_sinks(args, run_dir))
     )
+    if args.resume and not diff and (stale := stale_plan(run_dir, tournament.specs)):
+        if not args.force:
+            return _fail(stale)
+        diff = stale
     if args.resume and diff:
         dropped = adopt(run_dir, run_id, config, tournament.specs)
         err_console.print(
