@@ -300,8 +300,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                 f" (by {sc['exploiter']})  aggregate {sc['aggregate']:+.3f} {sc['aggregate_ci']}",
                 highlight=False,
             )
-    for line in coverage_lines(doc["coverage"], cross_table=bool(pop.get("table"))):
-        console.print(line, highlight=False, markup=False)
+    for note in coverage_lines(doc["coverage"], cross_table=bool(pop.get("table"))):
+        console.print(note, highlight=False, markup=False)
     m = doc["matches"]
     extra = ""
     if doc["ranking_stability_tau"] is not None:
