@@ -158,11 +158,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.check:  # validate-only: the plan and the backends, nothing written
             for line in startup.preflight_now(config.agents):
                 console.print(line, highlight=False, markup=False)
-            from tournaments.schedule import coverage_note, n_seats, plan
+            from tournaments.schedule import coverage_note, plan
 
             specs = plan(config)
-            # rating_driven plans as it goes: its budget is the most it plays
-            n = len(specs) or tconfig.planned_matches(config, n_seats(config))
+            n = len(specs) or tconfig.planned_matches(config)  # rating_driven: at most
             console.print(f"config ok: {n} matches planned ({config.format})", highlight=False)
             console.print(coverage_note(config, specs), highlight=False, markup=False)
             return 0
