@@ -135,7 +135,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail([f"--max-planned: must be at least 1, not {limit}"])
     try:
         if args.resume:
-            from tournaments.resume import adopt, check_resume
+            from tournaments.resume import adopt, check_resume, stale_plan
 
             run_dir = Path(args.resume)
             config = tconfig.load(args.config or run_dir / "config.yaml", overrides, limit)
@@ -158,10 +158,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.check:  # validate-only: the plan and the backends, nothing written
             for line in startup.preflight_now(config.agents):
                 console.print(line, highlight=False, markup=False)
-            from tournaments.schedule import plan
+            from tournaments.schedule import coverage_note, plan
 
-            n = len(plan(config)) or tconfig.planned_matches(config)  # rating_driven: at most
+            specs = plan(config)
+            n = len(specs) or tconfig.planned_matches(config)  # rating_driven: at most
             console.print(f"config ok: {n} matches planned ({config.format})", highlight=False)
+            console.print(coverage_note(config, specs), highlight=False, markup=False)
             return 0
         if args.tui:  # the TUI starts its own loop; check the backends first
             startup.preflight_now(config.agents)
@@ -173,6 +175,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     tournament = Tournament(
         config, run_dir, run_id, extra_sinks=run_sinks(live, _metrics_sinks(args, run_dir))
     )
+    if args.resume and not diff and (stale := stale_plan(run_dir, tournament.specs)):
+        if not args.force:
+            return _fail(stale)
+        diff = stale
     if args.resume and diff:
         dropped = adopt(run_dir, run_id, config, tournament.specs)
         err_console.print(
@@ -355,6 +361,11 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
     n = len(results)
     finished = sum(1 for r in results if r.status == "finished")
     console.print(f"{finished}/{n} matches finished; games count seats played.")
+    from app.commands.runs import coverage_lines
+    from arena.coverage import results_coverage
+
+    for line in coverage_lines(results_coverage(results), cross_table=False):
+        console.print(line, highlight=False, markup=False)
 
 
 # -- entry point --------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from pydantic import BaseModel
 
 from arena import rating_batch
 from arena import stats as st
+from arena.coverage import results_coverage
 from arena.population import population
 from arena.rating_batch import SIDE as SIDE  # re-exported: the live fold and tests use it
 from arena.rating_batch import seats_by_team, team_ranks
@@ -332,7 +333,8 @@ def report(
     """The full leaderboard document: rows, cross-table, repeats, excluded matches."""
     freeze = list(freeze)
     rows = leaderboard(results, by, detail=True, seed=seed, bootstrap=bootstrap, freeze=freeze)
-    pop = population(head_to_head_cells(results), np.random.default_rng([seed, 1]), bootstrap)
+    cells = head_to_head_cells(results)
+    pop = population(cells, np.random.default_rng([seed, 1]), bootstrap)
     for row in rows:
         sc = pop["scores"].get(row.agent)
         if sc:
@@ -365,6 +367,7 @@ def report(
         "by": by,
         "rows": [r.model_dump() for r in rows],
         "population": pop,
+        "coverage": results_coverage(results, cells),
         "repeats": len(repeats),
         "ranking_stability_tau": stability,
         "matches": dict(sorted(counts.items())),

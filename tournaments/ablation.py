@@ -31,6 +31,14 @@ def memory_entries(config: RunConfig, bank: str) -> dict[str, MemorySpec]:
     return out
 
 
+def ablation_units(
+    config: RunConfig, names: set[str], units: int | None, run_id: str = "ablate"
+) -> list[MatchSpec]:
+    """The first ``units`` planned matches that seat an entry of ``names``: a round robin over
+    more entries than seats also plans tables without them, which would measure nothing."""
+    return [s for s in schedule.plan(config, run_id) if names & set(s.seats)][:units]
+
+
 async def ablate_config(
     config: RunConfig,
     bank_path: str,
@@ -51,7 +59,7 @@ async def ablate_config(
         raise ConfigError([f"no llm entry of the config reads the bank {bank_path}"])
     if config.format == "rating_driven":
         raise ConfigError(["ablation needs a planned format (round_robin or gauntlet)"])
-    specs = schedule.plan(config, run_id)[:units]
+    specs = ablation_units(config, set(entries), units, run_id)
     base = next(iter(entries.values()))
 
     async def play(spec: MatchSpec, memory: MemorySpec) -> float:

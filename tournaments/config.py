@@ -9,7 +9,7 @@ Example::
       - {name: rule, kind: werewolf.rule}
       - {name: random, kind: random}
     format: round_robin      # round_robin | gauntlet | rating_driven
-    lineups:                 # round_robin; default: one lineup cycling the entries
+    lineups:                 # round_robin; default: every combination of entries (below)
       - {rule: 4, random: 4}                # entry -> number of seats (balanced over roles)
       - {village: rule, wolves: random}     # team -> entry
       - {vs: [rule, random]}                # head to head: one side each, sides swapped
@@ -20,11 +20,16 @@ Example::
     concurrency: 8
     policy: {retries: 2, fallback: random_legal, timeout_s: 120}
 
+Without ``lineups``, a round robin over more entries than the game has seats plays every
+combination of as many entries as there are seats (every pair, in a two-seat game) as a lineup
+of its own, ``matches`` times each; with no more entries than seats, one lineup cycles them.
+
 See docs/tournaments.md for every field.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -222,8 +227,11 @@ def _check_lineup(i: int, lineup: Any, names: set[str], n: int, teams: set[str])
     ]
 
 
-def planned_matches(config: RunConfig) -> int:
-    """How many matches the run plays (rating_driven: at most), computed without planning."""
+def planned_matches(config: RunConfig, seats: int | None = None) -> int:
+    """How many matches the run plays (rating_driven: at most), computed without planning.
+
+    ``seats``: the game's seat count. Without lineups, more entries than seats make one lineup
+    per combination of ``seats`` entries (unknown seat count: counted as one lineup)."""
     if config.format == "rating_driven":
         return (config.rating_driven or RatingDriven()).budget * config.repeats
     if config.format == "gauntlet":
@@ -232,7 +240,9 @@ def planned_matches(config: RunConfig) -> int:
     elif config.lineups == "pairs":
         n_lineups = len(config.agents) * (len(config.agents) - 1) // 2
     elif config.lineups is None:
-        n_lineups = 1
+        n = len(config.agents)
+        by_team = config.seating == "by_team"
+        n_lineups = math.comb(n, seats) if seats and n > seats and not by_team else 1
     else:
         n_lineups = len(config.lineups)
     return n_lineups * config.matches * config.repeats
@@ -247,19 +257,19 @@ def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
     problems += rule_problems
     for i, entry in enumerate(config.agents):
         problems += checks.entry(f"agents.{i}", entry.kind, entry.params, info.game)
-    planned = planned_matches(config)
-    if planned > max_planned:
-        problems.append(
-            f"matches: the run would plan {planned:,} matches (lineups x matches x repeats), "
-            f"more than the limit of {max_planned:,}; plan fewer, or raise the limit "
-            "(arena run --max-planned N)"
-        )
     names = {a.name for a in config.agents}
     try:
         shape = _game_shape(engine_cls, rules) if rules is not None else None
     except ConfigError as err:
         problems += err.problems
         shape = None
+    planned = planned_matches(config, shape[0] if shape is not None else None)
+    if planned > max_planned:
+        problems.append(
+            f"matches: the run would plan {planned:,} matches (lineups x matches x repeats), "
+            f"more than the limit of {max_planned:,}; plan fewer, or raise the limit "
+            "(arena run --max-planned N)"
+        )
     if config.seating == "by_team":
         if not config.teams:
             problems.append("teams: seating 'by_team' needs a teams mapping (team -> agent entry)")

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from arena.errors import ConfigError
+from arena.results import MatchSpec
 from arena.store import Store
 from tournaments.config import RUNTIME_FIELDS, RunConfig
 
@@ -80,3 +81,31 @@ def adopt(run_dir: Path, run_id: str, config: RunConfig, specs: list[Any]) -> in
         return store.replan(specs)
     finally:
         store.close()
+
+
+def stale_plan(run_dir: Path, specs: list[MatchSpec]) -> list[str]:
+    """A problem when unfinished matches stored in ``run_dir`` are seated or seeded otherwise
+    than ``specs`` plans them under the same ids: the run was planned by another version of
+    the planner, and resuming would mix two plans ([] when the plans agree)."""
+    if not (run_dir / "arena.sqlite").exists():
+        return []  # killed before anything was planned
+    planned = {s.match_id: s for s in specs}
+    store = Store(run_dir / "arena.sqlite")
+    try:
+        pending = store.specs(pending=True)
+    finally:
+        store.close()
+    moved = [
+        old.match_id
+        for old in pending
+        if (new := planned.get(old.match_id)) is not None
+        and (new.seed, new.seats) != (old.seed, old.seats)
+    ]
+    if not moved:
+        return []
+    return [
+        f"{run_dir}: {len(moved)} unfinished match(es) ({', '.join(moved[:3])}"
+        f"{', ...' if len(moved) > 3 else ''}) were planned with other seats or seeds than this "
+        "version plans for the same config; pass --force to replan the unfinished matches "
+        "(finished matches are kept), or start a new run"
+    ]

@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from arena import registry
+from arena.coverage import Coverage, pair_coverage, summary
 from arena.engine import RulesEngine
 from arena.results import MatchSpec
 from arena.seeding import derive_seed
@@ -60,6 +62,8 @@ def lineups(config: RunConfig) -> list[Lineup]:
         if config.seating == "by_team":
             return [Lineup(key="teams", kind="teams", teams=dict(config.teams or {}))]
         n = n_seats(config)
+        if len(names) > n:  # more entries than seats: every n of them is a table of its own
+            return [seat_list(list(c)) for c in combinations(names, n)]
         return [
             Lineup(key="default", kind="default", entries=[names[s % len(names)] for s in range(n)])
         ]
@@ -77,10 +81,14 @@ def vs(a: str, b: str) -> Lineup:
     return Lineup(key=f"vs:{a}:{b}", kind="vs", entries=[a, b])
 
 
+def seat_list(entries: list[str]) -> Lineup:
+    return Lineup(key="seats:" + ",".join(entries), kind="seats", entries=list(entries))
+
+
 def normalise(raw: Any) -> Lineup:
     """A lineup from its config form; its key (its content) names it in seeds."""
     if isinstance(raw, list):
-        return Lineup(key="seats:" + ",".join(raw), kind="seats", entries=list(raw))
+        return seat_list(raw)
     if "vs" in raw:
         return vs(*raw["vs"])
     if all(isinstance(v, int) for v in raw.values()):
@@ -216,3 +224,18 @@ def total_planned(config: RunConfig) -> int:
         rd = config.rating_driven
         return (rd.budget if rd else 200) * config.repeats
     return len(lineups(config)) * config.matches * config.repeats
+
+
+def coverage(config: RunConfig, specs: list[MatchSpec]) -> Coverage:
+    """How often the planned matches seat each pair of the config's entries together."""
+    return pair_coverage([a.name for a in config.agents], (s.seats for s in specs))
+
+
+def coverage_note(config: RunConfig, specs: list[MatchSpec]) -> str:
+    """The plan's coverage in one line (``arena run --check``)."""
+    if config.format == "rating_driven":
+        return (
+            "coverage: rating_driven picks its pairs as results come in, so which pairs meet "
+            "is not planned (the leaderboard reports it)"
+        )
+    return "coverage: " + summary(coverage(config, specs), "plan")

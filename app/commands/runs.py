@@ -210,6 +210,19 @@ def render_measures(doc: dict[str, Any] | None) -> list[Table]:
     return tables
 
 
+def coverage_lines(coverage: dict[str, Any], cross_table: bool) -> list[str]:
+    """What the board says about pairs that never met: the cross-table's coverage when one is
+    shown, and the pairs that never shared any match when there are some (the board compares
+    those only through common opponents)."""
+    h2h, tables = coverage["head_to_head"], coverage["tables"]
+    lines = [f"cross-table coverage: {h2h['summary']}"] if cross_table else []
+    if tables["never"] and not (cross_table and tables["never"] == h2h["never"]):
+        lines.append(f"match coverage (any match): {tables['summary']}")
+    if tables["never"]:
+        lines.append("  the board orders entries that never met only through common opponents")
+    return lines
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from arena.ratings import report
 
@@ -287,6 +300,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                 f" (by {sc['exploiter']})  aggregate {sc['aggregate']:+.3f} {sc['aggregate_ci']}",
                 highlight=False,
             )
+    for note in coverage_lines(doc["coverage"], cross_table=bool(pop.get("table"))):
+        console.print(note, highlight=False, markup=False)
     m = doc["matches"]
     extra = ""
     if doc["ranking_stability_tau"] is not None:

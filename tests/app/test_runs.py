@@ -128,3 +128,42 @@ def test_leaderboard_by_game_rates_each_game_apart(
     )
     agents = {r["agent"] for r in json.loads(capsys.readouterr().out)["rows"]}
     assert agents == {"toy/rnd", "toy/low", "duel/p000", "duel/p025"}
+
+
+def test_the_board_and_the_plan_name_the_pairs_that_never_met(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A gauntlet never seats two baselines together: --check, the end-of-run board and
+    `arena leaderboard` say so (the board ranks them against each other all the same)."""
+    agents = [
+        {"name": "low", "kind": "toy.lowest"},
+        {"name": "rnd", "kind": "random"},
+        {"name": "rnd2", "kind": "random"},
+    ]
+    gauntlet = {"candidates": ["low"], "baselines": ["rnd", "rnd2"]}
+    cfg = make_config(
+        tmp_path, rules={"n_players": 2}, agents=agents, format="gauntlet", gauntlet=gauntlet
+    )
+    path = tmp_path / "g.yaml"
+    path.write_text(json.dumps(cfg.model_dump(mode="json") | {"matches": 4}))
+    assert main(["run", str(path), "--check"]) == 0
+    assert "coverage: 2 of 3 pairs meet; never meet: rnd vs rnd2\n" in capsys.readouterr().out
+    assert main(["run", str(path), "--run-id", "g", "--no-broker", "--quiet"]) == 0
+    end = capsys.readouterr().out
+    assert "match coverage (any match): 2 of 3 pairs met; never met: rnd vs rnd2" in end
+    assert main(["leaderboard", str(tmp_path / "g")]) == 0
+    board = capsys.readouterr().out
+    assert "cross-table coverage: 2 of 3 pairs met; never met: rnd vs rnd2\n" in board
+    assert "only through common opponents" in board
+    assert main(["leaderboard", str(tmp_path / "g"), "--json"]) == 0
+    h2h = json.loads(capsys.readouterr().out)["coverage"]["head_to_head"]
+    assert (h2h["pairs"], h2h["met"], h2h["never"], h2h["fewest"]) == (3, 2, [["rnd", "rnd2"]], 4)
+
+
+def test_a_board_where_every_pair_met_says_how_often(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["leaderboard", str(run_dir)]) == 0
+    board = capsys.readouterr().out
+    assert "cross-table coverage: the one pair met 20 times\n" in board
+    assert "never met" not in board and "common opponents" not in board

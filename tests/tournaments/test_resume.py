@@ -211,3 +211,36 @@ def test_concurrency_shapes_a_rating_driven_plan_without_an_explicit_batch() -> 
     assert any("concurrency: 8" in line for line in config_diff(rd, {**rd, "concurrency": 8}))
     fixed = {**rd, "rating_driven": {"batch": 4}}
     assert config_diff(fixed, {**fixed, "concurrency": 8}) == []
+
+
+def test_a_run_planned_otherwise_is_refused_on_resume_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Unfinished matches stored with other seats than today's plan gives their ids (a run
+    planned by an earlier version): resuming would mix two plans, so it is refused."""
+    raw = {
+        "name": "toy3",
+        "game": "toy",
+        "rules": {"n_players": 2},
+        "agents": [{"name": n, "kind": "random"} for n in ("a", "b", "c")],
+        "matches": 2,
+        "output_dir": str(tmp_path / "runs"),
+    }
+    cfg = tconfig.parse(raw)
+    run_dir = tmp_path / "runs" / "r"
+    tournament = Tournament(cfg, run_dir, "r")
+    tournament.prepare().close()  # planned, nothing run (as after a kill)
+    older = [s.model_copy(update={"seats": ["a", "b"]}) for s in tournament.specs]
+    store = Store(run_dir / "arena.sqlite")
+    store.replan(older)
+    store.close()
+    assert main(["run", "--resume", str(run_dir), "--quiet", "--no-broker"]) == 2
+    err = capsys.readouterr().err
+    assert "5 unfinished match(es) (toy-r0-m00001, toy-r0-m00002, toy-r0-m00003, ...)" in err
+    assert "--force" in err
+    assert db_counts(run_dir)[1] == 0  # nothing ran
+    assert main(["run", "--resume", str(run_dir), "--force", "--quiet", "--no-broker"]) == 0
+    store = Store(run_dir / "arena.sqlite")
+    played = {r.match_id: [s.agent for s in r.seats] for r in store.results()}
+    store.close()
+    assert played == {s.match_id: s.seats for s in tournament.specs}
