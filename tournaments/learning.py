@@ -32,15 +32,28 @@ def learning_entries(config: RunConfig) -> dict[str, MemorySpec]:
     return out
 
 
+def bank_paths(config: RunConfig) -> list[str]:
+    """The banks the ``llm`` entries of ``config`` read (or grow), in entry order."""
+    out = []
+    for entry in config.agents:
+        memory = entry.params.get("memory") if entry.kind == "llm" else None
+        if isinstance(memory, dict) and isinstance(memory.get("bank"), str):
+            out.append(memory["bank"])
+    return out
+
+
 def learning_problems(config: RunConfig) -> list[str]:
-    """Config problems of memory learning (``tournaments.config.check`` reports them)."""
+    """Config problems of memory banks and learning (``tournaments.config.check`` reports
+    them): a bank whose hash chain is broken is refused before anything runs."""
+    from arena.memory.evidence import bank_problems
+
+    problems = bank_problems(bank_paths(config))
     try:
         entries = learning_entries(config)
     except ValueError as err:
-        return [f"memory: {err}"]
+        return [*problems, f"memory: {err}"]
     if not entries:
-        return []
-    problems = []
+        return problems
     if config.format == "rating_driven":
         problems.append("memory learning needs a planned format (round_robin or gauntlet)")
     specs = {(s.bank, s.every, str(s.reflector), s.namespace) for s in entries.values()}
