@@ -134,3 +134,23 @@ def bank_problems(paths: Iterable[str | Path]) -> list[str]:
         if problem:
             out.append(problem)
     return out
+
+
+def recorded_head_problems(run_dir: str | Path) -> list[str]:
+    """Before a run resumes: each bank it recorded a head of must verify and still hold that
+    head (a bank cut back or rewritten since is refused). Read-only."""
+    out = []
+    for path, record in read_heads(run_dir):
+        problem = bank_problem(record.bank)
+        if problem is None and Path(record.bank).exists():
+            bank = open_reader(record.bank)
+            try:
+                held = check_holds(bank, record.version, record.head_hash)
+            finally:
+                bank.close()
+            problem = f"bank {record.bank}: {held} (record {path})" if held else None
+        elif problem is None:
+            problem = f"bank {record.bank} is gone; {path} records its head"
+        if problem:
+            out.append(problem)
+    return out

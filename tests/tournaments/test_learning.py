@@ -188,3 +188,6 @@ def test_the_head_of_every_fold_is_recorded_and_catches_a_truncated_bank(
     assert main(["memory", "verify", str(bank), "--expect", str(record)]) == 1
     said = capsys.readouterr().out
     assert f"version {last.version}" in said and "truncated" in said, said
+    # resuming the run against the cut-back bank is refused before anything plays
+    assert main(["run", "--resume", str(tmp_path / "runs" / RUN_ID), "--no-broker"]) == 2
+    assert "truncated" in capsys.readouterr().err
