@@ -23,7 +23,7 @@ from arena.memory.model import GENESIS
 from arena.memory.state import BankError
 
 HEADS_DIR = "banks"
-HEAD_FORMAT = "llm-arena-bank-head"
+HEAD_FORMAT: Literal["llm-arena-bank-head"] = "llm-arena-bank-head"
 
 
 class HeadRecord(BaseModel):

@@ -152,7 +152,8 @@ def file_state(path: Path) -> tuple[str, list[str]]:
     """The bank file's bytes (as a hash) and every file beside it (no -wal/-shm/-journal)."""
     import hashlib
 
-    return hashlib.sha256(path.read_bytes()).hexdigest(), sorted(p.name for p in path.parent.iterdir())
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digest, sorted(p.name for p in path.parent.iterdir())
 
 
 @pytest.mark.parametrize("journal", ["wal", "delete"])
