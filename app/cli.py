@@ -140,6 +140,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             run_dir = Path(args.resume)
             config = tconfig.load(args.config or run_dir / "config.yaml", overrides, limit)
             run_id, diff = check_resume(run_dir, config, force=args.force)
+            from arena.memory.evidence import recorded_head_problems
+
+            # a bank it grew, cut back or rewritten since: refused
+            if problems := recorded_head_problems(run_dir):
+                return _fail(problems)
         else:
             if not args.config:
                 return _fail(["give a CONFIG.yaml (or --resume RUN_DIR)"])
@@ -217,6 +222,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 130
     print_leaderboard(results)
     print_llm_summary(run_dir, results)
+    print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]
     if failed:
         console.print(f"[yellow]{len(failed)} match(es) did not finish:[/]")
@@ -329,6 +335,14 @@ def print_llm_summary(run_dir: Path, results: list[Any]) -> None:
 
     for line in run_summary(Path(run_dir), results):
         console.print(line, highlight=False, markup=False)
+
+
+def print_bank_heads(run_dir: Path) -> None:
+    """The head each bank the run grew was left at, and how to check it later."""
+    from arena.memory.evidence import head_lines
+
+    for line in head_lines(run_dir):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def print_leaderboard(results: list[Any], as_json: bool = False) -> None:

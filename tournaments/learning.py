@@ -32,15 +32,28 @@ def learning_entries(config: RunConfig) -> dict[str, MemorySpec]:
     return out
 
 
+def bank_paths(config: RunConfig) -> list[str]:
+    """The banks the ``llm`` entries of ``config`` read (or grow), in entry order."""
+    out = []
+    for entry in config.agents:
+        memory = entry.params.get("memory") if entry.kind == "llm" else None
+        if isinstance(memory, dict) and isinstance(memory.get("bank"), str):
+            out.append(memory["bank"])
+    return out
+
+
 def learning_problems(config: RunConfig) -> list[str]:
-    """Config problems of memory learning (``tournaments.config.check`` reports them)."""
+    """Config problems of memory banks and learning (``tournaments.config.check`` reports
+    them): a bank whose hash chain is broken is refused before anything runs."""
+    from arena.memory.evidence import bank_problems
+
+    problems = bank_problems(bank_paths(config))
     try:
         entries = learning_entries(config)
     except ValueError as err:
-        return [f"memory: {err}"]
+        return [*problems, f"memory: {err}"]
     if not entries:
-        return []
-    problems = []
+        return problems
     if config.format == "rating_driven":
         problems.append("memory learning needs a planned format (round_robin or gauntlet)")
     specs = {(s.bank, s.every, str(s.reflector), s.namespace) for s in entries.values()}
@@ -70,7 +83,8 @@ async def run_learning(
     for b, block in enumerate(blocks):
         version = version_for(bank, run_id, b + 1)
         if version is not None:
-            continue  # folded before (a resumed run)
+            _record_fold(tournament, bank, b)  # folded before (a resumed run)
+            continue
         pin = version_for(bank, run_id, b)
         assert pin is not None, "blocks are folded in order"
         tournament.memory_pins = {name: pin for name in entries}
@@ -88,9 +102,27 @@ async def run_learning(
             if seats and any(e.type == "match_end" for e in events):
                 finished.append(FinishedMatch(s.match_id, events, seats))
         await fold(bank, run_id, b, finished, reflector, spec.namespace, settings)
+        _record_fold(tournament, bank, b)
     tournament.memory_pins = {}
     if hasattr(reflector, "close"):
         await reflector.close()
+
+
+def _record_fold(tournament: Tournament, bank: Any, block: int) -> None:
+    """RUN/banks/<bank>.head.json: the head the fold of ``block`` left (its marker), the
+    reference that shows later whether the bank's newest rows were cut off."""
+    from arena.memory.evidence import HeadRecord, record_head
+    from arena.memory.learn import folds
+
+    marker = folds(bank, tournament.run_id)[block]
+    record = HeadRecord(
+        bank=str(bank.path),
+        version=marker.version,
+        head_hash=marker.hash,
+        run_id=tournament.run_id,
+        after=f"the fold of block {block}",
+    )
+    record_head(tournament.dir.root, bank.path.stem, record)
 
 
 def _learning_seats(events: list[Any], entries: dict[str, MemorySpec]) -> list[int]:

@@ -48,7 +48,7 @@ from tournaments.selfplay_replay import (
     replay_summary,
     replicate_flipped,
 )
-from tournaments.selfplay_reproduce import reproduce, tabu_entry
+from tournaments.selfplay_reproduce import record_bank_head, reproduce, tabu_entry
 from tournaments.selfplay_summary import generation_summary, improvement
 
 OnGeneration = Callable[[dict[str, Any]], None]
@@ -167,6 +167,7 @@ class SelfPlay:
             active=active,
         )
         write_text(seed_file, seed.model_dump_json())
+        record_bank_head(self, r, "the seed bank's copy")
         return RepeatState(r, seed, seed, [seed], known={seed.id: seed})
 
     # -- one generation --------------------------------------------------------------------

@@ -166,6 +166,20 @@ async def _reflect(
         ),
     )
     sp.ledger.record("memory_update", Usage(wall_s=max(0.0, spent - reflector.wall_s)))
+    record_bank_head(sp, state.repeat, f"the reflect fold {fold_id}")
     if hasattr(reflector.inner, "close"):
         await reflector.inner.close()
     return child
+
+
+def record_bank_head(sp: SelfPlay, repeat: int, after: str) -> None:
+    """ROOT/banks/r<repeat>.head.json: the head the repeat's bank was left at, the reference
+    ``arena memory verify BANK --expect FILE`` checks (cut-off rows show against it)."""
+    from arena.memory.evidence import HeadRecord, record_head
+
+    bank = sp.banks[repeat]
+    version, head = bank.head()
+    record = HeadRecord(
+        bank=str(bank.path), version=version, head_hash=head, run_id=sp.run_id(repeat), after=after
+    )
+    record_head(sp.root, f"r{repeat}", record)

@@ -177,12 +177,17 @@ def context_diff(seed: dict[str, Any], champion: dict[str, Any], bank_path: Path
 def _insight_texts(bank_path: Path, ids: list[str]) -> dict[str, str]:
     if not ids or not bank_path.exists():
         return {}
-    from arena.memory.bank import open_bank
+    from arena.memory.bank import open_reader
 
-    bank = open_bank(bank_path)
+    try:  # a viewer only reads: nothing in or beside the file changes
+        bank = open_reader(bank_path)
+    except Exception:
+        return {}
     try:
         everything = bank.at().all()  # every insight ever added, retired ones too
     except Exception:
         return {}
+    finally:
+        bank.close()
     wanted = set(ids)
     return {i.id: i.text for i in everything if i.id in wanted}

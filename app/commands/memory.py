@@ -16,8 +16,9 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser(
         "memory",
         help="insight banks: list, show, history, diff, verify, export, import, add, reflect",
-        description="An insight bank is an append-only, hash-chained SQLite log; every command "
-        "but add/import/reflect only reads it.",
+        description="An insight bank is an append-only, hash-chained SQLite log. list, show, "
+        "history, diff, verify and export open it read-only and never change a byte of it; "
+        "every command refuses a bank whose hash chain is broken (verify says where).",
     )
     msub = p.add_subparsers(dest="memory_command", metavar="COMMAND")
 
@@ -43,7 +44,13 @@ def add_commands(sub: Any) -> None:
     q = cmd(
         "verify", "recompute the hash chain and replay the log (exit 1 when broken)", cmd_verify
     )
-    q.add_argument("--expect", help="the head hash the bank must end with (e.g. from a match)")
+    q.add_argument(
+        "--expect",
+        metavar="FILE|HASH",
+        help="a head record a run wrote (RUN/banks/NAME.head.json: the bank must still hold "
+        "that version with that hash, so cut-off rows are caught), or the head hash the bank "
+        "must end with (e.g. from a match record)",
+    )
     q = cmd("export", "write the log as JSONL (header line + one operation per line)", cmd_export)
     q.add_argument("--out", help="file (default: stdout)")
     q = cmd(
@@ -107,12 +114,35 @@ def add_commands(sub: Any) -> None:
 
 
 def _bank(args: argparse.Namespace, must_exist: bool = True) -> Any:
+    """The bank to write to; an existing one must verify first (a writer never extends a
+    broken chain)."""
     from arena.memory import Bank
 
     path = Path(args.bank).expanduser()
     if must_exist and not path.exists():
         raise SystemExit(_err(f"{path} does not exist"))
+    if path.exists():
+        _intact(_reader(args))
     return Bank(path)
+
+
+def _reader(args: argparse.Namespace) -> Any:
+    """The bank opened read-only: nothing is created, migrated or changed in or beside it."""
+    from arena.memory import BankError
+    from arena.memory.bank import open_reader
+
+    try:
+        return open_reader(Path(args.bank).expanduser())
+    except BankError as err:
+        raise SystemExit(_err(str(err))) from None
+
+
+def _intact(bank: Any) -> Any:
+    """``bank`` when its hash chain verifies; otherwise exit 2 naming its first bad row."""
+    result = bank.verify()
+    if not result.ok:
+        raise SystemExit(_err(f"{result.problem(bank.path)}; refusing to read it"))
+    return bank
 
 
 def _err(msg: str, code: int = 2) -> int:
@@ -135,7 +165,7 @@ def _effect(ins: Any) -> str:
 def cmd_list(args: argparse.Namespace) -> int:
     from arena.memory import BankError
 
-    bank = _bank(args)
+    bank = _intact(_reader(args))
     try:
         snap = bank.at(args.version)
         status = None if args.status == "any" else args.status
@@ -162,7 +192,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from arena.memory import BankError
 
     try:
-        ins = _bank(args).at(args.version).get(args.id)
+        ins = _intact(_reader(args)).at(args.version).get(args.id)
     except BankError as err:
         return _err(str(err))
     print(json.dumps(ins.model_dump(mode="json"), indent=1))
@@ -170,7 +200,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    ops = _bank(args).history(args.id)
+    ops = _intact(_reader(args)).history(args.id)
     if not ops:
         return _err(f"no operation names {args.id}", 1)
     for op in ops:
@@ -192,7 +222,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from arena.memory import BankError
     from arena.memory.state import diff
 
-    bank = _bank(args)
+    bank = _intact(_reader(args))
     try:
         changes = diff(bank.at(args.old), bank.at(args.new))
     except BankError as err:
@@ -203,17 +233,35 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    result = _bank(args).verify(args.expect)
-    if result.ok:
-        print(f"ok: {result.n_ops} operations, head {result.head_hash}")
-        return 0
-    where = f" at version {result.bad_version}" if result.bad_version else ""
-    print(f"BROKEN{where}: {result.reason}")
-    return 1
+    from arena.memory import BankError
+    from arena.memory.evidence import check_holds, load_expectation
+
+    bank = _reader(args)
+    try:
+        expect = load_expectation(args.expect) if args.expect else None
+    except BankError as err:
+        return _err(str(err))
+    result = bank.verify(expect if isinstance(expect, str) else None)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not result.ok:
+        where = f" at version {result.bad_version}" if result.bad_version else ""
+        print(f"BROKEN{where}: {result.reason}")
+        return 1
+    since = ""
+    if expect is not None and not isinstance(expect, str):
+        problem = check_holds(bank, expect.version, expect.head_hash)
+        if problem:
+            print(f"BROKEN: {problem}")
+            return 1
+        since = f"; holds the recorded head (version {expect.version}"
+        since += f", {result.n_ops - expect.version} operations since)"
+    print(f"ok: {result.n_ops} operations, head {result.head_hash}{since}")
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    bank = _bank(args)
+    bank = _intact(_reader(args))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             n = bank.export(fh)

@@ -78,6 +78,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             if not (root / "config.yaml").exists():
                 return _fail([f"{root}: not a self-play directory (no config.yaml)"])
             config = spconfig.load(root / "config.yaml")
+            from arena.memory.evidence import recorded_head_problems
+
+            # the repeats' banks as their last folds left them
+            if problems := recorded_head_problems(root):
+                return _fail(problems)
         else:
             if not args.target:
                 return _fail(["give a CONFIG.yaml (or --resume DIR)"])
@@ -157,6 +162,10 @@ async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
         )
         if report["budget"]["stopped"]:
             print(f"stopped: {report['budget']['stopped']}")
+        from arena.memory.evidence import head_lines
+
+        for line in head_lines(root):
+            print(line)
     return 0
 
 

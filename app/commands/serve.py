@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import sys
 import time
@@ -11,21 +12,33 @@ from typing import Any
 
 from arena.untrusted import printable
 
+# --engine names of the scripted family (deterministic, seeded, with latency and faults):
+# module, class, and the settings that make the engine what its name says
+SCRIPTED_ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "scripted": ("arena.llm.scripted", "ScriptedEngine", {}),
+    "directives": ("arena.memory.directives", "DirectiveEngine", {}),
+    "context": ("arena.selfplay.engine", "ContextEngine", {}),
+    "context-null": ("arena.selfplay.engine", "ContextEngine", {"null": True}),
+}
+
 
 def add_commands(sub: Any) -> None:
     p = sub.add_parser(
         "serve",
-        help="OpenAI-compatible server (scripted or local transformers engine)",
+        help="OpenAI-compatible server (scripted test engines or the local transformers model)",
         description="Serve /v1/chat/completions and /v1/models. 'scripted' answers legally "
-        "and deterministically with optional latency and faults; 'transformers' runs the local "
-        "model (default: bundled SmolLM2-135M) with dynamic batching across clients.",
+        "and deterministically with optional latency and faults; 'directives', 'context' and "
+        "'context-null' are scripted engines whose choices depend on the prompt in a "
+        "documented way (docs/llm.md); 'transformers' runs the local model (default: bundled "
+        "SmolLM2-135M) with dynamic batching across clients.",
     )
     p.add_argument(
         "--engine",
-        choices=["scripted", "directives", "transformers"],
+        choices=[*SCRIPTED_ENGINES, "transformers"],
         default="scripted",
-        help="directives: scripted, but choices follow 'prefer X'/'avoid X' in the prompt's "
-        "insights (docs/memory.md)",
+        help="directives: choices follow 'prefer X'/'avoid X' in the prompt's insights; "
+        "context: in the system prompt's 'Style:' line, then in its insights; context-null: "
+        "the same answers in distribution whatever the context (a self-play null)",
     )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
@@ -65,7 +78,6 @@ def add_commands(sub: Any) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import os
 
-    from arena.llm.scripted import ScriptedEngine
     from arena.llm.server import TransformersEngine, make_app
 
     api_key = None
@@ -75,18 +87,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"error: {args.api_key_env} is not set", file=sys.stderr)
             return 2
     engine: Any
-    if args.engine in ("scripted", "directives"):
+    if args.engine in SCRIPTED_ENGINES:
         rates = {}
         for item in args.fault:
             kind, _, rate = item.partition("=")
             rates[kind] = float(rate or 1.0)
-        cls: Any = ScriptedEngine
-        if args.engine == "directives":
-            from arena.memory.directives import DirectiveEngine
-
-            cls = DirectiveEngine
+        module, name, fixed = SCRIPTED_ENGINES[args.engine]
+        cls = getattr(importlib.import_module(module), name)
         try:
             engine = cls(
+                **fixed,
                 seed=args.seed,
                 latency=args.latency,
                 fault_rates=rates,

@@ -2,7 +2,8 @@
 
 ``bank`` (the append-only, hash-chained log), ``state`` (its replay), ``inject`` (choosing and
 quoting insights for a seat's briefing), ``reflect`` (turning one seat's trajectory into
-proposed operations), ``guard`` (the privacy check on proposals). See docs/memory.md.
+proposed operations), ``guard`` (the privacy check on proposals), ``evidence`` (checks before
+use, recorded heads). See docs/memory.md.
 """
 
 from arena.memory.bank import Bank, Draft, Verification, open_bank

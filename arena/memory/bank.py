@@ -10,6 +10,9 @@
   (:meth:`Bank.at`), byte for byte the same whenever it is materialised.
 * **Concurrency.** WAL journal; a writer appends a whole update in one ``BEGIN IMMEDIATE``
   transaction; a reader materialises one committed version, so it never sees half an update.
+* **Evidence.** ``Bank(path, readonly=True)`` (:func:`open_reader`) reads without writing a
+  byte (:mod:`arena.memory.db`); :func:`open_bank`, what every user of a bank goes through,
+  refuses a bank whose chain is broken (:class:`BrokenBank`) before anything reads its state.
 """
 
 from __future__ import annotations
@@ -17,56 +20,46 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from arena.memory.db import (
+    COLUMNS,
+    SCHEMA,
+    connect_reader,
+    connect_writer,
+    create_schema,
+    insert_ops,
+    missing_triggers,
+    row_op,
+)
 from arena.memory.model import (
     GENESIS,
-    MAX_TEXT,
-    Insight,
     Namespace,
     Op,
     OpKind,
     canonical,
     chain_hash,
-    insight_id,
-    normalise_text,
-    text_hash,
 )
 from arena.memory.state import BankError, BankSnapshot, apply_op, replay
+from arena.memory.txn import Draft, Txn, check_text, complete
 
-SCHEMA = 1
 T = TypeVar("T")
 EXPORT_FORMAT = "llm-arena-memory-bank"
-
-_DDL = """
-CREATE TABLE IF NOT EXISTS ops (
-    version INTEGER PRIMARY KEY,
-    op TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    ts REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TRIGGER IF NOT EXISTS ops_append_only_update BEFORE UPDATE ON ops
-BEGIN SELECT RAISE(ABORT, 'the insight log is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS ops_append_only_delete BEFORE DELETE ON ops
-BEGIN SELECT RAISE(ABORT, 'the insight log is append-only'); END;
-"""
-
-
-@dataclass(frozen=True)
-class Draft:
-    """An operation before the bank gives it a version and a hash."""
-
-    op: OpKind
-    namespace: str
-    payload: dict[str, Any]
+__all__ = [
+    "SCHEMA",
+    "Bank",
+    "BrokenBank",
+    "Draft",
+    "Txn",
+    "Verification",
+    "check_text",
+    "complete",
+    "open_bank",
+    "open_reader",
+]
 
 
 @dataclass(frozen=True)
@@ -76,90 +69,51 @@ class Verification:
     head_hash: str
     bad_version: int | None = None
     reason: str = ""
+    warnings: tuple[str, ...] = ()  # what is wrong with the file though the chain holds
+
+    def problem(self, path: str | Path) -> str:
+        """One line naming the bank and its first bad row (empty when the chain holds)."""
+        if self.ok:
+            return ""
+        where = f" at version {self.bad_version}" if self.bad_version else ""
+        return f"bank {path} is broken{where}: {self.reason} (arena memory verify {path})"
 
 
-def check_text(text: str) -> str:
-    """The stored form of an insight's text; raises BankError when it is empty or too long."""
-    clean = normalise_text(text)
-    if not clean:
-        raise BankError("insight text is empty")
-    if len(clean) > MAX_TEXT:
-        raise BankError(f"insight text is {len(clean)} characters (at most {MAX_TEXT})")
-    return clean
-
-
-def complete(d: Draft, prev: str) -> dict[str, Any]:
-    """Fill in what the log derives: normalised text, its hash, and new ids."""
-    Namespace.parse(d.namespace)
-    p = dict(d.payload)
-    if "text" in p and p["text"] is not None:
-        p["text"] = check_text(p["text"])
-        p["text_hash"] = text_hash(p["text"])
-    if d.op == "add" and "id" not in p:
-        p["id"] = insight_id(prev, d.namespace, p["text"])
-    if d.op == "merge" and p.get("text") and "new_id" not in p:
-        p["new_id"] = insight_id(prev, d.namespace, p["text"])
-    return dict(json.loads(canonical(p)))  # what the row will hold, exactly
-
-
-class Txn:
-    """An update in progress: the state it started from plus what it appended so far."""
-
-    def __init__(self, base: BankSnapshot, prev_hash: str) -> None:
-        self.base_version = base.version
-        self.state: dict[str, Insight] = {i.id: i for i in base.all()}
-        self.prev_hash = prev_hash
-        self.version = base.version
-        self.ops: list[Op] = []
-        self.ts = time.time()
-
-    def snapshot(self) -> BankSnapshot:
-        # append() replaces self.state instead of mutating it, so sharing it is safe
-        return BankSnapshot(self.version, self.prev_hash, self.state)
-
-    def append(self, draft: Draft) -> Op:
-        """Give ``draft`` its version and hash and apply it; BankError leaves nothing changed."""
-        payload = complete(draft, self.prev_hash)
-        version = self.version + 1
-        body = {
-            "version": version,
-            "op": draft.op,
-            "namespace": draft.namespace,
-            "payload": payload,
-        }
-        op = Op(**body, prev_hash=self.prev_hash, hash=chain_hash(self.prev_hash, body), ts=self.ts)
-        trial = dict(self.state)
-        apply_op(trial, op)
-        self.state, self.version, self.prev_hash = trial, version, op.hash
-        self.ops.append(op)
-        return op
+class BrokenBank(BankError):
+    """A bank whose hash chain does not verify: it is refused, never read as it stands."""
 
 
 class Bank:
-    """One bank file. Safe to share between threads; any number of processes may open it."""
+    """One bank file. Safe to share between threads; any number of processes may open it.
 
-    def __init__(self, path: str | Path) -> None:
+    ``readonly``: the file must exist and is never written — no schema, no journal change, no
+    files beside it (:func:`arena.memory.db.connect_reader`); writing raises BankError."""
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
         self._local = threading.local()
         self._lock = threading.Lock()
         self._cache: BankSnapshot | None = None  # the newest snapshot materialised here
+        if readonly:
+            self._connect()  # fails now on a missing file or one that is not a bank
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as conn:
-            conn.executescript(_DDL)
-            conn.execute(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA),)
-            )
+            create_schema(conn)
 
     # -- connections -------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA busy_timeout=60000")
+            conn = connect_reader(self.path) if self.readonly else connect_writer(self.path)
             self._local.conn = conn
         return conn
+
+    def _writable(self) -> sqlite3.Connection:
+        if self.readonly:
+            raise BankError(f"{self.path} is open read-only")
+        return self._connect()
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)
@@ -168,22 +122,10 @@ class Bank:
             self._local.conn = None
 
     # -- reading -----------------------------------------------------------------------
-    @staticmethod
-    def _row(row: tuple[Any, ...]) -> Op:
-        return Op(
-            version=row[0],
-            op=row[1],
-            namespace=row[2],
-            payload=json.loads(row[3]),
-            prev_hash=row[4],
-            hash=row[5],
-            ts=row[6],
-        )
+    _row = staticmethod(row_op)
 
     def _ops(self, conn: sqlite3.Connection, after: int, upto: int | None) -> list[Op]:
-        sql = (
-            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops WHERE version > ?"
-        )
+        sql = f"SELECT {COLUMNS} FROM ops WHERE version > ?"
         args: list[Any] = [after]
         if upto is not None:
             sql += " AND version <= ?"
@@ -244,7 +186,7 @@ class Bank:
     def latest(self, op: str, namespace: str, limit: int) -> list[Op]:
         """The newest ``limit`` operations of one kind in one namespace, oldest first."""
         rows = self._connect().execute(
-            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops"
+            f"SELECT {COLUMNS} FROM ops"
             " WHERE op = ? AND namespace = ? ORDER BY version DESC LIMIT ?",
             (op, namespace, limit),
         )
@@ -253,8 +195,7 @@ class Bank:
     def of_kind(self, op: str) -> list[Op]:
         """Every operation of one kind, oldest first (e.g. the ``fold`` markers of learning)."""
         rows = self._connect().execute(
-            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops"
-            " WHERE op = ? ORDER BY version",
+            f"SELECT {COLUMNS} FROM ops WHERE op = ? ORDER BY version",
             (op,),
         )
         return [self._row(r) for r in rows.fetchall()]
@@ -274,9 +215,13 @@ class Bank:
         """Recompute the hash chain and replay the log; the first inconsistency is reported."""
         prev, n = GENESIS, 0
         state: dict[str, Any] = {}
-        rows = self._connect().execute(
-            "SELECT version, op, namespace, payload, prev_hash, hash, ts FROM ops ORDER BY version"
-        )
+        conn = self._connect()
+        missing = missing_triggers(conn)
+        warnings = (
+            (f"the append-only triggers are missing ({', '.join(missing)}): the file was "
+             "changed outside arena",) if missing else ()
+        )  # fmt: skip
+        rows = conn.execute(f"SELECT {COLUMNS} FROM ops ORDER BY version")
         for row in rows:
             n += 1
             version = row[0]
@@ -297,7 +242,14 @@ class Bank:
             prev = op.hash
         if expect_head is not None and expect_head != prev:
             return Verification(False, n, prev, None, "head hash differs from the expected one")
-        return Verification(True, n, prev)
+        return Verification(True, n, prev, warnings=warnings)
+
+    def require_intact(self) -> Verification:
+        """The verification of a bank about to be used; BrokenBank when its chain is broken."""
+        result = self.verify()
+        if not result.ok:
+            raise BrokenBank(result.problem(self.path))
+        return result
 
     # -- writing -----------------------------------------------------------------------
     def write(self, drafts: Iterable[Draft], expect_version: int | None = None) -> list[Op]:
@@ -320,7 +272,7 @@ class Bank:
         """Run ``plan`` inside one write transaction: it sees the current state and appends
         drafts one by one (each applied at once, so later drafts see earlier ones); everything
         it appended commits together, or nothing if it raises."""
-        conn = self._connect()
+        conn = self._writable()
         conn.execute("BEGIN IMMEDIATE")
         try:
             row = conn.execute(
@@ -330,7 +282,7 @@ class Bank:
             base = self._snapshot_in(conn, version)
             txn = Txn(base, prev)
             result = plan(txn)
-            _insert_ops(conn, txn.ops)
+            insert_ops(conn, txn.ops)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -388,13 +340,13 @@ class Bank:
             prev = op.hash
         if header.get("head_hash") != prev:
             raise BankError("imported log's head hash differs from its header")
-        conn = self._connect()
+        conn = self._writable()
         conn.execute("BEGIN IMMEDIATE")
         try:
             mine = self._ops(conn, 0, None)
             if [o.hash for o in mine] != [o.hash for o in incoming[: len(mine)]]:
                 raise BankError("this bank's log is not a prefix of the imported one")
-            _insert_ops(conn, incoming[len(mine) :])
+            insert_ops(conn, incoming[len(mine) :])
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -407,23 +359,26 @@ _OPEN_LOCK = threading.Lock()
 
 
 def open_bank(path: str | Path) -> Bank:
-    """One Bank object (and snapshot cache) per path and process."""
+    """One Bank object (and snapshot cache) per path and process, for a user of the bank
+    (matches, learning, ablation, self-play): its chain is verified the first time this
+    process opens it, and a broken bank raises BrokenBank (it is not kept: asked again,
+    it is checked again)."""
     with _OPEN_LOCK:
         bank = _OPEN.get(str(path))
         if bank is None:
             key = str(Path(path).expanduser().resolve())
-            bank = _OPEN.get(key) or Bank(key)
+            bank = _OPEN.get(key)
+            if bank is None:
+                bank = Bank(key)
+                try:
+                    bank.require_intact()
+                except BrokenBank:
+                    bank.close()
+                    raise
             _OPEN[key] = _OPEN[str(path)] = bank
         return bank
 
 
-def _insert_ops(conn: sqlite3.Connection, ops: Sequence[Op]) -> None:
-    """Append ``ops`` to the log inside the caller's transaction."""
-    conn.executemany(
-        "INSERT INTO ops (version, op, namespace, payload, prev_hash, hash, ts)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [
-            (o.version, o.op, o.namespace, canonical(o.payload), o.prev_hash, o.hash, o.ts)
-            for o in ops
-        ],
-    )
+def open_reader(path: str | Path) -> Bank:
+    """A read-only view of the bank file at ``path`` (BankError when it is missing)."""
+    return Bank(path, readonly=True)

@@ -197,6 +197,12 @@ def check(config: SelfPlayConfig) -> None:
         problems.append("styles: the restyle operator needs a pool of styles")
     if config.seed_context.bank and not Path(config.seed_context.bank).expanduser().exists():
         problems.append(f"seed_context.bank: no such bank {config.seed_context.bank!r}")
+    elif config.seed_context.bank:  # copied into every repeat: refused when its chain breaks
+        from arena.memory.evidence import bank_problem
+
+        broken = bank_problem(config.seed_context.bank)
+        if broken:
+            problems.append(f"seed_context.bank: {broken}")
     if config.elites >= config.population:
         problems.append("elites: must be smaller than population (children need places)")
     if isinstance(config.reflector, str) and config.reflector not in (

@@ -146,3 +146,115 @@ def test_ablate_measures_each_insight_on_the_configs_units_and_retires_the_harmf
     assert snap.get(ids[1]).effect.delta == 0  # its own effect, not the whole bank's
     with pytest.raises(SystemExit):
         main(["memory", "ablate", str(tmp_path / "none.sqlite"), str(cfg)])
+
+
+def file_state(path: Path) -> tuple[str, list[str]]:
+    """The bank file's bytes (as a hash) and every file beside it (no -wal/-shm/-journal)."""
+    import hashlib
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digest, sorted(p.name for p in path.parent.iterdir())
+
+
+@pytest.mark.parametrize("journal", ["wal", "delete"])
+def test_the_inspecting_commands_never_change_the_bank_file(
+    tmp_path: Path, capsys, journal: str
+) -> None:
+    from arena.memory import Bank
+
+    path = tmp_path / "bank.sqlite"
+    bank = Bank(path)
+    first = bank.add("toy", "One.")
+    bank.add("toy", "Two.")
+    bank.close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER ops_append_only_update")  # the chain is intact; the file altered
+    conn.execute(f"PRAGMA journal_mode={journal}")  # e.g. a copy made by another tool
+    conn.close()
+    before = file_state(path)
+    readers = [
+        ["list"],
+        ["list", "--json"],
+        ["show", first],
+        ["history", first],
+        ["diff", "1"],
+        ["verify"],
+        ["export"],
+        ["export", "--out", str(tmp_path.parent / f"{journal}-out.jsonl")],
+    ]
+    for argv in readers:
+        assert main(["memory", argv[0], str(path), *argv[1:]]) == 0, argv
+        assert file_state(path) == before, argv
+    assert "ok: 2 operations" in capsys.readouterr().out
+
+
+def exit_code(argv: list[str]) -> int | str | None:
+    try:
+        return main(argv)
+    except SystemExit as stop:  # the memory commands stop with the exit code
+        return stop.code
+
+
+def tamper(path: Path, version: int, old: str, new: str) -> None:
+    """What a tamperer does: drop the append-only trigger, rewrite a row's text in place."""
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER ops_append_only_update")
+    conn.execute(
+        "UPDATE ops SET payload = replace(payload, ?, ?) WHERE version = ?", (old, new, version)
+    )
+    conn.commit()
+    conn.close()
+
+
+def test_a_tampered_bank_is_refused_by_run_and_by_every_reader(tmp_path: Path, capsys) -> None:
+    import yaml
+
+    from arena.llm.server import ServerThread
+    from arena.memory import Bank
+    from arena.memory.directives import DirectiveEngine
+    from tests.arena.memory.directed import HELPS, NOTHING
+
+    path = tmp_path / "bank.sqlite"
+    bank = Bank(path)
+    first = bank.add("dealornodeal", NOTHING)
+    bank.add("dealornodeal", HELPS)
+    bank.close()
+    runs = tmp_path / "runs"
+    with ServerThread(DirectiveEngine(seed=1)) as server:
+        raw = {
+            "name": "mem",
+            "game": "dealornodeal",
+            "agents": [
+                {
+                    "name": "llm",
+                    "kind": "llm",
+                    "params": {
+                        "backend": {"base_url": server.url, "model": "scripted"},
+                        "memory": {"bank": str(path), "select": "all", "k": None},
+                    },
+                },
+                {"name": "bot", "kind": "rule"},
+            ],
+            "lineups": [{"vs": ["llm", "bot"]}],
+            "matches": 2,
+            "master_seed": 5,
+            "output_dir": str(runs),
+        }
+        cfg = tmp_path / "mem.yaml"
+        cfg.write_text(yaml.safe_dump(raw), encoding="utf-8")
+        argv = ["run", str(cfg), "--no-broker", "--no-metrics", "--quiet"]
+        assert main([*argv, "--run-id", "good"]) == 0  # the intact bank is used
+        tamper(path, 2, "Avoid walk_away", "Prefer walk_away")
+        capsys.readouterr()
+        for args in ([*argv, "--run-id", "bad"], [*argv, "--check"]):
+            assert main(args) == 2, args
+            err = capsys.readouterr().err
+            assert str(path) in err.replace("\n", "") and "version 2" in err, err
+    assert sorted(p.name for p in runs.iterdir()) == ["good"]  # nothing run, nothing written
+    readers = (["list"], ["show", first], ["history", first], ["diff", "1"], ["export"])
+    writers = (["add", "dealornodeal", "More."], ["reflect", str(runs / "good")])
+    for argv in (*readers, *writers):
+        assert exit_code(["memory", argv[0], str(path), *argv[1:]]) == 2, argv
+        err = capsys.readouterr().err
+        assert "version 2" in err and "arena memory verify" in err, err
+    assert main(["memory", "verify", str(path)]) == 1

@@ -102,3 +102,49 @@ def test_a_cli_run_plots_and_its_champion_exports_to_a_config_arena_run_plays(
     assert len(results) == 4 and all(r.status == "finished" for r in results)  # gate: 4 seeds
     assert all(champion in [s.agent for s in r.seats] for r in results)
     assert {r.seats[0].agent for r in results} == {champion, "bot"}  # both seats played
+
+
+def test_selfplay_records_its_bank_heads_and_refuses_a_cut_back_or_tampered_bank(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    from arena.llm.server import ServerThread
+    from arena.memory.bank import open_reader
+    from arena.selfplay.engine import ContextEngine
+    from tests.tournaments.selfplay_setup import seed_bank, small_config, write_config
+
+    root = tmp_path / "sp"
+    seed = seed_bank(tmp_path / "seed.sqlite")
+    with ServerThread(ContextEngine(seed=1)) as server:
+        cfg = write_config(tmp_path / "sp.yaml", small_config(server.url, seed))
+        argv = ["selfplay", str(cfg), "--no-broker", "--no-plots", "--no-metrics"]
+        assert main([*argv, "--out", str(root)]) == 0
+    out = capsys.readouterr().out
+    bank = root / "r0" / "bank.sqlite"
+    reader = open_reader(bank)
+    version, head = reader.head()
+    reader.close()
+    record = json.loads((root / "banks" / "r0.head.json").read_text(encoding="utf-8"))
+    assert (record["bank"], record["version"], record["head_hash"]) == (
+        str(bank.resolve()),
+        version,
+        head,
+    )
+    assert head in out.replace("\n", "")
+    conn = sqlite3.connect(bank)  # the newest row cut off
+    conn.execute("DROP TRIGGER ops_append_only_delete")
+    conn.execute("DELETE FROM ops WHERE version = ?", (version,))
+    conn.commit()
+    conn.close()
+    assert main(["selfplay", "--resume", str(root), "--no-broker"]) == 2
+    assert "truncated" in capsys.readouterr().err
+    conn = sqlite3.connect(seed)  # the seed bank's second insight rewritten in place
+    conn.execute("DROP TRIGGER ops_append_only_update")
+    conn.execute("UPDATE ops SET payload = replace(payload, 'courteous', 'rude') WHERE version = 2")
+    conn.commit()
+    conn.close()
+    assert main([*argv, "--out", str(tmp_path / "other")]) == 2
+    err = capsys.readouterr().err
+    assert "seed_context.bank" in err and "version 2" in err
+    assert not (tmp_path / "other").exists()

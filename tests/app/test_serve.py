@@ -121,3 +121,45 @@ def test_serve_stops_by_itself_after_max_seconds():
         timeout=120,
     )
     assert proc.returncode == 0
+
+
+def choices(url: str, style: str, n: int = 16) -> list[str]:
+    """The served choice between low and high for ``n`` different decisions under ``style``."""
+    schema = {
+        "type": "object",
+        "properties": {"choice": {"enum": ["low", "high"]}},
+        "required": ["choice"],
+    }
+    out = []
+    for i in range(n):
+        body = {
+            "model": "scripted",
+            "messages": [
+                {"role": "system", "content": f"You play a toy game.\nStyle: {style}"},
+                {"role": "user", "content": f"Decision {i}: low or high?"},
+            ],
+            "response_format": {"type": "json_schema", "json_schema": {"schema": schema}},
+        }
+        reply = httpx.post(url + "/chat/completions", json=body, timeout=30).json()
+        out.append(json.loads(reply["choices"][0]["message"]["content"])["choice"])
+    return out
+
+
+def test_serve_context_follows_the_style_line_and_context_null_ignores_it():
+    proc, url = start_server("--engine", "context", "--seed", "1")
+    try:
+        assert choices(url, "Prefer high.") == ["high"] * 16
+        assert choices(url, "Avoid high.") == ["low"] * 16
+        neutral = choices(url, "Be polite.")
+        assert set(neutral) == {"low", "high"}  # no directive: the seeded hash picks
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    proc, url = start_server("--engine", "context-null", "--seed", "1")
+    try:
+        preferred = choices(url, "Prefer high.")
+        assert set(preferred) == {"low", "high"}  # the directive changes nothing expected
+        assert preferred == choices(url, "Prefer high.")  # deterministic
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)

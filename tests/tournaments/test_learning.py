@@ -150,3 +150,44 @@ def test_sixteen_concurrent_learning_matches_read_whole_pinned_versions(tmp_path
             sent.add(system[start : system.index(BLOCK_CLOSE) + len(BLOCK_CLOSE)])
     assert sent == set(blocks.values()) and all(BLOCK_OPEN in b for b in sent)
     assert bank.verify().ok
+
+
+def test_the_head_of_every_fold_is_recorded_and_catches_a_truncated_bank(
+    tmp_path: Path, capsys
+) -> None:
+    import json
+    import sqlite3
+
+    from app.cli import main
+
+    bank = tmp_path / "bank.sqlite"
+    with ServerThread(DirectiveEngine(seed=1)) as server:
+        raw = learning_config(server.url, bank, tmp_path / "runs", matches=8, every=4)
+        cfg = tmp_path / "learn.yaml"
+        cfg.write_text(yaml.safe_dump(raw), encoding="utf-8")
+        argv = ["run", str(cfg), "--run-id", RUN_ID, "--no-broker", "--no-metrics", "--quiet"]
+        assert main(argv) == 0
+    out = capsys.readouterr().out
+    markers = folds(Bank(bank), RUN_ID)
+    last = markers[1]  # the second (last) block's fold marker
+    record = tmp_path / "runs" / RUN_ID / "banks" / "bank.head.json"
+    head = json.loads(record.read_text(encoding="utf-8"))
+    assert (head["version"], head["head_hash"]) == (last.version, last.hash)
+    assert head["bank"] == str(bank.resolve())
+    assert last.hash in out.replace("\n", "")  # printed at the end of the run
+    assert main(["memory", "verify", str(bank), "--expect", str(record)]) == 0
+    assert main(["memory", "verify", str(bank), "--expect", last.hash]) == 0
+    # the newest rows cut off (triggers dropped first): the chain that is left is intact
+    conn = sqlite3.connect(bank)
+    conn.execute("DROP TRIGGER ops_append_only_delete")
+    conn.execute("DELETE FROM ops WHERE version > ?", (markers[0].version,))
+    conn.commit()
+    conn.close()
+    capsys.readouterr()
+    assert main(["memory", "verify", str(bank)]) == 0
+    assert main(["memory", "verify", str(bank), "--expect", str(record)]) == 1
+    said = capsys.readouterr().out
+    assert f"version {last.version}" in said and "truncated" in said, said
+    # resuming the run against the cut-back bank is refused before anything plays
+    assert main(["run", "--resume", str(tmp_path / "runs" / RUN_ID), "--no-broker"]) == 2
+    assert "truncated" in capsys.readouterr().err
