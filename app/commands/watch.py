@@ -251,14 +251,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not events:
         return _err(f"{path}: no complete event to replay", 1)
     if args.print or not _tty():
+        from arena.narration import describe
         from tui.model import MatchModel
 
         model = MatchModel(events[0].match_id)
         for e in events:
             model.add(e)
         for e in model.visible(args.seat):
-            who = f"{model.name(e.actor)}: " if e.actor is not None and not e.text else ""
-            _say(f"{e.seq:>5} [{e.phase}] {who}{e.text or e.type}")
+            _say(f"{e.seq:>5} [{e.phase}] {describe(e, model.cast, args.seat)}")
         return 0
     from tui.app import ArenaApp
 
