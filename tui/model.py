@@ -21,6 +21,14 @@ DEATH_TYPES = ("death", "exile", "eliminated", "killed", "executed", "lynch", "e
 DEATH_KEYS = ("deaths", "dead", "killed", "eliminated", "executed")
 ERROR_TYPES = ("error", "invalid_action", "fallback", "agent_close_error")
 MAX_EVENTS_PER_MATCH = 20_000
+# What the live board's numbers are, beside the one a finished run reports: every view of the
+# board names its family (a leaderboard document names it; older ones were TrueSkill too)
+FINAL_FIT = "`arena leaderboard` ranks the finished run by a batch Bradley–Terry fit"
+
+
+def rating_title(family: str) -> str:
+    """The board's heading: its rating family, and which fit the final leaderboard uses."""
+    return f"{family} μ ± σ, folded match by match (live); {FINAL_FIT}"
 
 
 @dataclass
@@ -233,6 +241,7 @@ class RunModel:
     nodes: dict[str, int] = field(default_factory=dict)  # matches running per node (Ray)
     matches: dict[str, MatchModel] = field(default_factory=dict)
     leaderboard: list[dict[str, Any]] = field(default_factory=list)
+    rating: str = "TrueSkill"  # the family of the leaderboard's μ and σ
     history: dict[str, list[float]] = field(default_factory=dict)
     connection: str = "-"
     bus: dict[str, Any] = field(default_factory=dict)
@@ -301,6 +310,8 @@ class RunModel:
             self.nodes = {str(k): v for k, v in nodes.items() if isinstance(v, int)}
 
     def apply_leaderboard(self, data: dict[str, Any]) -> None:
+        if isinstance(data.get("rating"), str):
+            self.rating = data["rating"]
         rows = data.get("rows")
         if isinstance(rows, list):
             self.leaderboard = [r for r in rows if isinstance(r, dict) and "agent" in r]
