@@ -224,7 +224,7 @@ def _ground_truth(p: Mapping[str, Any], cast: Cast) -> str:
     out = []
     for s in sorted({*seats, *roles}, key=lambda k: int(k) if str(k).isdigit() else 0):
         entry = str(seats.get(s, ""))
-        if kinds.get(s):
+        if kinds.get(s) and kinds[s] != entry:
             entry += f" ({kinds[s]})"
         role = f" {roles[s]}" if s in roles else ""
         out.append(f"{cast.name(s)}{role}" + (f" = {entry}" if entry else ""))
