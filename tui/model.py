@@ -21,13 +21,17 @@ DEATH_TYPES = ("death", "exile", "eliminated", "killed", "executed", "lynch", "e
 DEATH_KEYS = ("deaths", "dead", "killed", "eliminated", "executed")
 ERROR_TYPES = ("error", "invalid_action", "fallback", "agent_close_error")
 MAX_EVENTS_PER_MATCH = 20_000
-# What the live board's numbers are, beside the one a finished run reports: every view of the
-# board names its family (a leaderboard document names it; older ones were TrueSkill too)
+# The rating family of a board, named on screen from its rows' ``fit``: the live board folds
+# TrueSkill match by match, the finished run's leaderboard is a batch Bradley–Terry fit, and
+# the two can differ (docs/ratings.md); every view says which one it shows.
+FAMILIES = {"trueskill": "TrueSkill", "batch": "Bradley–Terry"}
 FINAL_FIT = "`arena leaderboard` ranks the finished run by a batch Bradley–Terry fit"
 
 
 def rating_title(family: str) -> str:
     """The board's heading: its rating family, and which fit the final leaderboard uses."""
+    if family == FAMILIES["batch"]:
+        return f"{family} μ ± σ, the fit `arena leaderboard` shows"
     return f"{family} μ ± σ, folded match by match (live); {FINAL_FIT}"
 
 
@@ -241,7 +245,7 @@ class RunModel:
     nodes: dict[str, int] = field(default_factory=dict)  # matches running per node (Ray)
     matches: dict[str, MatchModel] = field(default_factory=dict)
     leaderboard: list[dict[str, Any]] = field(default_factory=list)
-    rating: str = "TrueSkill"  # the family of the leaderboard's μ and σ
+    rating: str = "TrueSkill"  # the family of the leaderboard's μ and σ (its rows' fit)
     history: dict[str, list[float]] = field(default_factory=dict)
     connection: str = "-"
     bus: dict[str, Any] = field(default_factory=dict)
@@ -310,11 +314,13 @@ class RunModel:
             self.nodes = {str(k): v for k, v in nodes.items() if isinstance(v, int)}
 
     def apply_leaderboard(self, data: dict[str, Any]) -> None:
-        if isinstance(data.get("rating"), str):
-            self.rating = data["rating"]
         rows = data.get("rows")
         if isinstance(rows, list):
             self.leaderboard = [r for r in rows if isinstance(r, dict) and "agent" in r]
+            fits = {str(r.get("fit", "trueskill")) for r in self.leaderboard}
+            if len(fits) == 1:
+                fit = fits.pop()
+                self.rating = FAMILIES.get(fit, fit)
         hist = data.get("history")
         if isinstance(hist, dict):
             self.history = {str(k): [float(x) for x in v] for k, v in hist.items()}

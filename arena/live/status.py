@@ -16,10 +16,6 @@ from typing import Any
 from arena.rating_fold import RatingFold
 
 HISTORY_POINTS = 24
-# The rating family of the live board, named in its document: it folds TrueSkill match by
-# match, while the finished run's leaderboard (``arena leaderboard``) is a batch Bradley–Terry
-# fit; a viewer says which one it shows.
-RATING = "TrueSkill"
 
 
 def history_cuts(n: int) -> list[int]:
@@ -30,20 +26,13 @@ def history_cuts(n: int) -> list[int]:
 
 
 def leaderboard_doc(fold: RatingFold) -> dict[str, Any]:
-    """Rows (μ, σ, μ−3σ, games, wins...) and each agent's μ at up to 24 points of the run;
-    ``rating`` names the family of μ and σ."""
+    """Rows (μ, σ, μ−3σ, games, wins...) and each agent's μ at up to 24 points of the run."""
     history: dict[str, list[float]] = {}
     for cut in history_cuts(len(fold)):
         for agent, rating in fold.ratings_at(cut).items():
             history.setdefault(agent, []).append(round(rating.mu, 3))
     rows = [r.model_dump() for r in fold.rows()]
-    return {
-        "rating": RATING,
-        "rows": rows,
-        "history": history,
-        "n_results": len(fold),
-        "ts": time.time(),
-    }
+    return {"rows": rows, "history": history, "n_results": len(fold), "ts": time.time()}
 
 
 def status_doc(db: Path, running: int | None = None, **extra: Any) -> dict[str, Any] | None:

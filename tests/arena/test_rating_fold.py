@@ -85,7 +85,7 @@ def from_scratch(results: list[MatchResult]) -> dict:
             if not agent.startswith(SIDE):
                 history.setdefault(agent, []).append(round(rating.mu, 3))
     rows = [r.model_dump() for r in trueskill_rows(ordered)]
-    return {"rating": "TrueSkill", "rows": rows, "history": history, "n_results": len(ordered)}
+    return {"rows": rows, "history": history, "n_results": len(ordered)}
 
 
 def without_ts(doc: dict) -> dict:
