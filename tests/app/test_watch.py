@@ -98,6 +98,8 @@ def test_replay_print_says_what_each_decision_was(
     decisions = sum(1 for e in read_jsonl(record) if e.type == "decision")
     assert main(["replay", str(record), "--print"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    said = [ln for ln in lines if re.search(r"\(\w+\)$", ln) and (" chose " in ln or " says " in ln)]
+    said = [
+        ln for ln in lines if re.search(r"\(\w+\)$", ln) and (" chose " in ln or " says " in ln)
+    ]
     assert decisions and len(said) == decisions  # "P0 chose P2 (vote)", not "P0: decision"
     assert not any('{"' in ln or ln.endswith(": decision") for ln in lines)

@@ -37,7 +37,9 @@ def test_beliefs_are_rounded_probabilities_named_by_the_games_belief_side() -> N
 
 
 def test_ballots_read_ann_votes_for_bob() -> None:
-    event = GameEvent(type="tally", payload={"ballots": {"0": 1, "1": 2}, "votes": {"2": "approve"}})
+    event = GameEvent(
+        type="tally", payload={"ballots": {"0": 1, "1": 2}, "votes": {"2": "approve"}}
+    )
     line = describe(event, WEREWOLF)
     assert line == "tally: Ann votes for Bob, Bob votes for Cleo · Cleo votes approve"
 

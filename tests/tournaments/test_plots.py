@@ -5,13 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("matplotlib")
-
-from arena.store import Store  # noqa: E402
-from tests.arena.live.helpers import toy_tournament  # noqa: E402
-from tournaments.plots import history_figure, plot_run  # noqa: E402
+from arena.store import Store
+from tests.arena.live.helpers import toy_tournament
+from tournaments.plots import history_figure, plot_run
 
 
 def test_the_rating_history_says_it_is_trueskill_not_the_leaderboards_fit(

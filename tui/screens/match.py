@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from arena.events import Event
+from arena.narration import cut
 from tui.model import MatchModel
 from tui.render import event_line, matches_text, phase_header, plain, speaker_style
 from tui.widgets import Transcript
@@ -149,7 +150,7 @@ class MatchScreen(Screen[None]):
             info.append(f"outcome: {m.outcome}")
         if self.view is None:
             for seat, facts in sorted(m.facts.items()):
-                info.append(f"{m.name(seat)}: {', '.join(facts)[:60]}")
+                info.append(cut(f"{m.name(seat)}: {', '.join(facts)}", 60))
         given = m.insight_lines(self.view)
         if given:
             info.append("insights given:")

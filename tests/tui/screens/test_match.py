@@ -49,7 +49,9 @@ def _record(run: Path) -> Path:
 
 def _seating(run: Path) -> dict[str, str]:
     truth = next(e for e in read_jsonl(_record(run)) if e.type == "ground_truth")
-    return {s: f"{entry} ({truth.payload['kinds'][s]})" for s, entry in truth.payload["seats"].items()}
+    return {
+        s: f"{entry} ({truth.payload['kinds'][s]})" for s, entry in truth.payload["seats"].items()
+    }
 
 
 async def _open_live(pilot: Any, app: ArenaApp) -> MatchScreen:
@@ -76,7 +78,10 @@ async def test_god_view_names_every_seats_agent_and_kind_even_when_the_seating_i
         screen = await _open_live(pilot, app)
         await _until(pilot, lambda: all(agent_cells(screen)))
         assert agent_cells(screen) == [seating[str(s)] for s in range(8)]
-        assert {c.split(" ")[1] for c in agent_cells(screen)} == {"(werewolf.rule)", "(werewolf.random)"}
+        assert {c.split(" ")[1] for c in agent_cells(screen)} == {
+            "(werewolf.rule)",
+            "(werewolf.random)",
+        }
         # a player's view: its own agent, never another seat's (it would hint at the roles)
         await pilot.press("v")
         assert screen.view == 0
