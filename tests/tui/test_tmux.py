@@ -67,8 +67,8 @@ def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
         tmux("new-session", "-d", "-s", "run", "-x", "150", "-y", "45",
              env + f"{ARENA} run {tmp_path / 'smoke.yaml'} --output {tmp_path / 'runs'} "
              f"--run-id smoke1 --tui; sleep 30")  # fmt: skip
-        text = wait_screen("run", "smoke1", "running", "μ ± σ")
-        assert "toy-r0-m" in text
+        # the first match row comes a poll after the run's status: wait for it, do not race it
+        wait_screen("run", "smoke1", "running", "TrueSkill μ ± σ", "toy-r0-m")
         assert (run_dir / "broker.json").exists()
         tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "45",
              env + f"{ARENA} watch {run_dir}; sleep 30")  # fmt: skip
