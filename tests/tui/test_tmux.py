@@ -72,11 +72,11 @@ def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
         assert (run_dir / "broker.json").exists()
         tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "45",
              env + f"{ARENA} watch {run_dir}; sleep 30")  # fmt: skip
-        text = wait_screen("watch", "smoke1", "events/s", "toy-r0-m")
+        wait_screen("watch", "smoke1", "events/s", "toy-r0-m")
         # open the most active match, view as seat 1, then the help overlay
         tmux("send-keys", "-t", "watch", "r")
         # the match screen with its phase headers (the match may be in any round, or over)
-        text = wait_screen("watch", "view spectator", "── ")
+        wait_screen("watch", "view spectator", "── ")
         tmux("send-keys", "-t", "watch", "v")
         wait_screen("watch", "view as P0")
         tmux("send-keys", "-t", "watch", "?")
@@ -86,7 +86,7 @@ def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
         wait_screen("watch", "μ history")
         # quitting the live TUI mid-run leaves a resumable run and prints how
         tmux("send-keys", "-t", "run", "q")
-        text = wait_screen("run", "arena run --resume")
+        wait_screen("run", "arena run --resume")
         tmux("send-keys", "-t", "watch", "q")
         deadline = time.monotonic() + 120
         while "μ history" in screen("watch"):  # the app leaves the screen when it quits
@@ -118,7 +118,7 @@ def test_hostile_speech_cannot_wipe_the_replay_screen(tmp_path: Path) -> None:
         tmux("send-keys", "-t", "replay", "-l", "INJ2")
         wait_screen("replay", "INJ2")
         tmux("send-keys", "-t", "replay", "Enter")
-        text = wait_screen("replay", "INJ2 ␛[2J␛[H␛]0;pwned")
+        wait_screen("replay", "INJ2 ␛[2J␛[H␛]0;pwned")
         assert "avalon-7" in text  # the title survived: nothing cleared the screen
     finally:
         tmux("kill-server")
