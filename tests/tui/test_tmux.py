@@ -118,7 +118,7 @@ def test_hostile_speech_cannot_wipe_the_replay_screen(tmp_path: Path) -> None:
         tmux("send-keys", "-t", "replay", "-l", "INJ2")
         wait_screen("replay", "INJ2")
         tmux("send-keys", "-t", "replay", "Enter")
-        wait_screen("replay", "INJ2 ␛[2J␛[H␛]0;pwned")
+        text = wait_screen("replay", "INJ2 ␛[2J␛[H␛]0;pwned")
         assert "avalon-7" in text  # the title survived: nothing cleared the screen
     finally:
         tmux("kill-server")
