@@ -369,6 +369,9 @@ class MatchRunner:
         reason: str | None = None
         cancelled = False
         seating = {str(s): self.spec.seats[s] for s in range(engine.n_seats)}
+        # the kind of agent behind each entry ("llm", "werewolf.rule"): what a viewer needs to
+        # tell which seat is the model; as secret as the seating itself
+        kinds = {str(s): str(getattr(self.agents[s], "kind", "")) for s in range(engine.n_seats)}
         # With by-team seating the agent entry of a seat reveals its team: then the seating is
         # recorded for spectators only (in ground_truth), never in the public match_start.
         public_seating = self.spec.by_team is None and self.spec.public_seating
@@ -381,6 +384,7 @@ class MatchRunner:
                     "match_id": self.spec.match_id,
                     "rules": engine.rules.model_dump(mode="json"),
                     "seats": seating if public_seating else {},
+                    "kinds": kinds if public_seating else {},
                     "names": engine.names,
                 },
                 text=f"Match {self.spec.match_id}: {self.spec.game} with "
@@ -396,6 +400,7 @@ class MatchRunner:
             GROUND_TRUTH_EVENT,
             "setup",
             seats=seating,
+            kinds=kinds,
             teams={str(k): v for k, v in engine.teams().items()},
             roles={str(k): v for k, v in engine.roles().items()},
             facts=[f.model_dump(mode="json") for f in facts],

@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, never a window
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from arena.ratings import history, leaderboard
@@ -32,6 +33,16 @@ def plot_run(
 
 
 def plot_history(results: list[MatchResult], path: Path, by: str = "agent") -> Path:
+    fig = history_figure(results, by)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def history_figure(results: list[MatchResult], by: str = "agent") -> Figure:
+    """The rating history chart. It is TrueSkill folded match by match (a history needs an
+    order), while ``arena leaderboard`` ranks by the order-free Bradley–Terry fit: the title
+    says so, so that its last points are not read as the leaderboard's numbers."""
     points = history(results, by)  # type: ignore[arg-type]
     series: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
     order: dict[str, int] = {}
@@ -47,13 +58,15 @@ def plot_history(results: list[MatchResult], path: Path, by: str = "agent") -> P
         ax.fill_between(xs, lo, hi, alpha=0.15, color=line.get_color())
     ax.set_xlabel("rated match (fold order)")
     ax.set_ylabel("TrueSkill μ (band: ± σ)")
-    ax.set_title(f"Rating history by {by}")
+    ax.set_title(
+        f"TrueSkill rating history by {by}\n"
+        "(the leaderboard ranks by a batch Bradley–Terry fit: `arena leaderboard`)",
+        fontsize="medium",
+    )
     if series:
         ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig
 
 
 def plot_win_rates(

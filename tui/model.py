@@ -15,18 +15,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.events import Event
+from arena.narration import Cast, probabilities
 
 DEATH_TYPES = ("death", "exile", "eliminated", "killed", "executed", "lynch", "elimination")
 DEATH_KEYS = ("deaths", "dead", "killed", "eliminated", "executed")
 ERROR_TYPES = ("error", "invalid_action", "fallback", "agent_close_error")
 MAX_EVENTS_PER_MATCH = 20_000
+# The rating family of a board, named on screen from its rows' ``fit``: the live board folds
+# TrueSkill match by match, the finished run's leaderboard is a batch Bradley–Terry fit, and
+# the two can differ (docs/ratings.md); every view says which one it shows.
+FAMILIES = {"trueskill": "TrueSkill", "batch": "Bradley–Terry"}
+FINAL_FIT = "`arena leaderboard` ranks the finished run by a batch Bradley–Terry fit"
+
+
+def rating_title(family: str) -> str:
+    """The board's heading: its rating family, and which fit the final leaderboard uses."""
+    if family == FAMILIES["batch"]:
+        return f"{family} μ ± σ, the fit `arena leaderboard` shows"
+    return f"{family} μ ± σ, folded match by match (live); {FINAL_FIT}"
 
 
 @dataclass
 class SeatView:
     seat: int
     name: str
-    agent: str = ""
+    agent: str = ""  # the agent entry and its kind ("smollm2 (llm)"); "" where not to be known
     team: str = ""
     role: str = ""
     alive: bool = True
@@ -47,6 +60,13 @@ def _as_seats(value: Any) -> list[int]:
     return []
 
 
+def _by_seat(value: Any) -> dict[int, str]:
+    """``{"0": "rule", ...}`` as ``{0: "rule", ...}`` (other keys ignored)."""
+    if not isinstance(value, dict):
+        return {}
+    return {int(k): str(v) for k, v in value.items() if str(k).isdigit()}
+
+
 class MatchModel:
     """One match: its events (bounded) and what the seat panel shows."""
 
@@ -56,7 +76,13 @@ class MatchModel:
         self.game = ""
         self.events: deque[Event] = deque(maxlen=MAX_EVENTS_PER_MATCH)
         self.names: list[str] = []
+        # The seating: seat -> agent entry and its kind. ``agents``/``kinds`` are the public
+        # seating of match_start (empty when the seating is secret: it would hint at roles);
+        # ``secret_agents``/``secret_kinds`` come from the spectator-only ground truth.
         self.agents: list[str] = []
+        self.kinds: list[str] = []
+        self.secret_agents: dict[int, str] = {}
+        self.secret_kinds: dict[int, str] = {}
         self.teams: dict[int, str] = {}
         self.roles: dict[int, str] = {}
         self.facts: dict[int, list[str]] = {}
@@ -96,8 +122,12 @@ class MatchModel:
             self.game = str(p.get("game", ""))
             self.names = [str(n) for n in p.get("names", [])]
             seats = p.get("seats") or {}
+            kinds = p.get("kinds") or {}
             self.agents = [str(seats.get(str(i), "")) for i in range(len(self.names))]
+            self.kinds = [str(kinds.get(str(i), "")) for i in range(len(self.names))]
         elif event.type == "ground_truth":
+            self.secret_agents = _by_seat(p.get("seats"))
+            self.secret_kinds = _by_seat(p.get("kinds"))
             self.teams = {int(k): str(v) for k, v in (p.get("teams") or {}).items()}
             self.roles = {int(k): str(v) for k, v in (p.get("roles") or {}).items()}
             for f in p.get("facts") or []:
@@ -118,6 +148,25 @@ class MatchModel:
     def visible(self, seat: int | None) -> list[Event]:
         """The events delivered to ``seat`` (their audience), all of them for a spectator."""
         return [e for e in self.events if e.delivered_to(seat)]
+
+    @property
+    def cast(self) -> Cast:
+        """Names and game, for :mod:`arena.narration`'s readable lines."""
+        return Cast(tuple(self.names), self.game)
+
+    def agent(self, seat: int, view: int | None = None) -> str:
+        """The agent entry of ``seat`` with its kind, as ``view`` may know it.
+
+        A public seating is everyone's; a secret one (chosen from the dealt roles) only the
+        spectator's and, for its own seat, a player's — never another seat's."""
+        entry = self.agents[seat] if seat < len(self.agents) else ""
+        kind = self.kinds[seat] if seat < len(self.kinds) else ""
+        if not entry and (view is None or view == seat):
+            entry = self.secret_agents.get(seat, "")
+            kind = self.secret_kinds.get(seat, "")
+        if not entry:
+            return ""
+        return f"{entry} ({kind})" if kind and kind != entry else entry
 
     def name(self, seat: int | None) -> str:
         if seat is None:
@@ -144,7 +193,7 @@ class MatchModel:
             SeatView(
                 seat=s,
                 name=self.name(s),
-                agent=self.agents[s] if s < len(self.agents) else "",
+                agent=self.agent(s, view),
                 team=self.teams.get(s, "") if view is None or view == s else "",
                 role=self.roles.get(s, "") if view is None or view == s else "",
                 facts=list(self.facts.get(s, [])) if view is None or view == s else [],
@@ -175,7 +224,9 @@ class MatchModel:
                                 self.name(target) if isinstance(target, int) else str(target)
                             )
             if e.type == "belief_report" and e.actor is not None and 0 <= e.actor < n:
-                out[e.actor].belief = json.dumps(p.get("beliefs"), separators=(",", ":"))[:60]
+                beliefs = p.get("beliefs")
+                if isinstance(beliefs, dict):  # the two most likely, rounded
+                    out[e.actor].belief = probabilities(beliefs, self.cast, top=2)
         return out
 
 
@@ -194,6 +245,7 @@ class RunModel:
     nodes: dict[str, int] = field(default_factory=dict)  # matches running per node (Ray)
     matches: dict[str, MatchModel] = field(default_factory=dict)
     leaderboard: list[dict[str, Any]] = field(default_factory=list)
+    rating: str = "TrueSkill"  # the family of the leaderboard's μ and σ (its rows' fit)
     history: dict[str, list[float]] = field(default_factory=dict)
     connection: str = "-"
     bus: dict[str, Any] = field(default_factory=dict)
@@ -265,6 +317,10 @@ class RunModel:
         rows = data.get("rows")
         if isinstance(rows, list):
             self.leaderboard = [r for r in rows if isinstance(r, dict) and "agent" in r]
+            fits = {str(r.get("fit", "trueskill")) for r in self.leaderboard}
+            if len(fits) == 1:
+                fit = fits.pop()
+                self.rating = FAMILIES.get(fit, fit)
         hist = data.get("history")
         if isinstance(hist, dict):
             self.history = {str(k): [float(x) for x in v] for k, v in hist.items()}
@@ -279,8 +335,10 @@ class RunModel:
         m.last_text = m.last_text or str(data.get("last", ""))
         if not m.names and isinstance(data.get("names"), list):
             m.names = [str(n) for n in data["names"]]
-        if not m.agents and isinstance(data.get("agents"), list):
-            m.agents = [str(a) for a in data["agents"]]
+        if not m.secret_agents and isinstance(data.get("agents"), list):
+            # the summary is the spectator's (a seat credential cannot read it): its seating
+            # is shown where the ground truth's would be, never in a seat's view
+            m.secret_agents = {i: str(a) for i, a in enumerate(data["agents"])}
 
     def rates(self, now: float | None = None) -> dict[str, float]:
         """Events, decisions and LLM calls per second over the last few seconds."""

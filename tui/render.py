@@ -11,7 +11,7 @@ import json
 
 from rich.text import Text
 
-from arena import transcript, untrusted
+from arena import narration, transcript, untrusted
 from arena.events import Event
 from tui.model import MatchModel
 
@@ -29,7 +29,6 @@ PALETTE = (
     "medium_purple1",
     "light_salmon1",
 )
-GENERIC_KEYS = ("belief", "beliefs", "vote_result", "ballots", "votes", "proposal", "offer")
 
 
 def plain(value: object, style: str = "") -> Text:
@@ -46,7 +45,8 @@ def mark(event: Event, match: MatchModel) -> Text:
     if vis.scope == "public":
         return Text("")
     if vis.scope == "god":
-        return Text("[god] ", style="dim italic")
+        # a game's own god lines already say so ("[god] Quinn died")
+        return Text("") if event.text.startswith("[god]") else Text("[god] ", style="dim italic")
     who = ",".join(match.name(s) for s in vis.seats)
     if vis.scope == "team":
         return plain(f"[team {vis.team}: {who}] ", style="italic yellow")
@@ -56,14 +56,16 @@ def mark(event: Event, match: MatchModel) -> Text:
 def event_line(event: Event, match: MatchModel, search: str = "", seat: int | None = None) -> Text:
     """One transcript line as ``seat`` reads it (``None``: the spectator).
 
-    The words come from the arena's one renderer (:func:`arena.transcript.line`), so a seat's
-    view shows exactly the lines its agent was shown, its own speech as "You"."""
+    The words come from the arena's renderers: a line with text from
+    :func:`arena.transcript.line` (so a seat's view shows exactly the lines its agent was
+    shown, its own speech as "You"), one without (a decision, a belief report, an LLM call)
+    from :func:`arena.narration.account`, in words — never the payload's JSON."""
     line = Text()
     line.append(f"{event.seq:>5} ", style="dim")
     line.append_text(mark(event, match))
+    cast = match.cast
     if event.actor is not None and not event.text:
-        line.append_text(plain(match.name(event.actor), style=speaker_style(event.actor)))
-        line.append_text(plain(f" ({event.type}) ", style="dim"))
+        line.append_text(plain(match.name(event.actor) + " ", style=speaker_style(event.actor)))
     if event.text:
         body = transcript.line(event, seat, match.names)
         if event.actor is not None and event.speech is not None:
@@ -72,27 +74,19 @@ def event_line(event: Event, match: MatchModel, search: str = "", seat: int | No
             line.append(head + sep, style=speaker_style(event.actor))
             body = rest
     else:
-        body = _payload_brief(event)
+        body = narration.account(event, cast)
     if event.type in ("error", "invalid_action", "fallback"):
-        line.append(body, style="red")
+        line.append_text(plain(body, style="red"))
     elif event.visibility.scope == "god":
-        line.append(body, style="dim")
+        line.append_text(plain(body, style="dim"))
     else:
-        line.append(body)
-    extras = {k: event.payload[k] for k in GENERIC_KEYS if k in event.payload}
-    if extras and event.text:
-        line.append("  " + json.dumps(extras, separators=(",", ":"), default=str)[:160], "cyan")
+        line.append_text(plain(body))
+    more = narration.extras(event, cast) if event.text else ""
+    if more:
+        line.append_text(plain(f"  ({more})", style="cyan"))
     if search:
         line.highlight_words([search], style="reverse", case_sensitive=False)
     return line
-
-
-def _payload_brief(event: Event) -> str:
-    # json.dumps escapes every control and non-ASCII character (ensure_ascii)
-    if not event.payload:
-        return untrusted.quote(event.type)
-    text = json.dumps(event.payload, separators=(",", ":"), default=str)
-    return f"{untrusted.quote(event.type)} {text[:200]}"
 
 
 def phase_header(phase: str) -> Text:
@@ -103,5 +97,6 @@ def matches_text(event: Event, match: MatchModel, needle: str) -> bool:
     if not needle:
         return True
     needle = needle.lower()
-    hay = f"{event.text} {event.type} {match.name(event.actor) if event.actor is not None else ''}"
+    said = event.text or narration.account(event, match.cast)
+    hay = f"{said} {event.type} {match.name(event.actor) if event.actor is not None else ''}"
     return needle in hay.lower() or needle in json.dumps(event.payload, default=str).lower()

@@ -179,7 +179,7 @@ def _mqtt_source(args: argparse.Namespace, root: Path | None) -> Any:
 
 def _snapshot(source: Any) -> int:
     """One plain-text picture of the run (no terminal needed)."""
-    from tui.model import RunModel, sparkline
+    from tui.model import RunModel, rating_title, sparkline
     from tui.sources import RunDirSource
 
     model = RunModel()
@@ -212,9 +212,11 @@ def _snapshot(source: Any) -> int:
     )
     for m in model.ordered_matches()[:20]:
         _say(f"  {m.match_id:<28} {m.status:<9} {m.phase:<12} {m.n_events:>6} events")
+    if model.leaderboard:
+        _say(f"  leaderboard: {rating_title(model.rating)}")
     for r in model.leaderboard:
         hist = sparkline(model.history.get(r["agent"], []))
-        _say(f"  {r['agent']:<20} μ {r['mu']:6.2f} ± {r['sigma']:5.2f}  {hist}")
+        _say(f"  {r['agent']:<20} {model.rating} μ {r['mu']:6.2f} ± {r['sigma']:5.2f}  {hist}")
     if model.malformed or model.foreign:
         print(f"  ignored: {model.malformed} malformed, {model.foreign} foreign messages")
     return 0
@@ -251,14 +253,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not events:
         return _err(f"{path}: no complete event to replay", 1)
     if args.print or not _tty():
+        from arena.narration import describe
         from tui.model import MatchModel
 
         model = MatchModel(events[0].match_id)
         for e in events:
             model.add(e)
         for e in model.visible(args.seat):
-            who = f"{model.name(e.actor)}: " if e.actor is not None and not e.text else ""
-            _say(f"{e.seq:>5} [{e.phase}] {who}{e.text or e.type}")
+            _say(f"{e.seq:>5} [{e.phase}] {describe(e, model.cast, args.seat)}")
         return 0
     from tui.app import ArenaApp
 

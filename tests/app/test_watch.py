@@ -4,6 +4,7 @@ tells a refused login from an unreachable broker, and `arena broker --user` neve
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,8 @@ from app.cli import main
 from app.commands.watch import NOT_AUTHORISED, UNREACHABLE
 from app.live import LiveOptions
 from arena.live.broker import EmbeddedBroker
-from tests.arena.live.helpers import free_port, live_tournament
+from arena.sinks import read_jsonl
+from tests.arena.live.helpers import free_port, live_tournament, toy_tournament
 
 
 def test_watch_once_exits_3_when_the_broker_refuses_the_credentials(
@@ -74,3 +76,30 @@ def test_broker_user_without_a_password_refuses_to_start(
     # nothing was left listening
     with pytest.raises(OSError):
         asyncio.run(asyncio.open_connection("127.0.0.1", port))
+
+
+def test_watch_once_names_the_rating_family_of_its_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = toy_tournament(tmp_path, matches=2, concurrency=2)
+    asyncio.run(t.run())
+    assert main(["watch", str(t.dir.root), "--once"]) == 0
+    out = capsys.readouterr().out
+    assert "leaderboard: TrueSkill μ ± σ" in out and "Bradley–Terry" in out
+    assert "r1" in out and "TrueSkill μ" in out.split("r1", 1)[1].splitlines()[0]
+
+
+def test_replay_print_says_what_each_decision_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = toy_tournament(tmp_path, matches=1, concurrency=1)
+    asyncio.run(t.run())
+    record = next(t.dir.matches.glob("*.jsonl"))
+    decisions = sum(1 for e in read_jsonl(record) if e.type == "decision")
+    assert main(["replay", str(record), "--print"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = [
+        ln for ln in lines if re.search(r"\(\w+\)$", ln) and (" chose " in ln or " says " in ln)
+    ]
+    assert decisions and len(said) == decisions  # "P0 chose P2 (vote)", not "P0: decision"
+    assert not any('{"' in ln or ln.endswith(": decision") for ln in lines)

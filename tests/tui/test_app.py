@@ -171,20 +171,21 @@ async def test_replay_plays_steps_seeks_and_changes_speed(record: Path) -> None:
     app = ArenaApp(replay=events, truncated=truncated)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        assert isinstance(screen, ReplayScreen) and screen.cursor == 0
+        # it opens on the first event (no empty screen until a key is pressed)
+        assert isinstance(screen, ReplayScreen) and screen.cursor == 1
         await pilot.press("right", "right", "full_stop")
-        assert screen.cursor == 3 and screen.match.n_events == 3
+        assert screen.cursor == 4 and screen.match.n_events == 4
         await pilot.press("left")
-        assert screen.cursor == 2 and len(screen.match.events) == 2
+        assert screen.cursor == 3 and len(screen.match.events) == 3
         await pilot.press("right_square_bracket")
-        assert screen.cursor == 27
+        assert screen.cursor == 28
         await pilot.press("left_square_bracket", "comma")
-        assert screen.cursor == 1
+        assert screen.cursor == 2
         await pilot.press("G")
         assert screen.cursor == len(events) and screen.match.status == "finished"
         assert "Match over" in transcript(screen)
         await pilot.press("g")
-        assert screen.cursor == 0 and transcript(screen) == ""
+        assert screen.cursor == 1 and transcript(screen).startswith("── setup")
         await pilot.press("plus", "plus", "plus")
         assert screen.rate == 64
         await pilot.press("minus")

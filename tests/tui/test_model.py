@@ -8,7 +8,7 @@ from pathlib import Path
 from arena.events import Event, GameEvent, Visibility
 from arena.live import topics
 from arena.sinks import read_jsonl
-from tui.model import MatchModel, RunModel, sparkline
+from tui.model import MatchModel, RunModel, rating_title, sparkline
 from tui.sources import MqttSource, RunDirSource, replay_events
 
 
@@ -118,3 +118,27 @@ def test_status_carries_matches_running_per_node() -> None:
     assert model.nodes == {"vm:aa": 2}  # a malformed count is dropped, never shown
     model.apply_status({"run_id": "r", "nodes": {}})
     assert model.nodes == {}
+
+
+def test_the_boards_rating_family_comes_from_its_rows_fit() -> None:
+    model = RunModel()
+    row = {"agent": "a", "mu": 25.0, "sigma": 1.0, "conservative": 22.0, "games": 1}
+    model.apply_leaderboard({"rows": [{**row, "fit": "trueskill"}]})
+    assert model.rating == "TrueSkill" and "Bradley–Terry" in rating_title(model.rating)
+    model.apply_leaderboard({"rows": [{**row, "fit": "batch"}]})
+    assert model.rating == "Bradley–Terry"
+    assert rating_title(model.rating) == "Bradley–Terry μ ± σ, the fit `arena leaderboard` shows"
+
+
+def test_a_secret_seating_is_the_spectators_and_each_seats_own() -> None:
+    m = MatchModel("m")
+    m.add(ev(0, "match_start", payload={"game": "g", "names": ["A", "B"], "seats": {}}))
+    m.add(ev(1, "ground_truth", visibility=Visibility.god(),
+             payload={"seats": {"0": "gpt", "1": "bot"}, "kinds": {"0": "llm", "1": "rule"}}))  # fmt: skip
+    assert [s.agent for s in m.seats(None)] == ["gpt (llm)", "bot (rule)"]
+    assert [s.agent for s in m.seats(0)] == ["gpt (llm)", ""]
+    assert [s.agent for s in m.seats(1)] == ["", "bot (rule)"]
+    public = MatchModel("p")
+    public.add(ev(0, "match_start", payload={"names": ["A", "B"], "seats": {"0": "gpt", "1": "bot"},
+                                             "kinds": {"0": "llm", "1": "bot"}}))  # fmt: skip
+    assert [s.agent for s in public.seats(1)] == ["gpt (llm)", "bot"]  # kind = entry: once

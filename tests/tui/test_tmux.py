@@ -67,16 +67,16 @@ def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
         tmux("new-session", "-d", "-s", "run", "-x", "150", "-y", "45",
              env + f"{ARENA} run {tmp_path / 'smoke.yaml'} --output {tmp_path / 'runs'} "
              f"--run-id smoke1 --tui; sleep 30")  # fmt: skip
-        text = wait_screen("run", "smoke1", "running", "μ ± σ")
-        assert "toy-r0-m" in text
+        # the first match row comes a poll after the run's status: wait for it, do not race it
+        wait_screen("run", "smoke1", "running", "TrueSkill μ ± σ", "toy-r0-m")
         assert (run_dir / "broker.json").exists()
         tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "45",
              env + f"{ARENA} watch {run_dir}; sleep 30")  # fmt: skip
-        text = wait_screen("watch", "smoke1", "events/s", "toy-r0-m")
+        wait_screen("watch", "smoke1", "events/s", "toy-r0-m")
         # open the most active match, view as seat 1, then the help overlay
         tmux("send-keys", "-t", "watch", "r")
         # the match screen with its phase headers (the match may be in any round, or over)
-        text = wait_screen("watch", "view spectator", "── ")
+        wait_screen("watch", "view spectator", "── ")
         tmux("send-keys", "-t", "watch", "v")
         wait_screen("watch", "view as P0")
         tmux("send-keys", "-t", "watch", "?")
@@ -86,7 +86,7 @@ def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
         wait_screen("watch", "μ history")
         # quitting the live TUI mid-run leaves a resumable run and prints how
         tmux("send-keys", "-t", "run", "q")
-        text = wait_screen("run", "arena run --resume")
+        wait_screen("run", "arena run --resume")
         tmux("send-keys", "-t", "watch", "q")
         deadline = time.monotonic() + 120
         while "μ history" in screen("watch"):  # the app leaves the screen when it quits

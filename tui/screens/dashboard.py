@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from tui.model import RunModel, sparkline
+from tui.model import RunModel, rating_title, sparkline
 from tui.render import plain
 
 MAX_ROWS = 60  # the dashboard lists this many matches (running first); others are counted
@@ -41,9 +41,9 @@ class DashboardScreen(Screen[None]):
         self.query_one("#matches", DataTable).add_columns(
             "match", "game", "status", "phase", "events", "errors", "last line"
         )
-        self.query_one("#board", DataTable).add_columns(
-            "agent", "μ ± σ", "μ−3σ", "games", "W/D/L", "win rate", "μ history"
-        )
+        board = self.query_one("#board", DataTable)
+        board.add_columns("agent", "μ ± σ", "μ−3σ", "games", "W/D/L", "win rate", "μ history")
+        board.border_title = rating_title(self.model.rating)
         self.refresh_view()
         self.ready = True
 
@@ -99,6 +99,7 @@ class DashboardScreen(Screen[None]):
 
     def _fill_board(self) -> None:
         table = self.query_one("#board", DataTable)
+        table.border_title = rating_title(self.model.rating)
         table.clear()
         for row in self.model.leaderboard:
             hist = self.model.history.get(row["agent"], [])

@@ -1,4 +1,5 @@
-"""The leaderboard screen: every agent's TrueSkill rating with its μ history as a sparkline."""
+"""The leaderboard screen: every agent's live rating (TrueSkill, named on screen) with its μ
+history as a sparkline."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
-from tui.model import RunModel
+from tui.model import RunModel, rating_title
 from tui.render import plain
 
 
@@ -22,7 +23,7 @@ class LeaderboardScreen(Screen[None]):
         return self.app.model  # type: ignore[attr-defined,no-any-return]
 
     def compose(self) -> ComposeResult:
-        yield Static("Leaderboard — TrueSkill, factions as teams (μ−3σ ranks)", id="lb-title")
+        yield Static(id="lb-title")
         yield DataTable(id="lb", cursor_type="row", zebra_stripes=True)
         yield Static(id="lb-agent")
         yield Sparkline([], id="lb-spark")
@@ -36,6 +37,8 @@ class LeaderboardScreen(Screen[None]):
         self.ready = True
 
     def refresh_view(self) -> None:
+        title = f"Leaderboard — {rating_title(self.model.rating)}; factions as teams, μ−3σ ranks"
+        self.query_one("#lb-title", Static).update(plain(title))
         table = self.query_one("#lb", DataTable)
         keep = table.cursor_row
         table.clear()
@@ -65,7 +68,7 @@ class LeaderboardScreen(Screen[None]):
             return
         agent = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         hist = self.model.history.get(agent, [])
-        label = f"{agent}: μ over the run"
+        label = f"{agent}: {self.model.rating} μ over the run"
         if hist:
             label += f" ({hist[0]:.2f} → {hist[-1]:.2f}, {len(hist)} points)"
         self.query_one("#lb-agent", Static).update(plain(label))

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from arena.events import Event
+from arena.narration import cut
 from tui.model import MatchModel
 from tui.render import event_line, matches_text, phase_header, plain, speaker_style
 from tui.widgets import Transcript
@@ -37,6 +38,8 @@ class MatchScreen(Screen[None]):
         Binding("pageup", "page_up", "page up", show=False),
         Binding("pagedown", "page_down", "page down", show=False),
     ]
+
+    help_title = "Match"
 
     def __init__(self, match: MatchModel, *, live: bool = True) -> None:
         super().__init__()
@@ -63,11 +66,16 @@ class MatchScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        # Textual calls every class's on_mount along the MRO: subclasses extend set_up instead
+        # (an on_mount of theirs calling this one would add the seat columns twice)
+        self.set_up()
+        self.ready = True
+
+    def set_up(self) -> None:
         table = self.query_one("#seats", DataTable)
         table.add_columns("seat", "name", "agent", "role", "alive", "vote", "belief")
         self.query_one("#search", Input).display = False
         self.rerender()
-        self.ready = True
 
     # -- what is shown -----------------------------------------------------------------
     def events(self) -> list[Event]:
@@ -90,7 +98,9 @@ class MatchScreen(Screen[None]):
         log.auto_scroll = self.follow
         events = self.events()
         for event in events[self._rendered :]:
-            if event.phase != self._last_phase and not self.search:
+            # a header where the lines people read move to a new phase (the runner's records
+            # carry the engine's phase at their time, and would flip the header back and forth)
+            if event.text and event.phase != self._last_phase and not self.search:
                 log.write(phase_header(event.phase))
                 self._last_phase = event.phase
             log.write(event_line(event, self.match, self.search, self.view))
@@ -140,7 +150,7 @@ class MatchScreen(Screen[None]):
             info.append(f"outcome: {m.outcome}")
         if self.view is None:
             for seat, facts in sorted(m.facts.items()):
-                info.append(f"{m.name(seat)}: {', '.join(facts)[:60]}")
+                info.append(cut(f"{m.name(seat)}: {', '.join(facts)}", 60))
         given = m.insight_lines(self.view)
         if given:
             info.append("insights given:")
@@ -216,7 +226,7 @@ class MatchScreen(Screen[None]):
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(type(self).__name__, list(self.BINDINGS)))
+        self.app.push_screen(HelpScreen(self.help_title, list(self.BINDINGS)))
 
     def unfollow(self) -> None:
         if self.follow:
@@ -240,9 +250,14 @@ class MatchScreen(Screen[None]):
 
 
 class ReplayScreen(MatchScreen):
-    """A recorded match: play/pause, step, seek; the same rendering as the live screen."""
+    """A recorded match: play/pause, step, seek; the same rendering as the live screen.
 
+    It opens on the record's first event (a replay at position 0 would be an empty screen)."""
+
+    help_title = "Replay"
+    inherit_bindings = False  # the live screen's pause and next match mean nothing here
     BINDINGS = [
+        *Screen.BINDINGS,  # focus keys (tab) and copy, which inherit_bindings also drops
         Binding("escape", "back", "back"),
         Binding("space", "play_pause", "play/pause"),
         Binding("right,full_stop", "step(1)", "step"),
@@ -258,6 +273,10 @@ class ReplayScreen(MatchScreen):
         Binding("f", "toggle_follow", "follow"),
         Binding("slash", "search", "search"),
         Binding("question_mark", "help", "help"),
+        Binding("home", "scroll_home", "top", show=False),
+        Binding("end", "scroll_end", "bottom", show=False),
+        Binding("pageup", "page_up", "page up", show=False),
+        Binding("pagedown", "page_down", "page down", show=False),
     ]
 
     def __init__(
@@ -275,14 +294,15 @@ class ReplayScreen(MatchScreen):
         self._credit = 0.0
         self._last_tick = 0.0
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.seek(0)
+    def set_up(self) -> None:
+        super().set_up()
+        self.seek(1)
         self._last_tick = time.monotonic()
         self._timer = self.set_interval(TICK_S, self._tick)
 
     def seek(self, position: int) -> None:
-        position = max(0, min(len(self.all_events), position))
+        # never before the first event: position 0 would show nothing at all
+        position = max(min(1, len(self.all_events)), min(len(self.all_events), position))
         if position < self.cursor:
             self.match = MatchModel(self.match.match_id)
             for event in self.all_events[:position]:
