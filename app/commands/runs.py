@@ -360,17 +360,19 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 # -- show ---------------------------------------------------------------------------------
-def find_match(match_id: str, run_dir: str | None, runs_dir: str) -> Path | None:
+def find_matches(match_id: str, run_dir: str | None, runs_dir: str) -> list[Path]:
+    """Every run directory (``run_dir``, else each under ``runs_dir``) that has ``match_id``."""
     candidates = [Path(run_dir)] if run_dir else sorted(Path(runs_dir).glob("*"))
+    found = []
     for d in candidates:
         if (d / "arena.sqlite").exists():
             store = _open(d)
             try:
                 if store.match_row(match_id) is not None:
-                    return d
+                    found.append(d)
             finally:
                 store.close()
-    return None
+    return found
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -378,10 +380,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     from arena.untrusted import printable
     from tournaments.transcript import summary
 
-    run_dir = find_match(args.match_id, args.run, args.runs_dir)
-    if run_dir is None:
+    found = find_matches(args.match_id, args.run, args.runs_dir)
+    if not found:
         where = args.run or f"the runs under {args.runs_dir}"
         return _fail(f"no match {args.match_id!r} in {where}")
+    if len(found) > 1:  # match ids repeat across runs of one config: never pick one silently
+        runs = "".join(f"\n  {d}" for d in found)
+        return _fail(
+            f"match {args.match_id!r} is in {len(found)} runs; name one with --run RUN_DIR:{runs}"
+        )
+    run_dir = found[0]
     store = _open(run_dir)
     try:
         row = store.match_row(args.match_id)

@@ -105,6 +105,24 @@ def test_show_prints_the_outcome_and_transcript(
     assert main(["show", "nope", "--run", str(run_dir)]) == 2
 
 
+def test_show_refuses_a_match_id_that_several_runs_share(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Match ids repeat across runs of one config: `show` names the runs, never picks one."""
+    cfg = make_config(run_dir.parent.parent, lineups=[{"vs": ["rnd", "low"]}], matches=10)
+    again = run_dir.parent / "again"
+    asyncio.run(Tournament(cfg, again, "again").run())
+    store = Store(run_dir / "arena.sqlite")
+    match_id = store.results()[0].match_id
+    store.close()
+    capsys.readouterr()
+    assert main(["show", match_id, "--runs-dir", str(run_dir.parent)]) == 2
+    err = capsys.readouterr().err
+    assert f"match {match_id!r} is in 2 runs" in " ".join(err.split())
+    assert str(run_dir) in err and str(again) in err and "--run RUN_DIR" in err
+    assert main(["show", match_id, "--run", str(again)]) == 0
+
+
 def test_plot_writes_pngs(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plot", str(run_dir)]) == 0
     for name in ("rating_history_agent.png", "win_rate_agent.png"):
