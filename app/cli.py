@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
+from app.wording import count
 from arena.errors import ConfigError
 from arena.untrusted import printable
 
@@ -95,7 +96,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             from tournaments.schedule import plan
 
             n = len(plan(config)) or tconfig.planned_matches(config)  # rating_driven: at most
-            console.print(f"config ok: {n} matches planned ({config.format})", highlight=False)
+            console.print(
+                f"config ok: {count(n, 'match', 'matches')} planned ({config.format})",
+                highlight=False,
+            )
             return 0
         if args.tui:  # the TUI starts its own loop; check the backends first
             startup.preflight_now(config.agents)
@@ -147,7 +151,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     print_llm_summary(run_dir, results)
     failed = [r for r in results if r.status != "finished"]
     if failed:
-        console.print(f"[yellow]{len(failed)} match(es) did not finish:[/]")
+        console.print(f"[yellow]{count(len(failed), 'match', 'matches')} did not finish:[/]")
         for r in failed[:10]:
             # a reason may echo an agent's answer: printed as text, escapes shown
             line = printable(f"  {r.match_id}: {r.status} — {r.reason}", newlines="mark")
@@ -160,8 +164,8 @@ def _planned(config: Any, tournament: Any) -> str:
     """How many matches the run plans (rating-driven runs plan in rounds, up to a budget)."""
     if getattr(config, "format", "") == "rating_driven":
         budget = getattr(getattr(config, "rating_driven", None), "budget", None)
-        return f"rating-driven, up to {budget} matches"
-    return f"{len(tournament.specs)} matches"
+        return f"rating-driven, up to {count(budget or 0, 'match', 'matches')}"
+    return count(len(tournament.specs), "match", "matches")
 
 
 def live_options(args: argparse.Namespace) -> LiveOptions:
@@ -244,11 +248,14 @@ async def _run_tournament(
     await preflight(tournament.config.agents)
     if announce is not None:
         announce()
-    if live is None:
-        return await tournament.run(progress)
-    live.nodes_of = lambda: dict(getattr(progress, "nodes", {}))
-    async with live:
-        return await tournament.run(progress)
+    from app.progress import ticking
+
+    async with ticking(progress):  # the display moves between match ends
+        if live is None:
+            return await tournament.run(progress)
+        live.nodes_of = lambda: dict(getattr(progress, "nodes", {}))
+        async with live:
+            return await tournament.run(progress)
 
 
 def print_llm_summary(run_dir: Path, results: list[Any]) -> None:
@@ -288,7 +295,7 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
     console.print(table)
     n = len(results)
     finished = sum(1 for r in results if r.status == "finished")
-    console.print(f"{finished}/{n} matches finished; games count seats played.")
+    console.print(f"{finished}/{count(n, 'match', 'matches')} finished; games count seats played.")
 
 
 # -- entry point --------------------------------------------------------------------------

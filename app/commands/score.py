@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.wording import count
+
 
 def add_commands(sub: Any) -> None:
     p = sub.add_parser(
@@ -65,7 +67,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             print(f"error: {target} has no matches/ directory", file=sys.stderr)
             return 2
         paths = score_run(target, settings)
-        print(f"scored {len(paths)} matches into {target / 'metrics'} "
+        print(f"scored {count(len(paths), 'match', 'matches')} into {target / 'metrics'} "
               f"(thresholds {settings.thresholds.version})")  # fmt: skip
         if (target / "arena.sqlite").exists():
             dest = write_measures(target)
