@@ -427,8 +427,8 @@ def add_commands(sub: Any) -> None:
         "leaderboard",
         help="print the leaderboard of one or more run directories",
         description="A batch Bradley–Terry fit over all results (μ, σ, sorted by μ; the order "
-        "results were folded in does not matter), with 95%% bootstrap CIs of μ and of each "
-        "entry's rank; win rates and the side-balanced win rate with 95%% CIs, per-role "
+        "results were folded in does not matter), with 95% bootstrap CIs of μ and of each "
+        "entry's rank; win rates and the side-balanced win rate with 95% CIs, per-role "
         "ratings with CIs, cross-table with population return / exploitability / aggregate "
         "score, and RSE across repeats (docs/ratings.md).",
     )

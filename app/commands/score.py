@@ -18,7 +18,7 @@ def add_commands(sub: Any) -> None:
         description="Scores every match JSONL of RUN_DIR into RUN_DIR/metrics/<match>.json, or "
         "one MATCH.jsonl (report printed, or written with --out). Threshold version, detector "
         "versions and the embedding model are stamped into every report. A run directory also "
-        "gets RUN_DIR/metrics/measures.json: each game's own measures per agent entry with 95%% "
+        "gets RUN_DIR/metrics/measures.json: each game's own measures per agent entry with 95% "
         "CIs (as `arena leaderboard --measures --json`).",
     )
     p.add_argument("target", help="run directory or match JSONL file")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -37,3 +38,31 @@ def test_a_closed_pipe_ends_quietly(argv: tuple[str, ...]) -> None:
     code, err = run_with_closed_stdout(*argv)
     assert err == ""
     assert code == EXIT_CLOSED_PIPE
+
+
+def every_parser() -> list[tuple[str, argparse.ArgumentParser]]:
+    from app.cli import build_parser
+
+    found: list[tuple[str, argparse.ArgumentParser]] = []
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> None:
+        found.append((path, parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, f"{path} {name}")
+
+    walk(build_parser(), "arena")
+    return found
+
+
+def test_help_text_prints_percent_signs_once_everywhere() -> None:
+    """argparse %-formats `help=` but not `description=`: `95%%` must show as `95%`."""
+    doubled = [
+        (path, line.strip())
+        for path, parser in every_parser()
+        for line in parser.format_help().splitlines()
+        if "%%" in line
+    ]
+    assert doubled == []
+    assert len(every_parser()) > 20  # every command and subcommand was walked
