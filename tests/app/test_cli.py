@@ -66,3 +66,27 @@ def test_help_text_prints_percent_signs_once_everywhere() -> None:
     ]
     assert doubled == []
     assert len(every_parser()) > 20  # every command and subcommand was walked
+
+
+def test_counts_read_right_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml
+
+    config = tmp_path / "one.yaml"
+    doc = {
+        "name": "one",
+        "game": "toy",
+        "rules": {"n_players": 2},
+        "agents": [{"name": "a", "kind": "random"}, {"name": "b", "kind": "toy.lowest"}],
+        "matches": 1,
+        "output_dir": str(tmp_path / "runs"),
+    }
+    config.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    from app.cli import main
+
+    assert main(["run", str(config), "--check"]) == 0
+    assert "config ok: 1 match planned" in capsys.readouterr().out
+    assert main(["run", str(config), "--quiet", "--no-broker", "--no-metrics"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(1 match, concurrency" in out and "1/1 match finished" in out
