@@ -393,11 +393,12 @@ def cmd_show(args: argparse.Namespace) -> int:
     store = _open(run_dir)
     try:
         row = store.match_row(args.match_id)
+        result = next(iter(store.results(ids=[args.match_id])), None)
     finally:
         store.close()
     assert row is not None
     try:
-        text = summary(run_dir, row, max_lines=args.lines)
+        text = summary(run_dir, row, max_lines=args.lines, result=result)
     except RecordError as err:
         return _fail(str(err), 1)
     # match text (speech, reasons) is untrusted: escapes shown, never acted on

@@ -146,3 +146,30 @@ def test_leaderboard_by_game_rates_each_game_apart(
     )
     agents = {r["agent"] for r in json.loads(capsys.readouterr().out)["rows"]}
     assert agents == {"toy/rnd", "toy/low", "duel/p000", "duel/p025"}
+
+
+def test_show_and_the_leaderboard_count_a_persona_match_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The engine names no winner, the rewards differ: `show` prints the result the board
+    counts (one notion), never a draw beside the board's win and loss."""
+    from arena.tallies import seat_returns
+    from tournaments import config as tconfig
+
+    cfg = tconfig.load(
+        "tournaments/examples/persona_bots.yaml", {"matches": 1, "output_dir": str(tmp_path)}
+    )
+    asyncio.run(Tournament(cfg, tmp_path / "p", "p").run())
+    store = Store(tmp_path / "p" / "arena.sqlite")
+    results = store.results()
+    store.close()
+    decided = [r for r in results if len({s.reward for s in r.seats}) > 1]
+    assert decided, "the example should have a match whose seats' rewards differ"
+    result = decided[0]
+    returns = seat_returns(result)
+    assert returns is not None
+    assert main(["show", result.match_id, "--run", str(tmp_path / "p")]) == 0
+    out = capsys.readouterr().out
+    assert "none (draw)" not in out
+    won = sorted({s.team for s in result.seats if returns[s.seat] > 0})
+    assert f"winners (as rated, by reward): {', '.join(won)}" in out
