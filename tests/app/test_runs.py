@@ -173,3 +173,8 @@ def test_show_and_the_leaderboard_count_a_persona_match_alike(
     assert "none (draw)" not in out
     won = sorted({s.team for s in result.seats if returns[s.seat] > 0})
     assert f"winners (as rated, by reward): {', '.join(won)}" in out
+    points = {1.0: "win", 0.0: "draw", -1.0: "loss"}
+    for r in results:  # the store records the same result the board counts
+        counted = seat_returns(r)
+        assert counted is not None
+        assert [s.result for s in r.seats] == [points[counted[s.seat]] for s in r.seats]
