@@ -21,6 +21,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from app.wording import count
+
 console = Console()
 
 
@@ -195,18 +197,28 @@ def render_measures(doc: dict[str, Any] | None) -> list[Table]:
         agents = sorted(g["agents"])
         names = sorted({name for a in agents for name in g["agents"][a]})
         title = (
-            f"{game} measures per agent entry: value [95% CI] n=matches ({g['matches']} matches"
+            f"{game} measures per agent entry: value [95% CI] n=matches "
+            f"({count(g['matches'], 'match', 'matches')}"
             + (f", {g['skipped']} without measures" if g["skipped"] else "")
             + f"; Wilson for one yes/no outcome per match, else a bootstrap of matches,"
             f" {doc['resamples']} resamples, seed {doc['seed']})"
         )
+        info = g.get("definitions", {})
         table = Table(title=title, title_justify="left")
-        table.add_column("measure")
+        table.add_column("measure", no_wrap=True)
+        table.add_column("unit", style="dim")
         for a in agents:
             table.add_column(a, justify="right")
         for name in names:
-            table.add_row(name, *(_estimate(g["agents"][a].get(name)) for a in agents))
+            unit = info.get(name, {}).get("unit", "-")
+            table.add_row(name, unit, *(_estimate(g["agents"][a].get(name)) for a in agents))
         tables.append(table)
+        legend = Table(title=f"{game} measures: what each one is", title_justify="left")
+        legend.add_column("measure", no_wrap=True)
+        legend.add_column("definition")
+        for name in names:
+            legend.add_row(name, info.get(name, {}).get("definition", "-"))
+        tables.append(legend)
     return tables
 
 
