@@ -1,7 +1,8 @@
 """The ``arena`` command line.
 
 Exit codes: 0 success, 1 runtime failure, 2 bad input (config, arguments), 130 interrupted
-(Ctrl-C or SIGTERM: a run stops cleanly, is marked ``interrupted`` and can be resumed).
+(Ctrl-C or SIGTERM: a run stops cleanly, is marked ``interrupted`` and can be resumed), 141
+when the reader of the output went away (``arena envs --json | head``; nothing on stderr).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from arena import registry
+from app.wording import count
 from arena.errors import ConfigError
 from arena.untrusted import printable
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 # Optional command groups; each module exposes add_commands(subparsers) and imports its heavy
 # dependencies lazily, so `arena --help` stays fast and works without the extras installed.
 EXTENSIONS = (
+    "app.commands.envs",
     "app.commands.runs",
     "app.commands.serve",
     "app.commands.watch",
@@ -48,74 +51,6 @@ def _fail(problems: list[str], code: int = 2) -> int:
     from app.startup import report
 
     return report(problems, code)
-
-
-# -- arena envs ---------------------------------------------------------------------------
-def _type_name(ann: Any) -> str:
-    """A readable type: Literal values as a|b|c, optionals as X | None."""
-    import types
-    import typing
-
-    origin = typing.get_origin(ann)
-    args = typing.get_args(ann)
-    if origin is typing.Literal:
-        return "|".join(str(a) for a in args)
-    if origin in (typing.Union, types.UnionType):
-        return " | ".join(_type_name(a) for a in args)
-    if origin is not None:
-        inner = ", ".join(_type_name(a) for a in args)
-        return f"{getattr(origin, '__name__', str(origin))}[{inner}]"
-    if ann is type(None):
-        return "None"
-    return getattr(ann, "__name__", str(ann).replace("typing.", ""))
-
-
-def cmd_envs(args: argparse.Namespace) -> int:
-    out: list[dict[str, Any]] = []
-    for info in registry.games().values():
-        try:
-            rules_cls = registry.rules_class(info.game)
-        except ImportError as err:
-            err_console.print(
-                f"[yellow]warning:[/] {info.env_id} is registered but cannot load: {err}"
-            )
-            continue
-        flags = []
-        for name, field in rules_cls.model_fields.items():
-            type_name = _type_name(field.annotation)
-            flags.append(
-                {
-                    "flag": name,
-                    "default": field.get_default(call_default_factory=True),
-                    "type": type_name,
-                    "doc": field.description or "",
-                }
-            )
-        out.append(
-            {
-                "game": info.game,
-                "env_id": info.env_id,
-                "description": info.description,
-                "variants": sorted(info.variants),
-                "flags": flags,
-            }
-        )
-    if args.json:
-        print(json.dumps(out, indent=2, default=str))
-        return 0
-    for g in out:
-        if args.game and args.game not in (g["game"], g["env_id"]):
-            continue
-        table = Table(title=f"{g['env_id']}  (game: {g['game']})", title_justify="left")
-        table.add_column("flag", style="cyan")
-        table.add_column("default")
-        table.add_column("type", style="dim")
-        for f in g["flags"]:
-            table.add_row(f["flag"], repr(f["default"]), f["type"])
-        console.print(table)
-        console.print(f"  {g['description']}")
-        console.print(f"  variants: {', '.join(g['variants']) or '-'}\n")
-    return 0
 
 
 # -- arena run ----------------------------------------------------------------------------
@@ -167,7 +102,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
             specs = plan(config)
             n = len(specs) or tconfig.planned_matches(config)  # rating_driven: at most
-            console.print(f"config ok: {n} matches planned ({config.format})", highlight=False)
+            console.print(
+                f"config ok: {count(n, 'match', 'matches')} planned ({config.format})",
+                highlight=False,
+            )
             console.print(coverage_note(config, specs), highlight=False, markup=False)
             return 0
         if args.tui:  # the TUI starts its own loop; check the backends first
@@ -225,7 +163,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]
     if failed:
-        console.print(f"[yellow]{len(failed)} match(es) did not finish:[/]")
+        console.print(f"[yellow]{count(len(failed), 'match', 'matches')} did not finish:[/]")
         for r in failed[:10]:
             # a reason may echo an agent's answer: printed as text, escapes shown
             line = printable(f"  {r.match_id}: {r.status} — {r.reason}", newlines="mark")
@@ -238,8 +176,8 @@ def _planned(config: Any, tournament: Any) -> str:
     """How many matches the run plans (rating-driven runs plan in rounds, up to a budget)."""
     if getattr(config, "format", "") == "rating_driven":
         budget = getattr(getattr(config, "rating_driven", None), "budget", None)
-        return f"rating-driven, up to {budget} matches"
-    return f"{len(tournament.specs)} matches"
+        return f"rating-driven, up to {count(budget or 0, 'match', 'matches')}"
+    return count(len(tournament.specs), "match", "matches")
 
 
 def live_options(args: argparse.Namespace) -> LiveOptions:
@@ -322,11 +260,14 @@ async def _run_tournament(
     await preflight(tournament.config.agents)
     if announce is not None:
         announce()
-    if live is None:
-        return await tournament.run(progress)
-    live.nodes_of = lambda: dict(getattr(progress, "nodes", {}))
-    async with live:
-        return await tournament.run(progress)
+    from app.progress import ticking
+
+    async with ticking(progress):  # the display moves between match ends
+        if live is None:
+            return await tournament.run(progress)
+        live.nodes_of = lambda: dict(getattr(progress, "nodes", {}))
+        async with live:
+            return await tournament.run(progress)
 
 
 def print_llm_summary(run_dir: Path, results: list[Any]) -> None:
@@ -374,7 +315,7 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
     console.print(table)
     n = len(results)
     finished = sum(1 for r in results if r.status == "finished")
-    console.print(f"{finished}/{n} matches finished; games count seats played.")
+    console.print(f"{finished}/{count(n, 'match', 'matches')} finished; games count seats played.")
     from app.commands.runs import coverage_lines
     from arena.coverage import results_coverage
 
@@ -446,11 +387,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_executor_flags(p)
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("envs", help="list registered games with their rule flags and defaults")
-    p.add_argument("game", nargs="?", help="show only this game")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func=cmd_envs)
-
     for module in EXTENSIONS:
         try:
             mod = importlib.import_module(module)
@@ -518,8 +454,30 @@ def main(argv: list[str] | None = None) -> int:
     problem = executor_problem(args)
     if problem is not None:
         return _fail([problem])
-    with sigterm_as_interrupt(), executor_for(args):  # SIGTERM stops as Ctrl-C does
-        return int(args.func(args))
+    try:
+        with sigterm_as_interrupt(), executor_for(args):  # SIGTERM stops as Ctrl-C does
+            code = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+    except BrokenPipeError:
+        return closed_pipe()
+    except SystemExit as stop:  # rich stops a console that met a closed pipe with exit 1
+        if isinstance(stop.__context__, BrokenPipeError):
+            return closed_pipe()
+        raise
+    return code
+
+
+# 128 + SIGPIPE: what a shell reports for a tool stopped by a closed pipe (`arena ... | head`)
+EXIT_CLOSED_PIPE = 141
+
+
+def closed_pipe() -> int:
+    """The reader of stdout went away (``| head``): stop quietly, no traceback. Later writes
+    (the interpreter flushes stdout at exit) go to /dev/null, so they cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_CLOSED_PIPE
 
 
 if __name__ == "__main__":

@@ -242,7 +242,9 @@ def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int
         with progress_display(len(tournament.specs), quiet=quiet) as prog:
 
             async def headless() -> Any:
-                async with live:
+                from app.progress import ticking
+
+                async with ticking(prog), live:
                     return await tournament.run(prog)
 
             results = asyncio.run(headless())

@@ -99,6 +99,6 @@ def read_yaml_mapping(path: str | Path, max_bytes: int = MAX_BYTES) -> dict[str,
     if not isinstance(raw, dict):
         raise ConfigError(f"{p}: the config must be a mapping")
     bad_keys = [k for k in raw if not isinstance(k, str)]
-    if bad_keys:
-        raise ConfigError(f"{p}: top-level keys must be names, not {bad_keys[0]!r}")
+    if bad_keys:  # every one at once, as every other problem of a config
+        raise ConfigError([f"{p}: top-level keys must be names, not {k!r}" for k in bad_keys])
     return raw

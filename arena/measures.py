@@ -48,6 +48,21 @@ class Figure(NamedTuple):
 AgentFigures = dict[str, dict[str, Figure]]  # agent entry -> measure -> figure of one match
 
 
+class MeasureInfo(NamedTuple):
+    """What a measure is, declared once by its game (``GameInfo.measure_info``) and printed
+    wherever the measure is: its unit (``share (0-1)``, ``points per proposal``) and a short
+    definition."""
+
+    unit: str
+    definition: str
+
+
+def measure_info(game: str) -> dict[str, MeasureInfo]:
+    """The game's declared measures (empty when it declares none)."""
+    ref = registry.get(game).measure_info
+    return dict(registry.load_object(ref)) if ref else {}
+
+
 class MeasuresHook(Protocol):
     """A game's measures of one match (``GameInfo.measures``)."""
 
@@ -149,8 +164,9 @@ def report(
     """The measures document of a run: per game, per agent entry, per measure an estimate.
 
     ``{"seed", "resamples", "games": {game: {"matches", "skipped", "agents": {agent: {measure:
-    {"value", "low", "high", "n", "method"}}}}}}``; ``n`` counts the matches that define the
-    figure. Games that declare no measures are left out.
+    {"value", "low", "high", "n", "method"}}}, "definitions": {measure: {"unit",
+    "definition"}}}}}``; ``n`` counts the matches that define the figure. Games that declare
+    no measures are left out.
     """
     games = collect(records)
     return {
@@ -160,6 +176,9 @@ def report(
             game: {
                 "matches": len(gm.matches),
                 "skipped": len(gm.skipped),
+                "definitions": {
+                    name: info._asdict() for name, info in sorted(measure_info(game).items())
+                },
                 "agents": {
                     agent: {name: est.as_dict() for name, est in figures.items()}
                     for agent, figures in gm.agents(seed, resamples).items()

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +63,28 @@ def rated_result(ranks: dict[str, int], team: str) -> str:
     if len(set(ranks.values())) == 1:
         return "draw"
     return "win" if ranks[team] == 0 else "loss"
+
+
+def seat_results(
+    status: str, teams: Mapping[int, str], rewards: Mapping[int, float], winners: Iterable[str]
+) -> dict[int, str]:
+    """Each seat's ``win``/``loss``/``draw``/``none``: the one notion of a match's result that
+    the store, the leaderboard, ``arena show``, exports and memory trajectories share. A rated
+    match of two or more teams is decided by the team ranks by reward (:func:`rated_result`,
+    what the fit counts); a match of one team, by the engine's winners; an unrated one is
+    ``none``. (A game whose engine names no winner but pays seats differently, e.g. a persona
+    dialogue scored per seat, is a win for the better-paid team, as the board counts it.)"""
+    if status not in RATED:
+        return dict.fromkeys(teams, "none")
+    ranks = ranks_by_reward((teams[s], rewards.get(s, 0.0)) for s in teams)
+    if len(ranks) >= 2:
+        return {s: rated_result(ranks, team) for s, team in teams.items()}
+    won = set(winners)
+    if status != "finished":
+        return dict.fromkeys(teams, "none")
+    return {
+        s: ("draw" if not won else "win" if team in won else "loss") for s, team in teams.items()
+    }
 
 
 def seats_by_team(result: MatchResult) -> dict[str, list[SeatResult]]:

@@ -102,6 +102,9 @@ class GameInfo:
     # "module:function", an arena.measures.MeasuresHook: per agent entry, the game's measures
     # of one match read from its events (`arena leaderboard --measures`, `arena score`).
     measures: str | None = None
+    # "module:attr", a mapping measure name -> arena.measures.MeasureInfo (unit, definition):
+    # what the commands print beside each measure the hook returns.
+    measure_info: str | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}

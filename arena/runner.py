@@ -23,7 +23,7 @@ from arena.agents.base import Agent, MatchContext
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
-from arena.rating_batch import ranks_by_reward, rated_result
+from arena.rating_batch import seat_results
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
 from arena.seeding import derive_seed
 from arena.sinks import EventSink
@@ -502,19 +502,12 @@ class MatchRunner:
         roles = engine.roles()
         winners = list(outcome.winners) if outcome else []
         rewards = {s: float(outcome.rewards.get(s, 0.0)) if outcome else 0.0 for s in teams}
-        # A forfeit is rated (arena.rating_batch.team_ranks): record the result it is rated as
-        ranks = ranks_by_reward((teams[s], rewards[s]) for s in teams)
+        # recorded as rated (a forfeit too): the board, `show` and exports read one notion
+        results = seat_results(status, teams, rewards, winners)
         seats: list[SeatResult] = []
         for s in range(engine.n_seats):
             reward = rewards.get(s, 0.0)
-            if status == "forfeited" and len(ranks) >= 2:
-                result = rated_result(ranks, teams[s])
-            elif status != "finished":
-                result = "none"
-            elif not winners:
-                result = "draw"
-            else:
-                result = "win" if teams[s] in winners else "loss"
+            result = results.get(s, "none")
             seats.append(
                 SeatResult(
                     seat=s,

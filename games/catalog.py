@@ -58,6 +58,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message", "last_words", "wolf_message"),
         event_types=WEREWOLF_EVENTS,
         measures="games.werewolf.measures:agent_measures",
+        measure_info="games.werewolf.measures:MEASURE_INFO",
         description="Werewolf / Mafia: hidden roles, night actions, day discussion and votes.",
         variants={
             "classic8": {},
@@ -80,6 +81,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message",),
         event_types=AVALON_EVENTS,
         measures="games.avalon.measures:agent_measures",
+        measure_info="games.avalon.measures:MEASURE_INFO",
         description="The Resistance: Avalon, 5-10 players: hidden roles, team votes, secret quests.",
         variants={
             "basic5": {"n_players": 5},
@@ -116,6 +118,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message",),
         event_types=DEALORNODEAL_EVENTS,
         measures="games.negotiation.measures:agent_measures",
+        measure_info="games.negotiation.measure_info:MEASURE_INFO",
         description="Deal or No Deal: split a pool of items; private per-item values.",
         variants={
             "default": {},
@@ -135,6 +138,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message",),
         event_types=PRICE_EVENTS,
         measures="games.negotiation.measures:agent_measures",
+        measure_info="games.negotiation.measure_info:MEASURE_INFO",
         description="Buyer-seller price bargaining with private reservation prices.",
         variants={
             "default": {},
@@ -153,6 +157,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message",),
         event_types=PIE_EVENTS,
         measures="games.negotiation.measures:agent_measures",
+        measure_info="games.negotiation.measure_info:MEASURE_INFO",
         description="n parties divide a pie by rotating proposals and votes; private outside "
         "options.",
         variants={
@@ -171,6 +176,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message",),
         event_types=AUCTION_EVENTS,
         measures="games.negotiation.measures:agent_measures",
+        measure_info="games.negotiation.measure_info:MEASURE_INFO",
         description="Single-item auction with private values: sealed second or first price, "
         "or an ascending clock.",
         variants={
@@ -190,6 +196,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message",),
         event_types=BARGAINING_EVENTS,
         measures="games.negotiation.measures:agent_measures",
+        measure_info="games.negotiation.measure_info:MEASURE_INFO",
         description="Old id: price_bargaining, pie_division or auction, picked by mode "
         "(price|pie|auction); prefer the new ids.",
         variants={

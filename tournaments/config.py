@@ -34,11 +34,11 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena import config_checks as checks
 from arena.configfile import read_yaml_mapping
-from arena.errors import ConfigError, describe_validation
+from arena.errors import ConfigError
 from arena.results import InvalidActionPolicy
 
 # A lineup's shape is checked in ``check`` (one message per lineup): typing it as a union here
@@ -173,8 +173,13 @@ def _game_shape(engine_cls: Any, rules: Any) -> tuple[int, set[str]]:
     return engine.n_seats, set(engine.teams().values())
 
 
-def _check_lineup(i: int, lineup: Any, names: set[str], n: int, teams: set[str]) -> list[str]:
+def _check_lineup(
+    i: int, lineup: Any, names: set[str], shape: tuple[int, set[str]] | None
+) -> list[str]:
+    """A lineup's problems; without the game's shape (unknown game, bad rules) only its form
+    and its entry names are checked."""
     where = f"lineups.{i}"
+    n, teams = shape if shape is not None else (None, None)
     problems: list[str] = []
     if isinstance(lineup, list):
         if not all(isinstance(e, str) for e in lineup):
@@ -182,7 +187,7 @@ def _check_lineup(i: int, lineup: Any, names: set[str], n: int, teams: set[str])
         unknown = sorted(set(lineup) - names)
         if unknown:
             problems.append(f"{where}: unknown agent entry(ies) {unknown}")
-        if len(lineup) != n:
+        if n is not None and len(lineup) != n:
             problems.append(f"{where}: {len(lineup)} seats given, the game has {n}")
         return problems
     if not isinstance(lineup, dict) or not lineup or not all(isinstance(k, str) for k in lineup):
@@ -201,20 +206,22 @@ def _check_lineup(i: int, lineup: Any, names: set[str], n: int, teams: set[str])
         problems += [f"{where}.vs: unknown agent entry {e!r}" for e in pair if e not in names]
         if pair[0] == pair[1]:
             problems.append(f"{where}.vs: an entry cannot play itself head to head")
-        if n < 2:
+        if n is not None and n < 2:
             problems.append(f"{where}: a head-to-head needs at least 2 seats")
         return problems
     values = list(lineup.values())
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         problems += [f"{where}.{e}: unknown agent entry" for e in lineup if e not in names]
         problems += [f"{where}.{e}: seat count must be >= 1" for e, c in lineup.items() if c < 1]
-        if sum(values) != n:
+        if n is not None and sum(values) != n:
             problems.append(f"{where}: seat counts add up to {sum(values)}, the game has {n}")
         return problems
     if all(isinstance(v, str) for v in values):
         for team, entry in lineup.items():
             if entry not in names:
                 problems.append(f"{where}.{team}: unknown agent entry {entry!r}")
+        if teams is None:
+            return problems
         extra, missing = sorted(set(lineup) - teams), sorted(teams - set(lineup))
         if extra:
             problems.append(f"{where}: unknown team(s) {extra}; this game has {sorted(teams)}")
@@ -250,13 +257,16 @@ def planned_matches(config: RunConfig, seats: int | None = None) -> int:
 
 def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
     """Cross-field checks that need the registry; raises ConfigError listing every problem."""
-    problems: list[str] = []
-    info, engine_cls = checks.game(config.game)
-    config.game = info.game
-    rules, rule_problems = checks.rules(engine_cls, config.rules)
-    problems += rule_problems
-    for i, entry in enumerate(config.agents):
-        problems += checks.entry(f"agents.{i}", entry.kind, entry.params, info.game)
+    # Each check runs whatever an earlier one found: an unknown game or bad rules leave
+    # the entry names of lineups, teams and formats still to check.
+    info, engine_cls, problems = checks.game_or_problems(config.game)
+    rules = None
+    if info is not None:
+        config.game = info.game
+        rules, rule_problems = checks.rules(engine_cls, config.rules)
+        problems += rule_problems
+        for i, entry in enumerate(config.agents):
+            problems += checks.entry(f"agents.{i}", entry.kind, entry.params, info.game)
     names = {a.name for a in config.agents}
     try:
         shape = _game_shape(engine_cls, rules) if rules is not None else None
@@ -290,11 +300,11 @@ def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
         problems.append("teams: only used with seating 'by_team'")
     if config.lineups is not None and config.format != "round_robin":
         problems.append(f"lineups: only used with format 'round_robin' (not {config.format})")
-    if isinstance(config.lineups, list) and shape is not None:
+    if isinstance(config.lineups, list):
         if not config.lineups:
             problems.append("lineups: give at least one lineup (or leave it out)")
         for i, lineup in enumerate(config.lineups):
-            problems += _check_lineup(i, lineup, names, shape[0], shape[1])
+            problems += _check_lineup(i, lineup, names, shape)
     if config.lineups is not None and config.seating == "by_team":
         problems.append("seating: 'by_team' and lineups exclude each other; use {team: entry}")
     if config.lineups == "pairs" and len(names) < 2:
@@ -355,56 +365,15 @@ def load(
 
 
 def parse(raw: dict[str, Any], source: str = "config", max_planned: int = MAX_PLANNED) -> RunConfig:
-    """Validate and check a config mapping; ConfigError lists *every* problem found.
-
-    When some fields are invalid, the cross-field checks still run over the valid rest (the
-    invalid fields at their defaults); a cross-field problem that names an invalid field is
-    left out, as it would only restate that field's own error."""
-    problems: list[str] = []
-    config: RunConfig | None = None
-    skip: set[str] = set()
-    try:
-        config = RunConfig.model_validate(raw)
-    except ValidationError as err:
-        problems = describe_validation(err)
-        config, skip = _valid_rest(raw, err)
-    if config is not None:
-        try:
-            check(config, max_planned)
-        except ConfigError as err:
-            problems += [m for m in err.problems if not _names_any(m, skip)]
+    """Validate and check a config mapping; ConfigError lists *every* problem found, whatever
+    stage finds it (field values, the game and its rules, entries, lineups, formats)."""
+    config, problems = checks.parse_all(
+        RunConfig,
+        raw,
+        lambda c: check(c, max_planned),
+        {"agents": checks.entry_or_placeholder(AgentEntry)},
+        {"game": ""},  # an invalid game: the checks that need none still run
+    )
     if problems or config is None:
         raise ConfigError([f"{source}: {m}" for m in problems or ["invalid config"]])
     return config
-
-
-def _valid_rest(raw: dict[str, Any], err: ValidationError) -> tuple[RunConfig | None, set[str]]:
-    """The config without its invalid fields (None if what is left is no config) and the
-    names of the fields left out. Invalid agent entries keep their place (and their name,
-    when it is one) as placeholders, so the checks of the others refer to the right index."""
-    bad = {str(e["loc"][0]) for e in err.errors() if e["loc"]}
-    if len(bad) < len({tuple(e["loc"][:1]) for e in err.errors()}):
-        return None, bad  # an error of the whole mapping
-    rest = {k: v for k, v in raw.items() if k not in bad}
-    if "agents" in bad and isinstance(raw.get("agents"), list) and raw["agents"]:
-        rest["agents"] = [_entry_or_placeholder(i, e) for i, e in enumerate(raw["agents"])]
-        bad.discard("agents")
-    try:
-        return RunConfig.model_validate(rest), bad
-    except ValidationError:
-        return None, bad
-
-
-def _entry_or_placeholder(i: int, entry: Any) -> dict[str, Any]:
-    try:
-        return AgentEntry.model_validate(entry).model_dump()
-    except ValidationError:
-        name = entry.get("name") if isinstance(entry, dict) else None
-        try:
-            return AgentEntry(name=name, kind="random").model_dump()
-        except ValidationError:
-            return {"name": f"invalid-entry-{i}", "kind": "random"}
-
-
-def _names_any(problem: str, fields: set[str]) -> bool:
-    return any(re.search(rf"\b{re.escape(f)}\b", problem) for f in fields)

@@ -7,21 +7,40 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from arena.rating_batch import rated_result, team_ranks
+from arena.results import MatchResult
 from arena.sinks import read_jsonl
 from arena.untrusted import quote
 
 SKIP = {"decision", "ground_truth", "match_start", "match_end", "belief_report", "llm_call"}
 
 
-def summary(run_dir: Path, row: dict[str, Any], max_lines: int = 40) -> str:
+def rated_results(result: MatchResult | None) -> dict[int, str]:
+    """Each seat's win/loss/draw as the leaderboard counts it (team ranks by reward); empty
+    when the match is not rated. ``arena show`` prints these, so it and the board agree."""
+    if result is None:
+        return {}
+    ranks = team_ranks(result)
+    if ranks is None:
+        return {}
+    return {s.seat: rated_result(ranks, s.team) for s in result.seats}
+
+
+def summary(
+    run_dir: Path, row: dict[str, Any], max_lines: int = 40, result: MatchResult | None = None
+) -> str:
     spec = json.loads(row["spec"])
+    rated = rated_results(result)
     lines = [
         f"match {row['match_id']}  ({row['game']}, seed {row['seed']}, repeat {row['repeat']})",
         f"status: {row['status']}"
         + (f" — {row['outcome']}" if row.get("outcome") else "")
         + (f" ({quote(row['reason'])})" if row.get("reason") else ""),
     ]
-    if row.get("winners"):
+    if rated and result is not None:  # the result the leaderboard counts, one notion
+        won = sorted({s.team for s in result.seats if rated[s.seat] == "win"})
+        lines.append(f"winners (as rated, by reward): {', '.join(won) or 'none (draw)'}")
+    elif row.get("winners"):
         lines.append(f"winners: {', '.join(json.loads(row['winners'])) or 'none (draw)'}")
     path = run_dir / (row.get("jsonl") or f"matches/{row['match_id']}.jsonl")
     if not path.exists():
@@ -42,6 +61,7 @@ def summary(run_dir: Path, row: dict[str, Any], max_lines: int = 40) -> str:
         lines.append(
             f"  {s} {name:<10} {entry:<16} team {teams.get(str(s), '?'):<10}"
             f" role {roles.get(str(s), '?'):<12} reward {rewards.get(str(s), '-')}"
+            + (f"  {rated[s]}" if s in rated else "")
         )
     kinds = Counter(e.type for e in events)
     lines.append(

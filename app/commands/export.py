@@ -16,6 +16,8 @@ from typing import Any
 
 from rich.console import Console
 
+from app.wording import count
+
 console = Console(stderr=True)
 
 
@@ -82,7 +84,8 @@ def _progress(quiet: bool) -> Iterator[tuple[Callable[[int], None], Callable[[An
             if tenth != state["last"]:
                 state["last"] = tenth
                 print(
-                    f"export: {state['done']}/{state['total']} matches, {state['rows']} rows",
+                    f"export: {state['done']}/{count(state['total'], 'match', 'matches')}, "
+                    f"{count(state['rows'], 'row')}",
                     file=sys.stderr,
                     flush=True,
                 )
@@ -150,7 +153,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 130
     unrecorded = f"; {summary.skipped} never started (no record)" if summary.skipped else ""
     print(
-        f"exported {summary.rows} rows from {summary.matches} matches ({args.format}) "
+        f"exported {count(summary.rows, 'row')} from {count(summary.matches, 'match', 'matches')}"
+        f" ({args.format}) "
         f"to {summary.out}{unrecorded}"
     )
     return 0

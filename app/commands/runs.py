@@ -21,6 +21,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from app.wording import count
+
 console = Console()
 
 
@@ -195,18 +197,28 @@ def render_measures(doc: dict[str, Any] | None) -> list[Table]:
         agents = sorted(g["agents"])
         names = sorted({name for a in agents for name in g["agents"][a]})
         title = (
-            f"{game} measures per agent entry: value [95% CI] n=matches ({g['matches']} matches"
+            f"{game} measures per agent entry: value [95% CI] n=matches "
+            f"({count(g['matches'], 'match', 'matches')}"
             + (f", {g['skipped']} without measures" if g["skipped"] else "")
             + f"; Wilson for one yes/no outcome per match, else a bootstrap of matches,"
             f" {doc['resamples']} resamples, seed {doc['seed']})"
         )
+        info = g.get("definitions", {})
         table = Table(title=title, title_justify="left")
-        table.add_column("measure")
+        table.add_column("measure", no_wrap=True)
+        table.add_column("unit", style="dim")
         for a in agents:
             table.add_column(a, justify="right")
         for name in names:
-            table.add_row(name, *(_estimate(g["agents"][a].get(name)) for a in agents))
+            unit = info.get(name, {}).get("unit", "-")
+            table.add_row(name, unit, *(_estimate(g["agents"][a].get(name)) for a in agents))
         tables.append(table)
+        legend = Table(title=f"{game} measures: what each one is", title_justify="left")
+        legend.add_column("measure", no_wrap=True)
+        legend.add_column("definition")
+        for name in names:
+            legend.add_row(name, info.get(name, {}).get("definition", "-"))
+        tables.append(legend)
     return tables
 
 
@@ -375,17 +387,19 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 # -- show ---------------------------------------------------------------------------------
-def find_match(match_id: str, run_dir: str | None, runs_dir: str) -> Path | None:
+def find_matches(match_id: str, run_dir: str | None, runs_dir: str) -> list[Path]:
+    """Every run directory (``run_dir``, else each under ``runs_dir``) that has ``match_id``."""
     candidates = [Path(run_dir)] if run_dir else sorted(Path(runs_dir).glob("*"))
+    found = []
     for d in candidates:
         if (d / "arena.sqlite").exists():
             store = _open(d)
             try:
                 if store.match_row(match_id) is not None:
-                    return d
+                    found.append(d)
             finally:
                 store.close()
-    return None
+    return found
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -393,18 +407,25 @@ def cmd_show(args: argparse.Namespace) -> int:
     from arena.untrusted import printable
     from tournaments.transcript import summary
 
-    run_dir = find_match(args.match_id, args.run, args.runs_dir)
-    if run_dir is None:
+    found = find_matches(args.match_id, args.run, args.runs_dir)
+    if not found:
         where = args.run or f"the runs under {args.runs_dir}"
         return _fail(f"no match {args.match_id!r} in {where}")
+    if len(found) > 1:  # match ids repeat across runs of one config: never pick one silently
+        runs = "".join(f"\n  {d}" for d in found)
+        return _fail(
+            f"match {args.match_id!r} is in {len(found)} runs; name one with --run RUN_DIR:{runs}"
+        )
+    run_dir = found[0]
     store = _open(run_dir)
     try:
         row = store.match_row(args.match_id)
+        result = next(iter(store.results(ids=[args.match_id])), None)
     finally:
         store.close()
     assert row is not None
     try:
-        text = summary(run_dir, row, max_lines=args.lines)
+        text = summary(run_dir, row, max_lines=args.lines, result=result)
     except RecordError as err:
         return _fail(str(err), 1)
     # match text (speech, reasons) is untrusted: escapes shown, never acted on
@@ -434,8 +455,8 @@ def add_commands(sub: Any) -> None:
         "leaderboard",
         help="print the leaderboard of one or more run directories",
         description="A batch Bradley–Terry fit over all results (μ, σ, sorted by μ; the order "
-        "results were folded in does not matter), with 95%% bootstrap CIs of μ and of each "
-        "entry's rank; win rates and the side-balanced win rate with 95%% CIs, per-role "
+        "results were folded in does not matter), with 95% bootstrap CIs of μ and of each "
+        "entry's rank; win rates and the side-balanced win rate with 95% CIs, per-role "
         "ratings with CIs, cross-table with population return / exploitability / aggregate "
         "score, and RSE across repeats (docs/ratings.md).",
     )

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.wording import count
+
 
 def add_commands(sub: Any) -> None:
     p = sub.add_parser(
@@ -16,7 +18,7 @@ def add_commands(sub: Any) -> None:
         description="Scores every match JSONL of RUN_DIR into RUN_DIR/metrics/<match>.json, or "
         "one MATCH.jsonl (report printed, or written with --out). Threshold version, detector "
         "versions and the embedding model are stamped into every report. A run directory also "
-        "gets RUN_DIR/metrics/measures.json: each game's own measures per agent entry with 95%% "
+        "gets RUN_DIR/metrics/measures.json: each game's own measures per agent entry with 95% "
         "CIs (as `arena leaderboard --measures --json`).",
     )
     p.add_argument("target", help="run directory or match JSONL file")
@@ -65,7 +67,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             print(f"error: {target} has no matches/ directory", file=sys.stderr)
             return 2
         paths = score_run(target, settings)
-        print(f"scored {len(paths)} matches into {target / 'metrics'} "
+        print(f"scored {count(len(paths), 'match', 'matches')} into {target / 'metrics'} "
               f"(thresholds {settings.thresholds.version})")  # fmt: skip
         if (target / "arena.sqlite").exists():
             dest = write_measures(target)

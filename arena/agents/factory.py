@@ -47,8 +47,13 @@ def resolve(kind: str, game: str) -> type[Agent]:
         return bots[bot]  # type: ignore[no-any-return]
     if kind in kinds:
         return registry.load_object(kinds[kind])  # type: ignore[no-any-return]
-    choices = sorted(kinds) + [f"{game}.{b}" for b in sorted(bots)]
-    raise KeyError(f"unknown agent kind {kind!r}; choices for {game}: {', '.join(choices)}")
+    raise KeyError(f"unknown agent kind {kind!r}; choices for {game}: {', '.join(kinds_for(game))}")
+
+
+def kinds_for(game: str) -> list[str]:
+    """Every agent kind a config may seat in ``game``: the built-in and plug-in kinds, then the
+    game's own bots as ``<game>.<bot>`` (what ``arena envs`` lists and errors suggest)."""
+    return sorted(agent_kinds()) + [f"{game}.{b}" for b in sorted(registry.bots(game))]
 
 
 def param_problems(kind: str, game: str, params: dict[str, Any]) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from arena import transcript
 from arena.events import Event
 from arena.facts import GROUND_TRUTH_EVENT, Knowledge
+from arena.rating_batch import seat_results
 from arena.sinks import read_jsonl
 
 Source = Literal["self", "other", "game"]
@@ -103,14 +104,14 @@ def trajectory(events: Iterable[Event], seat: int) -> Trajectory:
             )
             traj.lines.append(Line(e.seq, source, transcript.line(e, seat, names)))
     if end is not None:
-        winners = list(end.payload.get("winners") or [])
         traj.outcome = str(end.payload.get("outcome", ""))
-        traj.reward = float((end.payload.get("rewards") or {}).get(str(seat), 0.0))
-        if end.payload.get("status") != "finished":
-            traj.result = "none"
-        elif not winners:
-            traj.result = "draw"
-        else:
-            traj.result = "win" if team in winners else "loss"
+        rewards = {int(s): float(r) for s, r in (end.payload.get("rewards") or {}).items()}
+        traj.reward = rewards.get(seat, 0.0)
+        teams = {int(s): str(t) for s, t in (gt.get("teams") or {}).items()} or {seat: ""}
+        status = str(end.payload.get("status"))
+        # the result the store and the board record (arena.rating_batch.seat_results); a
+        # forfeit is rated too, but a trajectory learns from finished matches only
+        results = seat_results(status, teams, rewards, end.payload.get("winners") or [])
+        traj.result = results.get(seat, "none") if status == "finished" else "none"
     traj.revealed = knowledge.known_by(seat)
     return traj

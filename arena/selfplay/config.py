@@ -164,12 +164,14 @@ class SelfPlayConfig(Strict):
 
 def check(config: SelfPlayConfig) -> None:
     """Cross-field checks that need the registry; raises ConfigError listing every problem."""
-    problems: list[str] = []
-    info, engine_cls = checks.game(config.game)
-    config.game = info.game
+    # An unknown game or bad rules leave the checks that need neither still to run.
+    info, engine_cls, problems = checks.game_or_problems(config.game)
     n_seats = None
-    ruleset, rule_problems = checks.rules(engine_cls, config.rules)
-    problems += rule_problems
+    ruleset = None
+    if info is not None:
+        config.game = info.game
+        ruleset, rule_problems = checks.rules(engine_cls, config.rules)
+        problems += rule_problems
     if ruleset is not None:
         try:
             n_seats = checks.dealt(engine_cls, ruleset).n_seats
@@ -181,7 +183,8 @@ def check(config: SelfPlayConfig) -> None:
         problems += _check_base(config.base.params)
     names = [p.name for p in config.panel]
     for i, entry in enumerate(config.panel):
-        problems += checks.entry(f"panel.{i}", entry.kind, entry.params, info.game)
+        if info is not None:
+            problems += checks.entry(f"panel.{i}", entry.kind, entry.params, info.game)
         if names.count(entry.name) > 1:
             problems.append(f"panel.{i}.name: duplicate panel entry name {entry.name!r}")
         if entry.name.startswith("c-"):
@@ -244,14 +247,16 @@ def _check_base(params: dict[str, Any]) -> list[str]:
 def parse(raw: Any, source: str = "config") -> SelfPlayConfig:
     if not isinstance(raw, dict):
         raise ConfigError([f"{source}: the config must be a mapping"])
-    try:
-        config = SelfPlayConfig.model_validate(raw)
-    except ValidationError as err:
-        raise ConfigError([f"{source}: {m}" for m in describe_validation(err)]) from None
-    try:
-        check(config)
-    except ConfigError as err:
-        raise ConfigError([f"{source}: {m}" for m in err.problems]) from None
+    # every problem in one pass: field values, then the cross-field checks over the valid rest
+    config, problems = checks.parse_all(
+        SelfPlayConfig,
+        raw,
+        check,
+        {"panel": checks.entry_or_placeholder(EntrySpec)},
+        {"game": "", "base": {"kind": "llm"}},
+    )
+    if problems or config is None:
+        raise ConfigError([f"{source}: {m}" for m in problems or ["invalid config"]])
     return config
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from arena.events import GameEvent
-from arena.measures import AgentFigures, Figure
+from arena.measures import AgentFigures, Figure, MeasureInfo
 from arena.stats import ratio_ci, wilson
 from games.avalon.config import SETUP_TABLE, side_of
 
@@ -277,3 +277,37 @@ def label_shares(labels: list[str]) -> dict[str, float]:
     """Share of each outcome label (e.g. evil wins by quests, hammer, assassination)."""
     total = len(labels)
     return {lab: labels.count(lab) / total for lab in sorted(set(labels))} if total else {}
+
+
+SHARE = "share (0-1)"
+# What `arena leaderboard --measures` prints beside each measure (GameInfo.measure_info).
+MEASURE_INFO = {
+    "win_rate_good": MeasureInfo(SHARE, "matches won seated on the good side"),
+    "win_rate_evil": MeasureInfo(SHARE, "matches won seated on the evil side"),
+    "deduction_accuracy": MeasureInfo(
+        SHARE, "other players its final belief report put on the right side (½ at 0.5)"
+    ),
+    "deduction_accuracy_nt": MeasureInfo(
+        SHARE, "deduction_accuracy over the players whose side it was not told"
+    ),
+    "deduction_bce": MeasureInfo(
+        "nats (lower is better)", "cross-entropy of its final beliefs against the true sides"
+    ),
+    "deception": MeasureInfo(
+        "probability (0-1)", "mean P(good) the good players' reports gave this seat"
+    ),
+    "deception_gain": MeasureInfo(
+        "probability points", "deception minus the prior P(good): above 0 it passed for good"
+    ),
+    "leadership": MeasureInfo(SHARE, "its proposed teams that were approved"),
+    "influence": MeasureInfo(SHARE, "its team votes that matched the vote's result"),
+    "pivotal": MeasureInfo(SHARE, "its team votes that decided the result by one vote"),
+    "purity_approve": MeasureInfo(
+        SHARE, "teams it approved with no evil player on them (good seats only)"
+    ),
+    "purity_reject": MeasureInfo(
+        SHARE, "teams it rejected with an evil player on them (good seats only)"
+    ),
+    "assassin_hit": MeasureInfo(SHARE, "as the Assassin: shots that hit Merlin"),
+    "merlin_survived": MeasureInfo(SHARE, "as Merlin: matches the Assassin missed it"),
+}

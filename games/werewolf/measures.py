@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from arena.events import GameEvent
-from arena.measures import AgentFigures, Figure
+from arena.measures import AgentFigures, Figure, MeasureInfo
 from games.werewolf.suspicion import is_wolf_result, team_of
 
 WOLF = "werewolf"
@@ -368,3 +368,35 @@ def agent_measures(events: Sequence[GameEvent], seats: Mapping[int, str]) -> Age
             figures["survival"] = Figure(alive, float(len(mine)), binary=True)
         out[agent] = figures
     return out
+
+
+SHARE = "share (0-1)"
+# What `arena leaderboard --measures` prints beside each measure (GameInfo.measure_info).
+MEASURE_INFO = {
+    "win_rate_village": MeasureInfo(SHARE, "matches won seated in the village (a draw: ½)"),
+    "win_rate_wolves": MeasureInfo(SHARE, "matches won seated with the wolves (a draw: ½)"),
+    "vote_accuracy": MeasureInfo(
+        SHARE, "its village ballots that hit a wolf (the binding first vote of each day)"
+    ),
+    "vote_accuracy_chance": MeasureInfo(
+        SHARE, "what uniformly random ballots would have hit in the same votes"
+    ),
+    "wolf_suspicion_ratio": MeasureInfo(
+        "ratio (1 = chance)",
+        "village ballots on its wolves, as a share of ballots, times (players alive - 1); "
+        "below 1 its wolves drew fewer votes than chance",
+    ),
+    "deduction_accuracy": MeasureInfo(
+        SHARE, "other players its final beliefs put on the right side (½ at exactly 0.5)"
+    ),
+    "deduction_accuracy_nt": MeasureInfo(
+        SHARE, "deduction_accuracy over the players whose side it was not told"
+    ),
+    "deduction_bce": MeasureInfo(
+        "nats (lower is better)", "cross-entropy of its final beliefs against the true sides"
+    ),
+    "deduction_auc": MeasureInfo(
+        "AUC (0.5 = chance)", "how well its final beliefs rank wolves apart from villagers"
+    ),
+    "survival": MeasureInfo(SHARE, "its seats still alive when the match ended"),
+}

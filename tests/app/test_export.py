@@ -72,3 +72,39 @@ def test_a_run_that_cannot_be_exported_exits_2(
         "unfinished": "arena run --resume",
     }[case]
     assert err.startswith("error:") and expected in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--agent", "nobody"], "agents in this run: rnd, rule"),
+        (["--role", "king"], "roles in this run: "),
+        (["--seat", "99"], "seats in this run: 0, 1, 2, 3, 4, 5, 6, 7"),
+        (["--agent", "rule", "--seat", "99"], "agents in this run: rnd, rule; seats"),
+    ],
+)
+def test_an_export_that_keeps_no_row_is_an_error_and_writes_nothing(
+    flags: list[str],
+    expected: str,
+    run_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "out"
+    assert main(["export", str(run_dir), *flags, "--out", str(out), "--quiet"]) == 2
+    captured = capsys.readouterr()
+    err = " ".join(captured.err.split())
+    assert err.startswith("error: no seat matches") and expected in err, err
+    assert not out.exists() and captured.out == ""
+
+
+def test_a_refused_export_leaves_an_earlier_one_in_place(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["export", str(run_dir), "--format", "jsonl", "--out", str(out), "--quiet"]
+    assert main([*argv, "--seat", "1"]) == 0
+    before = sorted(p.name for p in out.iterdir())
+    assert main([*argv, "--agent", "nobody", "--force"]) == 2
+    assert sorted(p.name for p in out.iterdir()) == before
+    capsys.readouterr()

@@ -162,3 +162,38 @@ def test_the_measures_table_and_score_writes_the_same_figures(
     assert "game measures per agent entry" in capsys.readouterr().out
     written = json.loads((dd / "metrics" / "measures.json").read_text())
     assert written == _leaderboard(capsys, str(dd))["measures"]
+
+
+@pytest.mark.parametrize(
+    "game", ["werewolf", "avalon", "dealornodeal", "price_bargaining", "pie_division", "auction"]
+)
+def test_every_measure_a_game_reports_is_declared_with_a_unit_and_a_definition(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agents = [{"name": "rule", "kind": f"{game}.rule"}, {"name": "random", "kind": "random"}]
+    run = _run(tmp_path, game, {
+        "name": game, "game": game, "agents": agents, "matches": 4, "master_seed": 3,
+        "seating": "rotate",
+    })  # fmt: skip
+    capsys.readouterr()
+    doc = _leaderboard(capsys, str(run))["measures"]["games"][game]
+    names = {name for figures in doc["agents"].values() for name in figures}
+    assert names
+    for name in names:
+        info = doc["definitions"].get(name)
+        assert info is not None and info["unit"] and info["definition"], name
+
+
+def test_the_measures_table_prints_each_unit_and_definition(
+    runs: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.console import Console
+
+    from app.commands import runs as runs_command
+
+    monkeypatch.setattr(runs_command, "console", Console(width=300))  # cells on one line
+    _, dd = runs
+    assert main(["leaderboard", str(dd), "--measures"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "points per proposal" in out and "(positive: conceding)" in out
+    assert "dealornodeal measures: what each one is" in out

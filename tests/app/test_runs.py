@@ -105,6 +105,24 @@ def test_show_prints_the_outcome_and_transcript(
     assert main(["show", "nope", "--run", str(run_dir)]) == 2
 
 
+def test_show_refuses_a_match_id_that_several_runs_share(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Match ids repeat across runs of one config: `show` names the runs, never picks one."""
+    cfg = make_config(run_dir.parent.parent, lineups=[{"vs": ["rnd", "low"]}], matches=10)
+    again = run_dir.parent / "again"
+    asyncio.run(Tournament(cfg, again, "again").run())
+    store = Store(run_dir / "arena.sqlite")
+    match_id = store.results()[0].match_id
+    store.close()
+    capsys.readouterr()
+    assert main(["show", match_id, "--runs-dir", str(run_dir.parent)]) == 2
+    err = capsys.readouterr().err
+    assert f"match {match_id!r} is in 2 runs" in " ".join(err.split())
+    assert str(run_dir) in err and str(again) in err and "--run RUN_DIR" in err
+    assert main(["show", match_id, "--run", str(again)]) == 0
+
+
 def test_plot_writes_pngs(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plot", str(run_dir)]) == 0
     for name in ("rating_history_agent.png", "win_rate_agent.png"):
@@ -167,3 +185,35 @@ def test_a_board_where_every_pair_met_says_how_often(
     board = capsys.readouterr().out
     assert "cross-table coverage: the one pair met 20 times\n" in board
     assert "never met" not in board and "common opponents" not in board
+
+
+def test_show_and_the_leaderboard_count_a_persona_match_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The engine names no winner, the rewards differ: `show` prints the result the board
+    counts (one notion), never a draw beside the board's win and loss."""
+    from arena.tallies import seat_returns
+    from tournaments import config as tconfig
+
+    cfg = tconfig.load(
+        "tournaments/examples/persona_bots.yaml", {"matches": 1, "output_dir": str(tmp_path)}
+    )
+    asyncio.run(Tournament(cfg, tmp_path / "p", "p").run())
+    store = Store(tmp_path / "p" / "arena.sqlite")
+    results = store.results()
+    store.close()
+    decided = [r for r in results if len({s.reward for s in r.seats}) > 1]
+    assert decided, "the example should have a match whose seats' rewards differ"
+    result = decided[0]
+    returns = seat_returns(result)
+    assert returns is not None
+    assert main(["show", result.match_id, "--run", str(tmp_path / "p")]) == 0
+    out = capsys.readouterr().out
+    assert "none (draw)" not in out
+    won = sorted({s.team for s in result.seats if returns[s.seat] > 0})
+    assert f"winners (as rated, by reward): {', '.join(won)}" in out
+    points = {1.0: "win", 0.0: "draw", -1.0: "loss"}
+    for r in results:  # the store records the same result the board counts
+        counted = seat_returns(r)
+        assert counted is not None
+        assert [s.result for s in r.seats] == [points[counted[s.seat]] for s in r.seats]

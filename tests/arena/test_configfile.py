@@ -64,3 +64,12 @@ def test_file_problems_are_one_line_naming_the_file(tmp_path: Path) -> None:
         read_yaml_mapping(bad)
     with pytest.raises(ConfigError, match="expected a single document"):
         parse_yaml("a: 1\n---\nb: 2\n")
+
+
+def test_every_top_level_key_that_is_no_name_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "keys.yaml"
+    path.write_text("1: a\nname: ok\n2.5: b\nnull: c\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        read_yaml_mapping(path)
+    assert len(info.value.problems) == 3
+    assert all("top-level keys must be names" in p for p in info.value.problems)

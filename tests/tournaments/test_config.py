@@ -197,3 +197,34 @@ def test_a_plan_past_the_limit_is_an_error_and_the_limit_can_be_raised() -> None
     assert tconfig.parse({**GOOD, **big}, max_planned=200_000).repeats == 200
     pairs = {"lineups": "pairs", "matches": 100_001}
     assert "100,001 matches" in problems_of(pairs)[0]
+
+
+@pytest.mark.parametrize(
+    ("patch", "stage_one"),
+    [
+        ({"game": "chess"}, "game: unknown game 'chess'"),
+        ({"game": 5}, "game: Input should be a valid string"),
+        ({"rules": {"n_players": "three"}}, "rules.n_players"),
+        ({"rules": {"n_players": 1}}, "rules.n_players"),
+        ({"matches": 0, "concurrency": True}, "matches"),
+    ],
+)
+def test_every_stage_reports_in_one_pass(patch: dict, stage_one: str) -> None:
+    """A bad field value, game or rules and an unknown entry in a lineup, a team mapping and
+    the frozen list: all reported at once, whichever check found them."""
+    raw = {
+        **GOOD,
+        "lineups": [{"a": 2, "nobody": 1}, ["a", "b", "ghost"]],
+        "ratings": {"freeze": ["phantom"]},
+        **patch,
+    }
+    with pytest.raises(ConfigError) as info:
+        tconfig.parse(raw)
+    found = info.value.problems
+    for needle in (
+        stage_one,
+        "lineups.0.nobody: unknown agent entry",
+        "lineups.1: unknown agent entry(ies) ['ghost']",
+        "ratings.freeze.0: unknown agent entry 'phantom'",
+    ):
+        assert any(needle in p for p in found), (needle, found)

@@ -129,12 +129,14 @@ def test_a_large_hf_export_is_sharded_and_loads_whole(
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "parquet", "hf"])
-def test_a_filter_that_keeps_nothing_writes_an_empty_data_set(
+def test_a_filter_that_keeps_nothing_is_refused_and_writes_nothing(
     run_dir: Path, tmp_path: Path, fmt: str
 ) -> None:
     keep = RowFilter(agent="nobody")
-    summary = export_run(run_dir, ExportOptions(fmt=fmt, out=tmp_path, force=True, keep=keep))  # type: ignore[arg-type]
-    assert summary.rows == 0 and summary.matches == 6 and read_rows(tmp_path, fmt) == []
+    out = tmp_path / "out"
+    with pytest.raises(ExportError, match="no seat matches --agent nobody"):
+        export_run(run_dir, ExportOptions(fmt=fmt, out=out, keep=keep))  # type: ignore[arg-type]
+    assert not out.exists()
 
 
 def test_the_god_view_is_only_there_when_asked(run_dir: Path, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ number of matches (``bench/export.py`` measures it).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -115,6 +116,43 @@ def iter_rows(
             on_match(result, n)
 
 
+# Each filter: its RowFilter field, its flag, the SeatResult field it reads, the choices' name.
+_FILTERS = (("agent", "--agent", "agent", "agents"), ("role", "--role", "role", "roles"),
+            ("outcome", "--outcome", "result", "outcomes"), ("seat", "--seat", "seat", "seats"))  # fmt: skip
+
+
+def _nothing_kept(store: Store, ids: list[str], keep: RowFilter) -> str | None:
+    """Why the export would keep no seat (None when one is kept): the filters given and, for
+    each, the values the run has."""
+    values: dict[str, set[str]] = {name: set() for name, *_ in _FILTERS}
+    for result in iter_results(store, ids):
+        for seat in result.seats:
+            if keep.keeps_seat(seat):
+                return None
+            for name, _, field_name, _ in _FILTERS:
+                values[name].add(str(getattr(seat, field_name)))
+    given = [f for f in _FILTERS if getattr(keep, f[0]) is not None]
+    if not ids or not given:
+        return "the run has no seat with a result: the export would have no rows"
+    asked = " ".join(f"{flag} {getattr(keep, name)}" for name, flag, *_ in given)
+    choices = "; ".join(
+        f"{plural} in this run: {', '.join(sorted(values[name], key=_natural)) or '-'}"
+        for name, _, _, plural in given
+    )
+    return f"no seat matches {asked}: the export would have no rows; {choices}"
+
+
+def _natural(value: str) -> tuple[int, str]:
+    """Seat numbers in numeric order (2 before 10), names alphabetically."""
+    return (len(value), value) if value.isdigit() else (0, value)
+
+
+def _remove_if_empty(out: Path) -> None:
+    """Remove an output directory this export created, when nothing is left in it."""
+    with contextlib.suppress(OSError):  # not empty (files a writer could not remove), or gone
+        out.rmdir()
+
+
 def _prepare_out(out: Path, force: bool) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         ours = out.is_dir() and (out / "README.md").exists()
@@ -145,6 +183,10 @@ def export_run(
         info = store.run_info() or {}
         ids = done_ids(store)[: options.max_matches]
         out = options.out or root / "export" / options.fmt
+        nothing = _nothing_kept(store, ids, options.keep)
+        if nothing is not None:  # before the output is touched: an earlier export stays
+            raise ExportError(nothing)
+        existed = out.exists()
         _prepare_out(out, options.force)
         if on_start is not None:
             on_start(len(ids))
@@ -167,8 +209,12 @@ def export_run(
                     batch = []
             writer.write(batch)
             summary.rows += len(batch)
-        except BaseException:  # Ctrl-C or a bad record: no half-built dataset
+            if summary.rows == 0:  # seats kept, but none of them decided anything
+                raise ExportError(f"{root}: the export would have no rows (no seat decision)")
+        except BaseException:  # Ctrl-C, a bad record or no rows: no half-built dataset
             writer.abort()
+            if not existed:
+                _remove_if_empty(out)
             raise
         writer.close()
         write_card(out, store, info, options, summary.rows, DATA_FILES.get(options.fmt))

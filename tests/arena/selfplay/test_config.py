@@ -138,3 +138,13 @@ def test_rules_and_panel_params_are_checked_as_arena_run_checks_them() -> None:
         "c: rules.max_turns: Input should be a valid integer",
         "c: panel.0.params: unknown parameter(s) ['colour'] for linear; accepted: beta, slip",
     ]
+
+
+def test_field_values_and_cross_field_problems_are_reported_in_one_pass() -> None:
+    """A bad value (population), an unknown game and a bad operator: all at once."""
+    found = problems(good(population=1, game="chess", operators={"mutate": 1.0}))
+    for needle in ("population", "game: unknown game 'chess'", "operators.mutate: unknown"):
+        assert any(needle in p for p in found), (needle, found)
+    found = problems(good(repeats=0, panel=[{"name": "c-1", "kind": "random", "x": 1}]))
+    for needle in ("repeats", "panel.0.x", "panel.0.name: names starting 'c-'"):
+        assert any(needle in p for p in found), (needle, found)
