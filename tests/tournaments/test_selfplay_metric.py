@@ -64,7 +64,6 @@ def test_a_score_run_ranks_its_candidates_in_the_order_of_their_scores(walked: P
     seed = json.loads((walked / "seed.json").read_text())["id"]
     played: dict[str, dict[tuple[str, str], float]] = {}  # every select unit so far
     for gdir, gen in gens:
-        assert gen["metric"] == "score"
         scores = _select_scores(gdir)
         for cid, units in scores.items():
             played.setdefault(cid, {}).update({(gdir.name, u): s for u, s in units.items()})
@@ -79,6 +78,7 @@ def test_a_score_run_ranks_its_candidates_in_the_order_of_their_scores(walked: P
                 if set(played[above]) == set(played[below]):
                     assert means[above] >= means[below], (gdir.name, above, below, means)
         # each row reports the metric on this generation's units, and mu follows the scores
+        assert gen["metric"] == "score"
         for row in gen["candidates"]:
             assert row["score"] == pytest.approx(np.mean(list(scores[row["id"]].values())))
             assert row["conservative"] == pytest.approx(row["mu"] - 2.0 * row["sigma"])
