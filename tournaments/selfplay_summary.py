@@ -42,7 +42,7 @@ def generation_summary(
     rows = []
     for c in state.population:
         mine = [float(np.mean(v)) for v in per_unit.get(c.id, {}).values()]
-        score = mean_estimate(mine, rng, 1000)
+        metric = mean_estimate(mine, rng, 1000)
         rt = table.get(c.id)
         per_panel: dict[str, list[float]] = {}
         for e, res in played:
@@ -64,8 +64,8 @@ def generation_summary(
                 "sigma": rt.sigma if rt else None,
                 "conservative": rt.conservative(k) if rt else None,
                 # what the rating ranks by: the metric on this generation's select units
-                "score": score.value,
-                "score_ci": [score.low, score.high],
+                "score": metric.value,
+                "score_ci": [metric.low, metric.high],
                 "win_rate": sum(wins) / len(wins) if wins else None,
                 "win_ci": [lo, hi],
                 "worst_panel_win_rate": min(

@@ -87,9 +87,7 @@ def test_one_lucky_win_never_outranks_thirty_games_at_equal_mu() -> None:
     assert rank(["lucky", "steady"], table, 3.0)[0] == "steady"
 
 
-def test_on_the_same_units_the_higher_mean_score_ranks_first_whatever_the_per_unit_wins() -> (
-    None
-):
+def test_on_the_same_units_the_higher_mean_score_ranks_first_whatever_the_per_unit_wins() -> None:
     # "big" scores 10 once and 0 three times (mean 2.5), "small" 1 every time (mean 1.0): small
     # is ahead on three units of four, big scores more. The metric is the score: big first.
     units = [_unit(i, {"big": b, "small": 1.0, "none": 0.0}) for i, b in enumerate([10, 0, 0, 0])]
