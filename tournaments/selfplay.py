@@ -5,8 +5,8 @@ One repeat (master seed) runs G generations. Generation g:
 
 1. **play** — every candidate plays fresh *train* and *select* units (common random numbers:
    the same deals, seats and opponents for every candidate of the generation);
-2. **rate** — TrueSkill over the candidates' per-unit rankings by the run's ``metric``, every
-   select unit so far (ids persist, so σ persists; :mod:`arena.selfplay.select`);
+2. **rate** — the candidates' paired score means by the run's ``metric`` over every select
+   unit so far (ids persist, so σ persists; :mod:`arena.selfplay.select`);
 3. **gate** — the best candidate by μ − kσ other than the incumbent, if it rates above it,
    plays the frozen *gate* units; it replaces the incumbent only if the one-sided lower bound
    of its paired improvement is > 0 (:mod:`arena.selfplay.gate`);
@@ -38,7 +38,7 @@ from arena.selfplay.candidate import Candidate
 from arena.selfplay.config import SelfPlayConfig
 from arena.selfplay.gate import GateDecision, decide
 from arena.selfplay.replay import ReplayBuffer
-from arena.selfplay.select import UnitGame, rank, ratings, unit_games
+from arena.selfplay.select import UnitGame, rank, ratings, unit_games, unit_means
 from arena.selfplay.units import Split, Unit, episode_id, make_units
 from tournaments.executor import SinkFactory
 from tournaments.selfplay_phase import Episode, play_phase, run_config, write_json, write_text
@@ -345,14 +345,7 @@ class SelfPlay:
         # generation's select units beats the incumbent's (common random numbers make that a
         # fair comparison; the rating alone lags behind an incumbent's early luck). The gate
         # itself is the statistical test.
-        per_unit: dict[str, dict[str, list[float]]] = {}
-        for contest in contests:
-            for c, score in contest.scores.items():
-                per_unit.setdefault(c, {}).setdefault(contest.unit, []).append(score)
-        # a unit's score is its mean over the replicates played (flipped units have several)
-        select = {
-            c: {u: float(np.mean(v)) for u, v in units.items()} for c, units in per_unit.items()
-        }
+        select = unit_means(contests)  # a unit's score: the mean over its replicates
         mine = select.get(inc.id, {})
 
         def beats(cid: str) -> bool:

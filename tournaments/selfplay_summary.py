@@ -14,7 +14,7 @@ import numpy as np
 from arena.results import MatchResult
 from arena.selfplay.gate import GateDecision
 from arena.selfplay.report import churn
-from arena.selfplay.select import Rating, UnitGame
+from arena.selfplay.select import Rating, UnitGame, unit_means
 from arena.stats import mean_estimate, wilson
 from tournaments.selfplay_phase import Episode
 
@@ -33,15 +33,11 @@ def generation_summary(
 ) -> dict[str, Any]:
     k = sp.config.selection.k
     # the metric per candidate and unit of this generation (the mean over its replicates)
-    per_unit: dict[str, dict[str, list[float]]] = {}
-    for contest in contests:
-        for cid, score in contest.scores.items():
-            if math.isfinite(score):
-                per_unit.setdefault(cid, {}).setdefault(contest.unit, []).append(score)
+    per_unit = unit_means(contests)
     rng = np.random.default_rng([sp.config.master_seed, state.repeat, g, 11])
     rows = []
     for c in state.population:
-        mine = [float(np.mean(v)) for v in per_unit.get(c.id, {}).values()]
+        mine = [v for v in per_unit.get(c.id, {}).values() if math.isfinite(v)]
         metric = mean_estimate(mine, rng, 1000)
         rt = table.get(c.id)
         per_panel: dict[str, list[float]] = {}

@@ -72,9 +72,19 @@ def unit_games(generation: int, scored: Iterable[tuple[Unit, int, str, float]]) 
     return list(out.values())
 
 
+def unit_means(units: Iterable[UnitGame]) -> dict[str, dict[str, float]]:
+    """candidate -> unit key -> its score there, the mean over the replicates played (flipped
+    units have several); NaN where a game errored."""
+    per_unit: dict[str, dict[str, list[float]]] = {}
+    for u in units:
+        for cid, score in u.scores.items():
+            per_unit.setdefault(cid, {}).setdefault(u.unit, []).append(score)
+    return {c: {k: float(np.mean(v)) for k, v in us.items()} for c, us in per_unit.items()}
+
+
 def prior() -> Rating:
     """What an unrated candidate (no scored unit) sorts as: below every rated one."""
-    return Rating(-math.inf, math.inf, 0)
+    return Rating(-math.inf, 0.0, 0)  # -inf either way: mu - k*sigma and mu + c*sigma
 
 
 def ratings(units: Iterable[UnitGame]) -> dict[str, Rating]:

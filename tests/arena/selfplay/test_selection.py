@@ -9,6 +9,7 @@ from arena.selfplay.gate import decide, lower_bound
 from arena.selfplay.select import (
     Rating,
     UnitGame,
+    optimistic_order,
     pareto_front,
     rank,
     ratings,
@@ -163,3 +164,10 @@ def test_flipped_units_are_those_whose_outcomes_differ_and_get_bounded_replicate
     plan = replicate_plan(units, [d, b], replicates=2, max_units=3)
     assert [(u.key, r) for u, r in plan] == [(b, 1), (d, 1), (b, 2)]  # replicate 1 first
     assert replicate_plan(units, [], 2, 10) == []
+
+
+def test_exploration_draws_parents_by_the_metric_too() -> None:
+    units = [_unit(i, {"a": 3.0, "b": 1.0, "c": 2.0}) for i in range(4)]
+    units += [_unit(9, {"a": 0.0, "b": 5.0, "c": 0.0})]  # b's lucky unit
+    table = ratings(units)
+    assert optimistic_order(["a", "b", "c", "x"], table, 1.0) == ["a", "b", "c", "x"]
