@@ -82,7 +82,8 @@ def generation_summary(
         "generation": g,
         "incumbent": state.incumbent.id,
         "metric": sp.config.metric,
-        "candidates": sorted(rows, key=lambda r: (-(r["conservative"] or -1e9), r["id"])),
+        # the order of selection (rank): mu - k*sigma, ties by id; a 0.0 is a value, not None
+        "candidates": sorted(rows, key=lambda r: (_unrated_last(r["conservative"]), r["id"])),
         "diversity": len(contexts) / max(1, len(state.population)),
         "bank": {
             "version": snap.version,
@@ -92,6 +93,10 @@ def generation_summary(
         "gate": decision.as_dict() if decision else None,
         "budget": sp.ledger.as_dict(),
     }
+
+
+def _unrated_last(conservative: float | None) -> float:
+    return math.inf if conservative is None else -conservative
 
 
 def improvement(state: RepeatState) -> dict[str, Any]:

@@ -68,6 +68,8 @@ def test_a_score_run_ranks_its_candidates_in_the_order_of_their_scores(walked: P
         for cid, units in scores.items():
             played.setdefault(cid, {}).update({(gdir.name, u): s for u, s in units.items()})
         board = [c["id"] for c in gen["candidates"]]
+        cons = {c["id"]: c["conservative"] for c in gen["candidates"]}
+        assert board == sorted(board, key=lambda i: (-cons[i], i))  # the order selection uses
         means = {c: float(np.mean(list(played[c].values()))) for c in board}
         # the case of the bug: a context that never scores, ranked with contexts that do
         assert set(played[seed].values()) == {0.0}
