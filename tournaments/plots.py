@@ -139,7 +139,7 @@ def _population(data: dict[int, dict[str, Any]], path: Path) -> None:
         )
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("generation")
-    ax.set_ylabel("TrueSkill μ (bars: ± σ; line: the incumbent)")
+    ax.set_ylabel("μ: the metric on an average unit (bars: ± σ; line: the incumbent)")
     ax.set_title("Population by generation")
     if data:
         ax.legend(fontsize="small", loc="best")

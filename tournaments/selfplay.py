@@ -5,7 +5,8 @@ One repeat (master seed) runs G generations. Generation g:
 
 1. **play** — every candidate plays fresh *train* and *select* units (common random numbers:
    the same deals, seats and opponents for every candidate of the generation);
-2. **rate** — TrueSkill over every select game so far (ids persist, so σ persists);
+2. **rate** — the candidates' paired score means by the run's ``metric`` over every select
+   unit so far (ids persist, so σ persists; :mod:`arena.selfplay.select`);
 3. **gate** — the best candidate by μ − kσ other than the incumbent, if it rates above it,
    plays the frozen *gate* units; it replaces the incumbent only if the one-sided lower bound
    of its paired improvement is > 0 (:mod:`arena.selfplay.gate`);
@@ -37,7 +38,7 @@ from arena.selfplay.candidate import Candidate
 from arena.selfplay.config import SelfPlayConfig
 from arena.selfplay.gate import GateDecision, decide
 from arena.selfplay.replay import ReplayBuffer
-from arena.selfplay.select import Rating, rank, ratings
+from arena.selfplay.select import UnitGame, rank, ratings, unit_games, unit_means
 from arena.selfplay.units import Split, Unit, episode_id, make_units
 from tournaments.executor import SinkFactory
 from tournaments.selfplay_phase import Episode, play_phase, run_config, write_json, write_text
@@ -61,7 +62,8 @@ class RepeatState:
     seed: Candidate
     population: list[Candidate]
     known: dict[str, Candidate] = field(default_factory=dict)
-    select_results: list[MatchResult] = field(default_factory=list)
+    # what ratings read: every select unit so far as a contest of the candidates' scores
+    select_units: list[UnitGame] = field(default_factory=list)
     # what reflection reads: candidate -> (unit, result, run directory of its record)
     train_results: dict[str, list[tuple[Unit, MatchResult, Path]]] = field(default_factory=dict)
     buffer: ReplayBuffer | None = None  # prioritised replay (config.replay.fraction > 0)
@@ -219,7 +221,7 @@ class SelfPlay:
         where: Path,
         offset: int = 0,
     ) -> list[tuple[Episode, MatchResult | None]]:
-        # the plan index orders the TrueSkill fold: generation, then phase, then job
+        # the plan index orders a phase's records: generation, then phase, then job
         base = g * 10_000_000 + offset + {"play": 0, "gate": 5_000_000, "replay": 8_000_000}[phase]
         episodes = []
         candidates: dict[str, Candidate] = {}
@@ -302,16 +304,19 @@ class SelfPlay:
         played = [*played, *replicated]
         state.train_results = {}  # reflection reads this generation's train games
         for e, res in played:
-            if res is None:
-                continue
-            if e.unit.split == "select":
-                state.select_results.append(res)
-            else:
+            if res is not None and e.unit.split != "select":
                 state.train_results.setdefault(e.candidate, []).append((e.unit, res, gdir / "play"))
-        table = ratings(state.select_results)
+        scored = [
+            (e.unit, e.replicate, e.candidate, self._score(res, e.unit))
+            for e, res in played
+            if res is not None and e.unit.split == "select"
+        ]
+        contests = unit_games(g, scored)
+        state.select_units += contests
+        table = ratings(state.select_units)
         k = self.config.selection.k
         order = rank([c.id for c in state.population], table, k)
-        decision = await self._gate(state, g, order, table, gdir, played)
+        decision = await self._gate(state, g, order, gdir, contests)
         if self.ledger.stopped:
             return
         replayed: list[tuple[Episode, MatchResult | None]] = []
@@ -319,7 +324,7 @@ class SelfPlay:
             replayed = await replay_states(self, state, g, len(jobs), gdir)
             if self.ledger.stopped:
                 return
-        summary = generation_summary(self, state, g, table, played, decision)
+        summary = generation_summary(self, state, g, table, played, decision, contests)
         summary["replay"] = replay_summary(state, replayed)
         state.generations.append(summary)
         write_json(gdir / "generation.json", summary)
@@ -333,24 +338,15 @@ class SelfPlay:
         state: RepeatState,
         g: int,
         order: list[str],
-        table: dict[str, Rating],
         gdir: Path,
-        played: list[tuple[Episode, MatchResult | None]],
+        contests: list[UnitGame],
     ) -> GateDecision | None:
         inc = state.incumbent
         # The screen: the first candidate by mu - k*sigma whose paired mean over this
         # generation's select units beats the incumbent's (common random numbers make that a
-        # fair comparison; TrueSkill alone lags behind an incumbent's early luck). The gate
+        # fair comparison; the rating alone lags behind an incumbent's early luck). The gate
         # itself is the statistical test.
-        per_unit: dict[str, dict[str, list[float]]] = {}
-        for e, res in played:
-            if e.unit.split == "select" and res is not None:
-                scores = per_unit.setdefault(e.candidate, {}).setdefault(e.unit.key, [])
-                scores.append(self._score(res, e.unit))
-        # a unit's score is its mean over the replicates played (flipped units have several)
-        select = {
-            c: {u: float(np.mean(v)) for u, v in units.items()} for c, units in per_unit.items()
-        }
+        select = unit_means(contests)  # a unit's score: the mean over its replicates
         mine = select.get(inc.id, {})
 
         def beats(cid: str) -> bool:

@@ -45,7 +45,7 @@ async def reproduce(
     # then (pareto) the candidates best in some (game, role) that the average drops
     front: list[str] = []
     if cfg.selection.pareto:
-        tables = role_ratings(state.select_results, lambda name: name.startswith("c-"))
+        tables = role_ratings(state.select_units)
         front = pareto_front([c.id for c in state.population], tables, cfg.selection.k)
     survivors = select_survivors(state.incumbent.id, order, cfg.elites, cfg.population, front)
     for c in state.population:
@@ -160,8 +160,8 @@ async def _reflect(
     sp.ledger.record(
         "reflect",
         Usage(
-            llm_calls=reflector.calls,
-            tokens_out=reflector.chars_out // 4,
+            llm_calls=reflector.llm_calls,  # none for a scripted rule
+            tokens_out=reflector.tokens_out,
             wall_s=reflector.wall_s,
         ),
     )

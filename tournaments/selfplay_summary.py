@@ -1,6 +1,8 @@
-"""What a self-play repeat reports: per generation (candidates with mu, sigma, mu - k*sigma,
-win rate against the panel with its Wilson interval, worst panel entry, diversity, bank size
-and churn, budget spent) and, per repeat, the champion's paired improvement over the seed."""
+"""What a self-play repeat reports: per generation (candidates with mu, sigma, mu - k*sigma
+of the metric's rating, the metric's mean over the generation's select units with its
+bootstrap interval, win rate against the panel with its Wilson interval, worst panel entry,
+diversity, bank size and churn, budget spent) and, per repeat, the champion's paired
+improvement over the seed."""
 
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ import numpy as np
 from arena.results import MatchResult
 from arena.selfplay.gate import GateDecision
 from arena.selfplay.report import churn
-from arena.selfplay.select import Rating
-from arena.stats import wilson
+from arena.selfplay.select import Rating, UnitGame, unit_means
+from arena.stats import mean_estimate, wilson
 from tournaments.selfplay_phase import Episode
 
 if TYPE_CHECKING:
@@ -27,10 +29,16 @@ def generation_summary(
     table: dict[str, Rating],
     played: list[tuple[Episode, MatchResult | None]],
     decision: GateDecision | None,
+    contests: list[UnitGame],
 ) -> dict[str, Any]:
     k = sp.config.selection.k
+    # the metric per candidate and unit of this generation (the mean over its replicates)
+    per_unit = unit_means(contests)
+    rng = np.random.default_rng([sp.config.master_seed, state.repeat, g, 11])
     rows = []
     for c in state.population:
+        mine = [v for v in per_unit.get(c.id, {}).values() if math.isfinite(v)]
+        metric = mean_estimate(mine, rng, 1000)
         rt = table.get(c.id)
         per_panel: dict[str, list[float]] = {}
         for e, res in played:
@@ -51,6 +59,9 @@ def generation_summary(
                 "mu": rt.mu if rt else None,
                 "sigma": rt.sigma if rt else None,
                 "conservative": rt.conservative(k) if rt else None,
+                # what the rating ranks by: the metric on this generation's select units
+                "score": metric.value,
+                "score_ci": [metric.low, metric.high],
                 "win_rate": sum(wins) / len(wins) if wins else None,
                 "win_ci": [lo, hi],
                 "worst_panel_win_rate": min(
@@ -70,7 +81,9 @@ def generation_summary(
         "repeat": state.repeat,
         "generation": g,
         "incumbent": state.incumbent.id,
-        "candidates": sorted(rows, key=lambda r: (-(r["conservative"] or -1e9), r["id"])),
+        "metric": sp.config.metric,
+        # the order of selection (rank): mu - k*sigma, ties by id; a 0.0 is a value, not None
+        "candidates": sorted(rows, key=lambda r: (_unrated_last(r["conservative"]), r["id"])),
         "diversity": len(contexts) / max(1, len(state.population)),
         "bank": {
             "version": snap.version,
@@ -80,6 +93,10 @@ def generation_summary(
         "gate": decision.as_dict() if decision else None,
         "budget": sp.ledger.as_dict(),
     }
+
+
+def _unrated_last(conservative: float | None) -> float:
+    return math.inf if conservative is None else -conservative
 
 
 def improvement(state: RepeatState) -> dict[str, Any]:

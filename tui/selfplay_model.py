@@ -33,6 +33,7 @@ class SelfPlayView:
     generations: int = 0
     population_size: int = 0
     k: float = 2.0
+    metric: str = "win"  # what μ, σ and the board rank by
     repeat: int = 0  # the repeat being played (or the last one)
     generation: int | None = None  # the last finished generation of that repeat
     done_generations: int = 0  # over all repeats
@@ -80,6 +81,7 @@ def load(root: Path) -> SelfPlayView:
     view.generations = int(config.get("generations", 1))
     view.population_size = int(config.get("population", 0))
     view.k = float((config.get("selection") or {}).get("k", 2.0))
+    view.metric = str(config.get("metric", "win"))
     repeats = _dirs(root, "r")
     if not repeats:
         return view

@@ -265,6 +265,7 @@ def dry_run(config: Any) -> dict[str, Any]:
         config.replay.games(config.population * (config.units.train + config.units.select) * mult),
         steps,
         share,
+        llm_reflector=not isinstance(config.reflector, str),  # a name is a scripted rule
     )
     est["repeats"] = config.repeats
     est["steps_per_game"] = steps

@@ -162,6 +162,10 @@ def reflection_messages(
 
 # -- reflectors ---------------------------------------------------------------------------
 class Reflector(Protocol):
+    """``name`` labels its proposals in the bank. A reflector may say whether its proposals
+    cost model calls with a class attribute ``llm`` (budgets count LLM calls only when true;
+    one without it is assumed to call a model)."""
+
     name: str
 
     async def propose(
@@ -175,7 +179,10 @@ class ScriptedReflector:
     """A deterministic reflector: ``rule(trajectory, insights)`` returns the operations.
 
     The default rule is documented and simple: after a loss, add "As <role>, avoid <the
-    decision kind you made most>-heavy play"; after a win, support the first insight given."""
+    decision kind you made most>-heavy play"; after a win, support the first insight given.
+    It runs in process: no model call, so no LLM call in any budget."""
+
+    llm = False
 
     def __init__(
         self,
@@ -277,7 +284,10 @@ def make_reflector(spec: str | dict[str, Any]) -> Reflector:
 
 
 class LLMReflector:
-    """Any configured ``arena.llm`` backend, asked for a structured answer."""
+    """Any configured ``arena.llm`` backend, asked for a structured answer: one model call per
+    reflected seat."""
+
+    llm = True
 
     def __init__(self, backend: Any, name: str | None = None, max_tokens: int = 800) -> None:
         from arena.llm.config import BackendConfig

@@ -144,22 +144,28 @@ def estimate(
     replay_games: int,
     steps_per_game: float,
     llm_share: float,
+    llm_reflector: bool = True,
 ) -> dict[str, Any]:
     """The dry-run estimate: games and LLM calls per phase for the whole run, at most.
 
     Every generation plays its whole population on fresh train and select units; the gate
     plays the challenger (and, once, the incumbent) on every gate unit. ``llm_share`` is the
-    fraction of decisions made by the candidate's seat."""
+    fraction of decisions made by the candidate's seat. A reflection reads the parent's train
+    games, one reflector call each; only a reflector that calls a model (``llm_reflector``;
+    not a scripted rule) makes those LLM calls."""
     play = generations * population * (train_units + select_units)
     gate = gate_units * (generations + 1)
     replay = replay_games * generations
     games = {"play": play, "gate": gate, "replay": replay}
     calls = {k: round(v * steps_per_game * llm_share) for k, v in games.items()}
+    reflections = (population - elites) * generations
+    reflect_calls = reflections * train_units if llm_reflector else 0
     return {
         "games": games,
         "env_steps": {k: round(v * steps_per_game) for k, v in games.items()},
         "llm_calls": calls,
-        "reflect_calls": (population - elites) * generations,
+        "reflections": reflections,
+        "reflect_calls": reflect_calls,
         "total_games": sum(games.values()),
-        "total_llm_calls": sum(calls.values()),
+        "total_llm_calls": sum(calls.values()) + reflect_calls,
     }

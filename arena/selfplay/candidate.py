@@ -2,7 +2,7 @@
 of its active insights the candidate reads), plus their lineage (parent, operator, generation).
 
 A candidate's id is a hash of its context alone, so the same context proposed twice is the
-same candidate (its TrueSkill rating carries on) and an elite copied into the next generation
+same candidate (its rating carries on) and an elite copied into the next generation
 keeps its id and its σ — the rating that MEMO resets by re-issuing ids.
 """
 

@@ -63,7 +63,7 @@ class Units(Strict):
     """Env seeds per split; every seed is played from every listed seat (``all``: each)."""
 
     train: int = Field(8, ge=1, le=100_000)  # reflection reads these games
-    select: int = Field(16, ge=1, le=100_000)  # survival (TrueSkill) uses these
+    select: int = Field(16, ge=1, le=100_000)  # ratings and survival use these
     gate: int = Field(32, ge=2, le=100_000)  # the frozen held-out split
     seats: Literal["all"] | list[int] = "all"
 
@@ -147,7 +147,7 @@ class SelfPlayConfig(Strict):
     panel: list[EntrySpec] = Field(min_length=1)
     champions: bool = False  # frozen past champions join the panel
     units: Units = Field(default_factory=Units)
-    metric: Literal["score", "win"] = "score"
+    metric: Literal["score", "win"] = "score"  # what ratings, survival and boards rank by
     selection: Selection = Field(default_factory=Selection)
     gate: Gate = Field(default_factory=Gate)
     budget: Budget = Field(default_factory=Budget)

@@ -111,15 +111,27 @@ def choose_operator(weights: dict[str, float], rng: random.Random) -> str:
 class TabuReflector:
     """Wraps a bank reflector: the tabu notes of the optimiser are shown with the bank's own
     recent rejections, and calls, answer characters and the wall time spent waiting for the
-    reflector are counted for the budget (the rest of a reflection is the memory update)."""
+    reflector are counted for the budget (the rest of a reflection is the memory update).
+    Only a reflector that calls a model (``llm``) spends LLM calls and tokens: a scripted rule
+    spends wall time only."""
 
     def __init__(self, inner: Any, tabu: Sequence[str]) -> None:
         self.inner = inner
         self.name = inner.name
+        self.llm = bool(getattr(inner, "llm", True))  # unknown kinds: assume a model
         self.tabu = list(tabu)
-        self.calls = 0
+        self.calls = 0  # seats reflected on
         self.chars_out = 0
         self.wall_s = 0.0
+
+    @property
+    def llm_calls(self) -> int:
+        return self.calls if self.llm else 0
+
+    @property
+    def tokens_out(self) -> int:
+        """Approximate (answer characters / 4): a reflector returns text only."""
+        return self.chars_out // 4 if self.llm else 0
 
     async def propose(
         self, traj: Any, insights: list[Insight], budget: int, rejected: list[str]

@@ -1,27 +1,45 @@
-"""Selection that knows its uncertainty.
+"""Selection that knows its uncertainty, by the run's own metric.
 
-Ratings are TrueSkill (:func:`arena.ratings.rate`) folded over every *select*-split game of
-every generation so far, in (generation, plan) order: a candidate that survives keeps its id,
-so its σ keeps shrinking instead of resetting each generation. Elites are ranked by the
-conservative score μ − kσ (one lucky win at high σ never outranks thirty games at equal μ);
-parents are drawn by the optimistic bound μ + cσ, so uncertain candidates get explored.
-Ties break by candidate id, so the order never depends on dict or arrival order.
+Every candidate of a generation plays the same select units (common random numbers): the
+deal, the seat and the opponent are the same for every candidate of a unit, so candidates are
+compared by their **paired score means** under the configured ``metric`` (``win``: 1 for a won
+game, else 0 — a draw is not a win; ``score``: the seat's reward). Ratings are fitted on every
+select unit of every generation so far, each candidate's score on a unit being its mean over
+the replicates played, by least squares on the additive model
+
+    score(candidate, unit) = μ(candidate) + δ(unit) + noise,     Σ δ over the units = 0
+
+δ(unit) is how generous the unit's deal is; μ is the candidate's expected score on an average
+unit of the run, in the metric's own units, and σ its standard error (the residual variance
+times the fit's inverse information). When candidates played the same units — every
+generation's newcomers do — μ is exactly their mean score on them and σ is the same for all, so
+**a context that scores more on the same units is never ranked below one that scores less**;
+a survivor also carries its earlier units, which the unit effects put on the same footing. The
+fit is a function of the set of scores: neither plan nor arrival order changes it.
+
+A candidate that survives keeps its id, so its σ keeps shrinking instead of resetting each
+generation. Elites are ranked by the conservative score μ − kσ (one lucky unit at high σ never
+outranks thirty at equal μ); parents are drawn by the optimistic bound μ + cσ, so uncertain
+candidates get explored. Ties break by candidate id, so the order never depends on dict or
+arrival order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from arena.ratings import SIDE, rate, trueskill_env
-from arena.results import MatchResult
+import numpy as np
+
+from arena.selfplay.units import Unit
 
 
 @dataclass(frozen=True)
 class Rating:
-    mu: float
-    sigma: float
-    games: int = 0
+    mu: float  # expected metric score on an average unit
+    sigma: float  # its standard error
+    games: int = 0  # units scored
 
     def conservative(self, k: float) -> float:
         return self.mu - k * self.sigma
@@ -30,23 +48,90 @@ class Rating:
         return self.mu + c * self.sigma
 
 
+@dataclass(frozen=True)
+class UnitGame:
+    """One select unit and replicate: every candidate's metric score on it."""
+
+    generation: int
+    unit: str  # the unit's key (split, seed index, seat, panel entry)
+    replicate: int
+    game: str
+    role: str  # the role (or team) of the unit's seat: the same for every candidate
+    scores: dict[str, float] = field(default_factory=dict)  # candidate -> score
+
+
+def unit_games(generation: int, scored: Iterable[tuple[Unit, int, str, float]]) -> list[UnitGame]:
+    """A generation's select games — (unit, replicate, candidate, metric score) — as one
+    contest per (unit, replicate), in the order the units were first played."""
+    out: dict[tuple[str, int], UnitGame] = {}
+    for unit, replicate, candidate, score in scored:
+        key = (unit.key, replicate)
+        if key not in out:
+            out[key] = UnitGame(generation, unit.key, replicate, unit.game, unit.role)
+        out[key].scores[candidate] = score
+    return list(out.values())
+
+
+def unit_means(units: Iterable[UnitGame]) -> dict[str, dict[str, float]]:
+    """candidate -> unit key -> its score there, the mean over the replicates played (flipped
+    units have several); NaN where a game errored."""
+    per_unit: dict[str, dict[str, list[float]]] = {}
+    for u in units:
+        for cid, score in u.scores.items():
+            per_unit.setdefault(cid, {}).setdefault(u.unit, []).append(score)
+    return {c: {k: float(np.mean(v)) for k, v in us.items()} for c, us in per_unit.items()}
+
+
 def prior() -> Rating:
-    r = trueskill_env().create_rating()
-    return Rating(float(r.mu), float(r.sigma), 0)
+    """What an unrated candidate (no scored unit) sorts as: below every rated one."""
+    return Rating(-math.inf, 0.0, 0)  # -inf either way: mu - k*sigma and mu + c*sigma
 
 
-def ratings(results: Iterable[MatchResult]) -> dict[str, Rating]:
-    """TrueSkill per agent entry over ``results`` (their ``index`` orders the fold)."""
-    results = list(results)
-    games: dict[str, int] = {}
-    for r in results:
-        for s in r.seats:
-            games[s.agent] = games.get(s.agent, 0) + 1
-    out = {}
-    for name, r in rate(results).items():
-        if not name.startswith(SIDE):
-            out[name] = Rating(round(float(r.mu), 6), round(float(r.sigma), 6), games.get(name, 0))
-    return out
+def ratings(units: Iterable[UnitGame]) -> dict[str, Rating]:
+    """μ and σ per candidate from the paired scores of ``units`` (module doc). Non-finite
+    scores (an errored game) are left out; a unit's score is the mean over its replicates."""
+    cells: dict[tuple[str, tuple[int, str]], list[float]] = {}
+    for u in units:
+        for cid, score in u.scores.items():
+            if math.isfinite(score):
+                cells.setdefault((cid, (u.generation, u.unit)), []).append(score)
+    if not cells:
+        return {}
+    names = sorted({c for c, _ in cells})
+    keys = sorted({k for _, k in cells})
+    ci = {c: i for i, c in enumerate(names)}
+    ki = {k: i for i, k in enumerate(keys)}
+    n_c, n_u = len(names), len(keys)
+    # columns: one per candidate (μ), then the unit effects as contrasts against the last
+    # unit (δ_last = −Σ δ_others, so Σ δ = 0): the model has full rank when the candidates
+    # are linked through shared units (the incumbent plays every generation)
+    x = np.zeros((len(cells), n_c + n_u - 1))
+    y = np.zeros(len(cells))
+    for row, ((cid, key), values) in enumerate(sorted(cells.items())):
+        x[row, ci[cid]] = 1.0
+        j = ki[key]
+        if j < n_u - 1:
+            x[row, n_c + j] = 1.0
+        else:
+            x[row, n_c:] = -1.0
+        y[row] = float(np.mean(values))
+    beta, *_ = np.linalg.lstsq(x, y, rcond=None)
+    resid = y - x @ beta
+    df = len(y) - np.linalg.matrix_rank(x)
+    # the residual variance; with no residual degree of freedom, the scores' own variance
+    var = float(resid @ resid) / df if df > 0 else float(np.var(y))
+    cov = var * np.linalg.pinv(x.T @ x)
+    games = {c: 0 for c in names}
+    for cid, _ in cells:
+        games[cid] += 1
+    return {
+        c: Rating(
+            round(float(beta[i]), 6) + 0.0,  # no -0.0
+            round(math.sqrt(max(0.0, float(cov[i, i]))), 6),
+            games[c],
+        )
+        for c, i in ci.items()
+    }
 
 
 def rank(ids: Iterable[str], table: dict[str, Rating], k: float) -> list[str]:
@@ -64,25 +149,13 @@ def optimistic_order(ids: Iterable[str], table: dict[str, Rating], c: float) -> 
 RoleKey = tuple[str, str]  # (game, role)
 
 
-def candidate_role(result: MatchResult, is_candidate: Callable[[str], bool]) -> RoleKey | None:
-    """The (game, role) the candidate of a self-play game played (its role, else its team)."""
-    for s in result.seats:
-        if is_candidate(s.agent):
-            return result.game, s.role or s.team or "*"
-    return None
-
-
-def role_ratings(
-    results: Iterable[MatchResult], is_candidate: Callable[[str], bool]
-) -> dict[RoleKey, dict[str, Rating]]:
-    """TrueSkill per (game, role): each table folds only the games whose candidate played that
-    role, so a candidate strong in one role is not averaged away by another."""
-    by_role: dict[RoleKey, list[MatchResult]] = {}
-    for r in results:
-        key = candidate_role(r, is_candidate)
-        if key is not None:
-            by_role.setdefault(key, []).append(r)
-    return {key: ratings(rs) for key, rs in sorted(by_role.items())}
+def role_ratings(units: Iterable[UnitGame]) -> dict[RoleKey, dict[str, Rating]]:
+    """The ratings per (game, role): each table folds only the units whose seat has that role,
+    so a candidate strong in one role is not averaged away by another."""
+    by_role: dict[RoleKey, list[UnitGame]] = {}
+    for u in units:
+        by_role.setdefault((u.game, u.role), []).append(u)
+    return {key: ratings(us) for key, us in sorted(by_role.items())}
 
 
 def pareto_front(

@@ -4,8 +4,9 @@ A unit is (game, role, opponent panel entry, env seed, seat). Every candidate of
 plays the same units — common random numbers: the deal, the seat and the opponent are the same
 for both sides of every comparison, so the paired differences carry only the effect of the
 context. The three splits draw their env seeds from independent streams of the repeat's master
-seed: ``train`` games feed reflection, ``select`` games drive survival (TrueSkill), and ``gate``
-games — a frozen split, never shown to the reflector nor used for survival — decide promotion.
+seed: ``train`` games feed reflection, ``select`` games drive survival (the metric's ratings),
+and ``gate`` games — a frozen split, never shown to the reflector nor used for survival —
+decide promotion.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from arena.runner import RUNNER_EVENT_TYPES
 from arena.selfplay.config import parse
 from arena.selfplay.engine import ContextEngine
 from arena.selfplay.replay import reach
-from arena.selfplay.select import ratings
+from arena.selfplay.select import UnitGame, ratings
 from arena.store import Store
 from tests.tournaments import selfplay_game
 from tests.tournaments.selfplay_setup import kill_when_recorded, raw_config, seed_bank, write_config
@@ -71,16 +71,19 @@ def test_replays_start_from_the_state_and_never_reach_ratings_or_the_gate(
         before = [e for e in events[:first] if e["type"] not in RUNNER_EVENT_TYPES]
         assert len(before) == len(state.log)  # the prefix's events are there before any move
     # ratings: exactly the select games of the play and replicate phases, no replay
-    rated = []
+    rated: dict[tuple[int, str, int], UnitGame] = {}
     for g in ("g000", "g001", "g002"):
         for phase in ("play", "replicates"):
-            rows = _rows(on / g / phase / "units.jsonl")
-            select = {r["episode"] for r in rows if r["split"] == "select"}
+            rows = [r for r in _rows(on / g / phase / "units.jsonl") if r["split"] == "select"]
             store = Store(on / g / phase / "arena.sqlite")
-            rated += [r for r in store.results() if r.match_id in select]
+            assert {r.match_id for r in store.results()} >= {r["episode"] for r in rows}
             store.close()
-    assert not [r for r in rated if r.match_id.startswith("replay-")]
-    table = ratings(rated)
+            for r in rows:
+                assert not r["episode"].startswith("replay-")
+                key = (r["generation"], r["key"], r["replicate"])
+                unit = rated.setdefault(key, UnitGame(*key, r["game"], r["role"]))
+                unit.scores[r["candidate"]] = r["score"]
+    table = ratings(rated.values())
     for c in gens[-1]["candidates"]:
         assert (c["mu"], c["sigma"]) == (table[c["id"]].mu, table[c["id"]].sigma)
     # the gate's games are gate games only

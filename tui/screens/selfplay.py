@@ -1,5 +1,5 @@
-"""The self-play screen: generation progress, the population leaderboard (μ, σ, μ − kσ,
-lineage) and the champion's context against the seed's (``arena selfplay --tui``)."""
+"""The self-play screen: generation progress, the population leaderboard (μ, σ, μ − kσ of the
+run's metric, the metric's mean on the generation's units, lineage) and the champion's context against the seed's (``arena selfplay --tui``)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ class SelfPlayScreen(Screen[None]):
             "μ",
             "σ",
             "μ−kσ",
+            "metric [95% CI]",
             "win rate [95% CI]",
             "insights",
             "note",
@@ -111,7 +112,10 @@ class SelfPlayScreen(Screen[None]):
                 f"last gate: {verdict} (Δ {v.gate.get('mean_delta', 0):+.3f}, "
                 f"lower bound {v.gate.get('lower', 0):+.3f})"
             )
-        parts.append(f"incumbent {v.incumbent or '-'} · seed {v.seed or '-'}")
+        parts.append(
+            f"ranked by μ − {v.k:g}σ of the metric ({v.metric}) · "
+            f"incumbent {v.incumbent or '-'} · seed {v.seed or '-'}"
+        )
         return Text("\n").join(plain(p) for p in parts)  # each line escaped on its own
 
     def _fill_board(self, v: SelfPlayView) -> None:
@@ -122,6 +126,9 @@ class SelfPlayScreen(Screen[None]):
             ci = row.get("win_ci") or [None, None]
             wr = row.get("win_rate")
             rate = "-" if wr is None else f"{wr:.2f} [{_num(ci[0])}, {_num(ci[1])}]"
+            sci = row.get("score_ci") or [None, None]
+            sc = row.get("score")
+            score = "-" if sc is None else f"{sc:.2f} [{_num(sci[0])}, {_num(sci[1])}]"
             parents = row.get("parents") or []
             mark = "★ " if row["id"] == v.incumbent else ""
             # every cell a Text: a DataTable parses a str cell as markup, and notes and ids
@@ -135,6 +142,7 @@ class SelfPlayScreen(Screen[None]):
                 _num(row.get("mu")),
                 _num(row.get("sigma")),
                 _num(row.get("conservative")),
+                score,
                 rate,
                 str(row.get("insights", "")),
                 plain(str(row.get("note", ""))[:60]),

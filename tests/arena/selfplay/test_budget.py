@@ -1,4 +1,5 @@
-"""The ledger's per-phase wall time and its carry-over into a resumed session."""
+"""The ledger's per-phase wall time and its carry-over into a resumed session; the dry-run
+estimate's reflection calls."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import time
 
 import pytest
 
-from arena.selfplay.budget import Ledger
+from arena.selfplay.budget import Ledger, estimate
 from arena.selfplay.config import Budget, Limits
 
 
@@ -45,3 +46,13 @@ def test_resume_from_carries_the_wall_time_of_earlier_sessions() -> None:
     assert second.phases["reflect"].wall_s == pytest.approx(3.0)
     assert second.phases["play"].games == 0
     assert second.total().wall_s >= doc["total"]["wall_s"]
+
+
+def test_the_estimate_counts_no_llm_call_for_a_scripted_reflector() -> None:
+    args = (4, 1, 3, 4, 6, 10, 0, 12.0, 0.5)  # population 4, 1 elite, 3 generations, 4 train
+    scripted = estimate(*args, llm_reflector=False)
+    model = estimate(*args, llm_reflector=True)
+    assert scripted["reflections"] == model["reflections"] == (4 - 1) * 3
+    assert scripted["reflect_calls"] == 0
+    assert model["reflect_calls"] == 9 * 4  # one call per train game a reflection reads
+    assert model["total_llm_calls"] == scripted["total_llm_calls"] + 36
