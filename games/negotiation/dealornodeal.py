@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from arena.events import Visibility
-from arena.types import Action, Decision, InvalidAction, Outcome, PrivateFact
+from arena.types import Action, Decision, InvalidAction, Option, Outcome, PrivateFact
 from games.negotiation.common import (
     NegotiationEngine,
     message_of,
@@ -31,8 +31,20 @@ FIXED = ("accept", "reject", "walk_away", "pass")
 
 
 @functools.cache
-def _vec_ids(prefix: str, counts: Vec) -> tuple[str, ...]:
-    return tuple(vec_id(prefix, x) for x in keep_vectors(counts))
+def _vec_options(prefix: str, counts: Vec, items: tuple[str, ...]) -> tuple[Option, ...]:
+    """The ``prefix:a-b-c`` options of a pool, each labelled with the split it means (the id is
+    for agents; a person picks "you keep 2 ball; the other gets 3 book, 3 hat")."""
+    return tuple(
+        Option(id=vec_id(prefix, x), label=_split_label(x, complement(counts, x), items))
+        for x in keep_vectors(counts)
+    )
+
+
+def _split_label(keep: Vec, give: Vec, items: tuple[str, ...]) -> str:
+    def pool(vec: Vec) -> str:
+        return ", ".join(f"{c} {item}" for item, c in zip(items, vec, strict=True) if c)
+
+    return f"you keep {pool(keep) or 'nothing'}; the other gets {pool(give) or 'nothing'}"
 
 
 class DealOrNoDealEngine(NegotiationEngine):
@@ -124,7 +136,10 @@ class DealOrNoDealEngine(NegotiationEngine):
                 prompt="Submit privately what you keep (keep:a-b-c in item order "
                 f"{'/'.join(self.items)}), or no_agreement. A deal needs both "
                 "selections to add up to the pool.",
-                options=list(option_list(("no_agreement", *_vec_ids("keep", counts)))),
+                options=[
+                    *option_list(("no_agreement",)),
+                    *_vec_options("keep", counts, tuple(self.items)),
+                ],
                 simultaneous=True,
             )
         other = 1 - seat
@@ -136,8 +151,9 @@ class DealOrNoDealEngine(NegotiationEngine):
         if r.allow_walk_away:
             ids.append("walk_away")
         ids.append("pass")
+        options = list(option_list(tuple(ids)))
         if self.stage == "turns":
-            ids += _vec_ids("propose", counts)
+            options += _vec_options("propose", counts, tuple(self.items))
         left = r.max_turns - self.turn
         return Decision(
             kind="negotiate" if self.stage == "turns" else "dialogue",
@@ -152,7 +168,7 @@ class DealOrNoDealEngine(NegotiationEngine):
                 + 'Answer {"choice": <id>, "text": <optional message>}'
                 + ("; plain text alone is a message." if r.allow_talk else ".")
             ),
-            options=list(option_list(tuple(ids))),
+            options=options,
             free_text=True,
             max_chars=r.max_message_chars,
             silent_option="pass",
