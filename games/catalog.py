@@ -116,6 +116,7 @@ GAMES: list[GameInfo] = [
         speech_types=("message",),
         event_types=DEALORNODEAL_EVENTS,
         measures="games.negotiation.measures:agent_measures",
+        people_labels="games.negotiation.dealornodeal:people_label",
         description="Deal or No Deal: split a pool of items; private per-item values.",
         variants={
             "default": {},

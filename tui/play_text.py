@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from arena import registry
 from arena.types import Decision, Observation, Option
 
 #: the header of the decision block that ends a seat's view (``arena.engine.compose_view``)
@@ -42,12 +43,16 @@ def seat_view(obs: Observation) -> str:
     return text if cut < 0 else text[:cut]
 
 
-def option_text(option: Option) -> str:
-    """An option as a person reads it: the game's label, else the id in words.
+def option_text(option: Option, obs: Observation | None = None) -> str:
+    """An option as a person reads it: the game's words for people (``people_labels`` of its
+    registration), else its label, else the id in words.
 
     A seat option ("3", label "Kemi") reads "Kemi (seat 3)": players are also referred to by
-    seat. An id of the form ``verb:args`` whose label lacks the verb gets it in front
-    ("Propose: you keep ...")."""
+    seat. An id of the form ``verb:args`` whose label lacks the verb gets it in front."""
+    words = registry.people_labels(obs.game) if obs is not None else None
+    said = words(option.id, obs) if words is not None and obs is not None else None
+    if said:
+        return said
     label = option.label.strip()
     verb, sep, args = option.id.partition(":")
     if label and label != option.id:

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from arena.events import Visibility
-from arena.types import Action, Decision, InvalidAction, Option, Outcome, PrivateFact
+from arena.types import Action, Decision, InvalidAction, Observation, Outcome, PrivateFact
 from games.negotiation.common import (
     NegotiationEngine,
     message_of,
@@ -31,20 +31,29 @@ FIXED = ("accept", "reject", "walk_away", "pass")
 
 
 @functools.cache
-def _vec_options(prefix: str, counts: Vec, items: tuple[str, ...]) -> tuple[Option, ...]:
-    """The ``prefix:a-b-c`` options of a pool, each labelled with the split it means (the id is
-    for agents; a person picks "you keep 2 ball; the other gets 3 book, 3 hat")."""
-    return tuple(
-        Option(id=vec_id(prefix, x), label=_split_label(x, complement(counts, x), items))
-        for x in keep_vectors(counts)
-    )
+def _vec_ids(prefix: str, counts: Vec) -> tuple[str, ...]:
+    return tuple(vec_id(prefix, x) for x in keep_vectors(counts))
 
 
-def _split_label(keep: Vec, give: Vec, items: tuple[str, ...]) -> str:
-    def pool(vec: Vec) -> str:
-        return ", ".join(f"{c} {item}" for item, c in zip(items, vec, strict=True) if c)
+def people_label(option_id: str, obs: Observation) -> str | None:
+    """``propose:a-b-c`` / ``keep:a-b-c`` in words for a person ("Propose: you keep 2 ball;
+    the other gets 3 book, 3 hat"), from the pool in the seat's state; None for other ids."""
+    verb = option_id.partition(":")[0]
+    items, counts = obs.state.get("items"), obs.state.get("counts")
+    if verb not in ("propose", "keep") or not isinstance(items, list) or not counts:
+        return None
+    try:
+        keep = parse_vec(option_id)
+        give = complement(tuple(counts), keep)
+    except (TypeError, ValueError):
+        return None
+    if len(keep) != len(items):
+        return None
 
-    return f"you keep {pool(keep) or 'nothing'}; the other gets {pool(give) or 'nothing'}"
+    def pool(v: Vec) -> str:
+        return ", ".join(f"{c} {item}" for item, c in zip(items, v, strict=True) if c) or "nothing"
+
+    return f"{verb.capitalize()}: you keep {pool(keep)}; the other gets {pool(give)}"
 
 
 class DealOrNoDealEngine(NegotiationEngine):
@@ -136,10 +145,7 @@ class DealOrNoDealEngine(NegotiationEngine):
                 prompt="Submit privately what you keep (keep:a-b-c in item order "
                 f"{'/'.join(self.items)}), or no_agreement. A deal needs both "
                 "selections to add up to the pool.",
-                options=[
-                    *option_list(("no_agreement",)),
-                    *_vec_options("keep", counts, tuple(self.items)),
-                ],
+                options=list(option_list(("no_agreement", *_vec_ids("keep", counts)))),
                 simultaneous=True,
             )
         other = 1 - seat
@@ -151,9 +157,8 @@ class DealOrNoDealEngine(NegotiationEngine):
         if r.allow_walk_away:
             ids.append("walk_away")
         ids.append("pass")
-        options = list(option_list(tuple(ids)))
         if self.stage == "turns":
-            options += _vec_options("propose", counts, tuple(self.items))
+            ids += _vec_ids("propose", counts)
         left = r.max_turns - self.turn
         return Decision(
             kind="negotiate" if self.stage == "turns" else "dialogue",
@@ -168,7 +173,7 @@ class DealOrNoDealEngine(NegotiationEngine):
                 + 'Answer {"choice": <id>, "text": <optional message>}'
                 + ("; plain text alone is a message." if r.allow_talk else ".")
             ),
-            options=options,
+            options=list(option_list(tuple(ids))),
             free_text=True,
             max_chars=r.max_message_chars,
             silent_option="pass",

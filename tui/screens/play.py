@@ -176,7 +176,7 @@ class PlayScreen(Screen[None]):
         mark = ""
         if self.decision.max_choices > 1:
             mark = "[x] " if index in self.selected else "[ ] "
-        return plain(f"{key}  {mark}{option_text(option)}")
+        return plain(f"{key}  {mark}{option_text(option, self.request.observation)}")
 
     def _belief_label(self, seat: int) -> Text:
         names = self.request.observation.names

@@ -52,7 +52,8 @@ def test_the_factory_builds_a_human_seat_with_no_params() -> None:
     agent = factory.build("me", "human", "werewolf", {})
     assert isinstance(agent, HumanAgent) and agent.name == "me"
     assert factory.param_problems("human", "werewolf", {"model": "x"})  # no model to choose
-    assert factory.build("me", "human", "werewolf", {"timeout_s": 90}).timeout_s == 90.0
+    timed = factory.build("me", "human", "werewolf", {"timeout_s": 90})
+    assert isinstance(timed, HumanAgent) and timed.timeout_s == 90.0
     assert factory.param_problems("human", "werewolf", {"timeout_s": 0})
     assert factory.param_problems("human", "werewolf", {"timeout_s": "soon"})
 
