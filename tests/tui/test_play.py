@@ -131,7 +131,12 @@ async def test_a_human_who_does_not_answer_gets_the_fallback_recorded(tmp_path: 
     outcome: dict[str, Any] = {}
     app = play_app(t, outcome)
     withdrawn: list[int] = []
-    app.desk.subscribe(lambda change, r: withdrawn.append(r.seat) if change == "withdrawn" else 0)
+
+    def note(change: str, request: Any) -> None:
+        if change == "withdrawn":
+            withdrawn.append(request.seat)
+
+    app.desk.subscribe(note)
     async with app.run_test(size=SIZE) as pilot:
         await play_through(pilot, app, random.Random(0), answer=False)
     (result,) = outcome["results"]

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arena import registry
+from arena.agents.human import HumanAgent, HumanDesk, HumanRequest, using_desk
+from arena.agents.random_agent import RandomAgent
+from arena.results import InvalidActionPolicy, MatchSpec
+from arena.runner import MatchRunner
 from tests.tui.playing import (
     SIZE,
     loop_clock,
@@ -19,7 +28,7 @@ from tests.tui.playing import (
 )
 from tests.tui.test_play import DOND, WEREWOLF
 from tui.play import PlayApp
-from tui.play_text import people_prompt
+from tui.play_text import option_text, people_prompt, seat_view
 from tui.screens.play import OPTION_KEYS, PlayScreen
 from tui.screens.play_end import EndScreen
 
@@ -194,3 +203,47 @@ async def test_each_match_ends_on_its_end_screen_before_the_next_begins(tmp_path
     assert ends == [first.match_id]  # read before the second match's first decision
     assert last.result.match_id == second.match_id
     assert "Winner: " in text or "No winner: " in text
+
+
+@pytest.mark.parametrize("game", sorted(registry.games()))
+def test_every_game_asks_a_person_in_words(game: str) -> None:
+    """Whatever the game: options never read as agent codes, prompts carry no JSON format,
+    the view carries no list of legal ids."""
+    n = registry.engine_class(game)(registry.rules_class(game)(), seed=5).n_seats
+    spec = MatchSpec(match_id=f"{game}-w", game=game, seed=5, seats=["human"] + ["bot"] * (n - 1))
+    agents: list[Any] = [HumanAgent("human")] + [RandomAgent(f"bot{s}") for s in range(1, n)]
+    runner = MatchRunner(spec, agents, policy=InvalidActionPolicy(retries=0))
+    desk = HumanDesk()
+    seen: list[HumanRequest] = []
+
+    async def play() -> None:
+        picker = RandomAgent("person")
+
+        async def serve() -> None:
+            while True:
+                request = await desk.next_request()
+                seen.append(request)
+                picker.rng.seed(len(seen))
+                request.give(picker.choose(request.decision))
+
+        with using_desk(desk):
+            server = asyncio.ensure_future(serve())
+            try:
+                await runner.run()
+            finally:
+                server.cancel()
+
+    asyncio.run(play())
+    assert seen
+    for request in seen:
+        obs, decision = request.observation, request.decision
+        prompt = people_prompt(decision.prompt)
+        assert '{"' not in prompt and not _CODE.search(prompt), prompt
+        for option in decision.options:
+            text = option_text(option, obs)
+            assert text and not _CODE.search(text), (option.id, text)
+        view = seat_view(obs)
+        assert "Your decision:" not in view and "Choose one of" not in view
+
+
+_CODE = re.compile(r"\b[a-z_]+:[0-9a-z<]")  # "propose:0-0-2", "keep:a-b-c", "merlin:<seat>"
