@@ -105,7 +105,9 @@ def keys_for(screen: PlayScreen, rng: random.Random) -> list[str]:
     if d.belief_only:  # a likelihood for the first two players, or the skip option
         if d.silent_option and rng.random() < 0.5:
             return [*keys, OPTION_KEYS[d.option_ids.index(d.silent_option)]]
-        return ["home", "5", "down", "2", "ctrl+s"]
+        # the first player "yes" (5); the second: a first step is "can't tell", then up one
+        # level and down again: "can't tell" (0.5)
+        return ["home", "5", "down", "right", "right", "left", "ctrl+s"]
     n = len(d.options)
     if d.max_choices > 1:
         k = rng.randint(max(d.min_choices, 1), min(d.max_choices, n))

@@ -147,8 +147,8 @@ async def test_a_werewolf_belief_is_given_by_levels_per_player_not_typed(
     assert beliefs_seen, "the match asked for no belief report"
     assert "(seat 0): — (not reported)" in beliefs_seen[0]
     reports = [e for e in _record(t) if e["type"] == "belief" and e["actor"] == 3]
-    # "home, 5, down, 2": the first other player "yes", the second "unlikely"
-    assert reports and reports[0]["payload"]["beliefs"] == {"0": 1.0, "1": 0.25}
+    # the keys of playing.keys_for: the first other player "yes", the second "can't tell"
+    assert reports and reports[0]["payload"]["beliefs"] == {"0": 1.0, "1": 0.5}
 
 
 def _only_levels(rng: random.Random) -> random.Random:
