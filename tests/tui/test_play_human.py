@@ -173,7 +173,9 @@ async def test_the_end_screen_shows_the_winner_the_reason_and_every_role(tmp_pat
         await until(pilot, lambda: app.screen is app.wait)
     (result,) = outcome["results"]
     assert f"Match over: {result.match_id}" in text
-    assert f"Winner: {', '.join(result.winners)}" in text
+    (team,) = result.winners
+    members = ", ".join(s.name for s in result.seats if s.team == team)
+    assert f"Winner: {team} ({members}) — " in text
     assert "Game over:" in text  # the game's own words: who won and why
     for seat in result.seats:  # every seat with its role, the person's marked
         row = next(line for line in text.splitlines() if line.startswith(f"{seat.seat} "))

@@ -45,7 +45,11 @@ def winner_line(result: MatchResult) -> str:
         return f"Not finished: {result.status}{why}"
     if not result.winners:
         return f"No winner: {result.outcome.replace('_', ' ')}"
-    return f"Winner: {', '.join(result.winners)} ({result.outcome.replace('_', ' ')})"
+    teams = [
+        f"{team} ({', '.join(s.name for s in result.seats if s.team == team)})"
+        for team in result.winners
+    ]
+    return f"Winner: {', '.join(teams)} — {result.outcome.replace('_', ' ')}"
 
 
 def seat_lines(result: MatchResult, humans: frozenset[str]) -> list[str]:
