@@ -105,6 +105,9 @@ class GameInfo:
     # "module:attr", a mapping measure name -> arena.measures.MeasureInfo (unit, definition):
     # what the commands print beside each measure the hook returns.
     measure_info: str | None = None
+    # "module:function", a PeopleLabel: options whose id is a code for agents (Deal or No
+    # Deal's "propose:0-0-2") read in words at the play screen, without lengthening prompts
+    people_labels: str | None = None
 
 
 _GAMES: dict[str, GameInfo] = {}
@@ -203,6 +206,20 @@ def briefing(game: str) -> Briefing | None:
     """The game's LLM briefing, or None (unknown game, or none declared)."""
     info = _find(game)
     return load_object(info.prompts) if info is not None and info.prompts else None
+
+
+#: (option id, the seat's observation) -> the option in words for a person, or None
+PeopleLabel = Callable[[str, "Observation"], "str | None"]
+
+
+@lru_cache(maxsize=64)
+def people_labels(game: str) -> PeopleLabel | None:
+    """The game's labels of options for people (the play UI), or None (none declared)."""
+    info = _find(game)
+    found: PeopleLabel | None = None
+    if info is not None and info.people_labels:
+        found = load_object(info.people_labels)
+    return found
 
 
 @lru_cache(maxsize=64)

@@ -3,7 +3,8 @@
 For every step it asks the engine who owes a decision. All decisions of a simultaneous phase
 are requested concurrently and then applied in seat order. A refused answer is re-asked with
 the error; after ``policy.retries`` refusals the fallback applies. Agents that raise, hang past
-``policy.timeout_s`` or return garbage are treated as refused answers — never a crashed match.
+their time limit (``policy.timeout_s``; a person's seat has its own: ``Agent.time_limit``) or
+return garbage are treated as refused answers — never a crashed match.
 Every match ends ``finished``, ``forfeited`` or ``errored`` with a reason, and its last event is
 ``match_end``.
 
@@ -213,11 +214,12 @@ class MatchRunner:
     # -- asking ------------------------------------------------------------------------
     async def _call(self, seat: int, obs: Observation, decision: Decision) -> Any:
         agent = self.agents[seat]
-        if self.policy.timeout_s is None:
+        limit = agent.time_limit(self.policy.timeout_s)
+        if limit is None:
             return await agent.act(obs, decision)
         # asyncio.timeout, not wait_for: wait_for wraps every answer in a new task, so even a
         # bot that answers at once costs a trip through the event loop.
-        async with asyncio.timeout(self.policy.timeout_s):
+        async with asyncio.timeout(limit):
             return await agent.act(obs, decision)
 
     async def _ask(
@@ -235,7 +237,8 @@ class MatchRunner:
             except InvalidAction as err:
                 error = str(err)
             except TimeoutError:
-                error = f"no answer within {self.policy.timeout_s}s"
+                limit = self.agents[seat].time_limit(self.policy.timeout_s)
+                error = f"no answer within {limit}s"
                 mark = getattr(self.agents[seat], "mark_timed_out", None)
                 if mark is not None:  # its cancelled call record says why (issue 15, item 11)
                     mark()

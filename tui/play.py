@@ -5,6 +5,8 @@ they were asked. It has no spectator screen and no run dashboard: a person at th
 only the seat whose turn it is. With more than one human seat in play (hot-seat), every
 request starts on a hand-over screen that shows none of the seats' views, and the view is
 hidden again as soon as the answer is given, so one player never sees another's screen.
+When a match with a human seat ends, an end screen shows who won, the game's reason and every
+seat's role; the next match's first decision waits until the players have read it.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from textual.binding import Binding
 
 from arena import untrusted
 from arena.agents.human import HumanDesk, HumanRequest, using_desk
+from arena.events import Event
 from arena.results import MatchResult
 from tui.screens.play import PassScreen, PlayScreen, WaitScreen
+from tui.screens.play_end import EndScreen, end_reasons
 
 
 class PlayApp(App[None]):
@@ -33,14 +37,15 @@ class PlayApp(App[None]):
         job: Callable[[], Awaitable[Any]] | None = None,
         *,
         humans: frozenset[str] = frozenset(),
-        timeout_s: float | None = None,
     ) -> None:
         super().__init__()
         self.desk = desk
         self.job = job
         self.humans = humans  # agent entry names played by people (for the result lines)
-        self.timeout_s = timeout_s
         self.wait = WaitScreen()
+        self.ends: list[EndScreen] = []  # finished matches not shown yet
+        self.end: EndScreen | None = None  # the one on screen
+        self._ending = asyncio.Lock()
         self.play: PlayScreen | None = None
         self.job_done = False
         self.job_error: str | None = None
@@ -60,6 +65,7 @@ class PlayApp(App[None]):
             self.job_done = True
             await self._hide()
             self.wait.say("run complete — press q to leave")
+            await self._show_ends()
         except SystemExit as err:
             self.job_error = f"the run refused to start (exit {err.code})"
             self.exit(return_code=int(err.code or 1))
@@ -75,7 +81,9 @@ class PlayApp(App[None]):
     async def _serve(self) -> None:
         while True:
             request = await self.desk.next_request()
-            await self.take(request)
+            await self._show_ends()  # a finished match is read before the next one's turn
+            if request.open:
+                await self.take(request)
 
     async def take(self, request: HumanRequest) -> None:
         """Show ``request`` to its seat, wait for its answer (or withdrawal), then tidy up."""
@@ -96,7 +104,7 @@ class PlayApp(App[None]):
             if not request.open:
                 return
         if self.play is None:
-            self.play = PlayScreen(request, timeout_s=self.timeout_s)
+            self.play = PlayScreen(request)
             await self.push_screen(self.play)
         else:
             self.play.show(request)
@@ -116,11 +124,27 @@ class PlayApp(App[None]):
         self.wait.say("waiting for the other players")
 
     # -- run progress --------------------------------------------------------------------
-    def note_result(self, result: MatchResult) -> None:
-        """A finished match: its outcome and how each human seat of it did."""
+    async def _show_ends(self) -> None:
+        """Show each finished match's end screen in turn, until its players press enter."""
+        async with self._ending:
+            while self.ends:
+                end = self.ends.pop(0)
+                await self._hide()
+                self.end = end
+                await self.push_screen(end)
+                await end.closed
+                self.end = None
+                if self.screen is end:
+                    await self.pop_screen()
+
+    def note_result(self, result: MatchResult, events: list[Event] | None = None) -> None:
+        """A finished match: its outcome and how each human seat of it did (a line on the wait
+        screen), and its end screen (``events``: its record, for the game's closing words)."""
         seats = [s for s in result.seats if s.agent in self.humans]
         if not seats:
             return
+        reasons = end_reasons(events or [], [s.seat for s in seats])
+        self.ends.append(EndScreen(result, reasons, self.humans))
         mine = ", ".join(
             f"{s.name} (seat {s.seat}): {s.result}, reward {s.reward:g}" for s in seats
         )

@@ -44,7 +44,18 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("--matches", type=int, default=1, help="matches to play (default: 1)")
     p.add_argument("--seed", type=int, help="override the master seed")
-    p.add_argument("--timeout", type=float, metavar="S", help="seconds per decision (policy)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="seconds per decision of the other seats (the policy's timeout_s; never yours)",
+    )
+    p.add_argument(
+        "--human-timeout",
+        type=float,
+        metavar="S",
+        help="your seconds per decision (default: no limit); past it the policy's fallback plays",
+    )
     p.add_argument("--name", default=DEFAULT_NAME, help="your agent entry's name (leaderboard)")
     p.add_argument("--output", help="parent directory of run directories (default: runs)")
     p.add_argument("--run-id", help="name the run directory")
@@ -118,6 +129,19 @@ def seat_humans(config: Any, seats: list[int], matches: int, name: str) -> Any:
     return tconfig.parse(raw, source="arena play")
 
 
+def human_timeout(config: Any, seconds: float) -> Any:
+    """``config`` with every human entry's own time per decision set to ``seconds``."""
+    if seconds <= 0:
+        raise ConfigError(f"--human-timeout: seconds > 0, not {seconds}")
+    agents = [
+        a.model_copy(update={"params": {**a.params, "timeout_s": seconds}})
+        if a.kind == HUMAN_KIND
+        else a
+        for a in config.agents
+    ]
+    return config.model_copy(update={"agents": agents})
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from app import startup
     from tournaments import config as tconfig
@@ -138,6 +162,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             if args.timeout <= 0:
                 raise ConfigError(f"--timeout: seconds > 0, not {args.timeout}")
             config.policy = config.policy.model_copy(update={"timeout_s": args.timeout})
+        if args.human_timeout is not None:
+            config = human_timeout(config, args.human_timeout)
         if not has_terminal():
             return startup.report([NO_TERMINAL])
         if args.run_id is not None:
@@ -164,11 +190,7 @@ def play_run(tournament: Any, live: Any, quiet: bool = False) -> int:
         return startup.report([NO_TERMINAL])
     config = tournament.config
     desk = HumanDesk()
-    app = PlayApp(
-        desk,
-        humans=frozenset(human_entry_names(config.agents)),
-        timeout_s=config.policy.timeout_s,
-    )
+    app = PlayApp(desk, humans=frozenset(human_entry_names(config.agents)))
     outcome: dict[str, Any] = {}
     app.job = play_job(tournament, live, app, outcome)
     app.run()
@@ -183,6 +205,24 @@ def play_run(tournament: Any, live: Any, quiet: bool = False) -> int:
     return 0
 
 
+def match_events(path: Path) -> list[Any]:
+    """The events of a finished match's record (none when it cannot be read: the end screen
+    then falls back to the result's own words)."""
+    from arena.events import Event
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    events = []
+    for line in lines:
+        try:
+            events.append(Event.model_validate_json(line))
+        except ValueError:
+            continue  # a torn or foreign line: not the game's closing words
+    return events
+
+
 def play_job(tournament: Any, live: Any, app: Any, outcome: dict[str, Any]) -> Any:
     """The coroutine function the play app runs: the tournament, each result shown as it ends."""
     from tournaments.executor import Progress
@@ -195,7 +235,7 @@ def play_job(tournament: Any, live: Any, app: Any, outcome: dict[str, Any]) -> A
             fresh = progress.done - seen
             if fresh > 0:
                 for result in list(progress.results)[-fresh:]:
-                    app.note_result(result)
+                    app.note_result(result, match_events(tournament.dir.jsonl(result.match_id)))
                 seen = progress.done
 
         progress = Progress(total=len(tournament.specs), on_change=changed)

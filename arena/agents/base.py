@@ -87,6 +87,12 @@ class Agent(ABC):
 
         Any answer ``Decision.parse`` accepts: an Action, a text answer or a JSON-like dict."""
 
+    def time_limit(self, policy_timeout_s: float | None) -> float | None:
+        """Seconds this seat has per decision (None: no limit). The tournament policy's
+        ``timeout_s`` by default; a seat played by a person keeps its own (people read and
+        think at another pace than programs)."""
+        return policy_timeout_s
+
     async def close(self) -> None:
         """Release resources after the match (HTTP clients, etc.)."""
         return None

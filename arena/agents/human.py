@@ -5,10 +5,11 @@ The agent side only: :class:`HumanAgent` turns every ``act()`` into a :class:`Hu
 awaits the answer. The UI (``tui/play*.py``) takes requests off the desk, shows the seat its own
 observation and decision, and resolves the request's future. ``arena`` never imports the UI.
 
-Timeouts and fallbacks are the runner's, as for every agent: when the tournament policy's
-``timeout_s`` passes, the runner cancels ``act()``; the request is withdrawn from the desk (the
-UI is told, so it stops offering the decision) and the runner records the refusal and, after
-its retries, the fallback.
+A person has a time limit of their own (``timeout_s``, none by default), never the tournament
+policy's ``timeout_s``: that one is sized for programs, and a person who reads the table for a
+minute is not a hung bot. When a person's own limit passes, the runner cancels ``act()``; the
+request is withdrawn from the desk (the UI is told, so it stops offering the decision) and the
+runner records the refusal and, after the policy's retries, its fallback.
 
 A run finds its desk through :func:`using_desk` (a context variable set around the run by the
 command that owns the terminal); an agent built with no desk in reach cannot start a match
@@ -54,6 +55,7 @@ class HumanRequest:
     decision: Decision
     answer: asyncio.Future[Answer]
     asked_at: float = field(default_factory=time.monotonic)
+    timeout_s: float | None = None  # the seat's own time per decision (None: no limit)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -114,11 +116,20 @@ class HumanDesk:
         return len(self.joined) > 1
 
     async def ask(
-        self, match_id: str, seat: int, name: str, observation: Observation, decision: Decision
+        self,
+        match_id: str,
+        seat: int,
+        name: str,
+        observation: Observation,
+        decision: Decision,
+        timeout_s: float | None = None,
     ) -> Answer:
-        """Queue a request and wait for its answer; cancelling the wait withdraws it."""
+        """Queue a request and wait for its answer; cancelling the wait withdraws it.
+        ``timeout_s`` is only shown (the runner keeps the time)."""
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        request = HumanRequest(match_id, seat, name, observation, decision, future)
+        request = HumanRequest(
+            match_id, seat, name, observation, decision, future, timeout_s=timeout_s
+        )
         self._queue.put_nowait(request)
         self._tell("asked", request)
         try:
@@ -159,14 +170,29 @@ def using_desk(desk: HumanDesk) -> Iterator[HumanDesk]:
 
 
 class HumanAgent(Agent):
-    """A seat played by a person: every decision goes to the desk's UI and waits there."""
+    """A seat played by a person: every decision goes to the desk's UI and waits there.
+
+    ``timeout_s``: the person's seconds per decision (None, the default: as long as they
+    need); the tournament policy's ``timeout_s`` does not apply to this seat."""
 
     kind = HUMAN_KIND
 
-    def __init__(self, name: str | None = None, **params: Any) -> None:
+    def __init__(
+        self, name: str | None = None, timeout_s: float | None = None, **params: Any
+    ) -> None:
         super().__init__(name, **params)
+        if timeout_s is not None:
+            if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)):
+                raise ValueError(f"timeout_s: seconds (a number) or null, not {timeout_s!r}")
+            if timeout_s <= 0:
+                raise ValueError(f"timeout_s: seconds > 0, not {timeout_s}")
+        self.timeout_s = None if timeout_s is None else float(timeout_s)
         self.desk: HumanDesk | None = None
         self._joined: tuple[str, int] | None = None
+
+    def time_limit(self, policy_timeout_s: float | None) -> float | None:
+        """The person's own limit; the policy's (sized for programs) never applies."""
+        return self.timeout_s
 
     def attach(self, desk: HumanDesk) -> HumanAgent:
         """Play from ``desk`` (otherwise the run's desk, :func:`current_desk`)."""
@@ -186,7 +212,9 @@ class HumanAgent(Agent):
         if self.desk is None or self.context is None:
             raise NoHumanDesk(NO_DESK)
         ctx = self.context
-        return await self.desk.ask(ctx.match_id, ctx.seat, ctx.name, observation, decision)
+        return await self.desk.ask(
+            ctx.match_id, ctx.seat, ctx.name, observation, decision, timeout_s=self.timeout_s
+        )
 
     async def close(self) -> None:
         if self.desk is not None and self._joined is not None:

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from arena.events import Visibility
-from arena.types import Action, Decision, InvalidAction, Outcome, PrivateFact
+from arena.types import Action, Decision, InvalidAction, Observation, Outcome, PrivateFact
 from games.negotiation.common import (
     NegotiationEngine,
     message_of,
@@ -33,6 +33,27 @@ FIXED = ("accept", "reject", "walk_away", "pass")
 @functools.cache
 def _vec_ids(prefix: str, counts: Vec) -> tuple[str, ...]:
     return tuple(vec_id(prefix, x) for x in keep_vectors(counts))
+
+
+def people_label(option_id: str, obs: Observation) -> str | None:
+    """``propose:a-b-c`` / ``keep:a-b-c`` in words for a person ("Propose: you keep 2 ball;
+    the other gets 3 book, 3 hat"), from the pool in the seat's state; None for other ids."""
+    verb = option_id.partition(":")[0]
+    items, counts = obs.state.get("items"), obs.state.get("counts")
+    if verb not in ("propose", "keep") or not isinstance(items, list) or not counts:
+        return None
+    try:
+        keep = parse_vec(option_id)
+        give = complement(tuple(counts), keep)
+    except (TypeError, ValueError):
+        return None
+    if len(keep) != len(items):
+        return None
+
+    def pool(v: Vec) -> str:
+        return ", ".join(f"{c} {item}" for item, c in zip(items, v, strict=True) if c) or "nothing"
+
+    return f"{verb.capitalize()}: you keep {pool(keep)}; the other gets {pool(give)}"
 
 
 class DealOrNoDealEngine(NegotiationEngine):

@@ -2,33 +2,75 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from textual.widgets import Input, OptionList, RichLog, Static
 
-from app.commands.play import play_job, seat_humans
+from app.commands.play import human_timeout, play_job, seat_humans
 from arena.agents.human import HumanDesk
 from tournaments.config import parse
 from tournaments.executor import Tournament
 from tui.play import PlayApp
 from tui.screens.play import OPTION_KEYS, PassScreen, PlayScreen
+from tui.screens.play_end import EndScreen
 
 SIZE = (160, 48)
 
 
-def tournament(tmp: Path, raw: dict[str, Any], seats: list[int], **policy: Any) -> Tournament:
+def tournament(
+    tmp: Path,
+    raw: dict[str, Any],
+    seats: list[int],
+    human_s: float | None = None,
+    matches: int = 1,
+    **policy: Any,
+) -> Tournament:
+    """A run with ``seats`` played by the entry ``human`` (``human_s``: its own time limit, as
+    ``arena play --human-timeout``; ``policy``: the tournament policy, the bots' limits)."""
     config = parse({**raw, "output_dir": str(tmp), **({"policy": policy} if policy else {})})
-    config = seat_humans(config, seats, 1, "human")
+    config = seat_humans(config, seats, matches, "human")
+    if human_s is not None:
+        config = human_timeout(config, human_s)
     return Tournament(config, tmp / "play", "play")
 
 
 def play_app(t: Tournament, outcome: dict[str, Any]) -> PlayApp:
-    app = PlayApp(HumanDesk(), humans=frozenset({"human"}), timeout_s=t.config.policy.timeout_s)
+    app = PlayApp(HumanDesk(), humans=frozenset({"human"}))
     app.job = play_job(t, None, app, outcome)
     return app
+
+
+@contextlib.contextmanager
+def loop_clock() -> Iterator[Callable[[float], None]]:
+    """Move the running event loop's clock forward (``advance(seconds)``): every time limit
+    set before is then past, with no wall-clock wait. Restored afterwards."""
+    loop = asyncio.get_running_loop()
+    real = loop.time
+    offset = [0.0]
+
+    def moved() -> float:
+        return real() + offset[0]
+
+    def advance(seconds: float) -> None:
+        offset[0] += seconds
+
+    setattr(loop, "time", moved)  # noqa: B010 (an instance attribute over the method)
+    try:
+        yield advance
+    finally:
+        delattr(loop, "time")
+
+
+async def loop_turns(n: int = 20) -> None:
+    """Let the event loop run ``n`` turns (due timers fire, cancelled tasks unwind)."""
+    for _ in range(n):
+        await asyncio.sleep(0)
 
 
 def screen_text(screen: Any) -> str:
@@ -60,8 +102,12 @@ def keys_for(screen: PlayScreen, rng: random.Random) -> list[str]:
     keys: list[str] = []
     if d.free_text and speak:  # a message that goes with the choice
         keys += ["ctrl+t", *typed(message), "ctrl+o"]
-    if d.belief_only and d.silent_option:
-        return [*keys, OPTION_KEYS[d.option_ids.index(d.silent_option)]]
+    if d.belief_only:  # a likelihood for the first two players, or the skip option
+        if d.silent_option and rng.random() < 0.5:
+            return [*keys, OPTION_KEYS[d.option_ids.index(d.silent_option)]]
+        # the first player "yes" (5); the second: a first step is "can't tell", then up one
+        # level and down again: "can't tell" (0.5)
+        return ["home", "5", "down", "right", "right", "left", "ctrl+s"]
     n = len(d.options)
     if d.max_choices > 1:
         k = rng.randint(max(d.min_choices, 1), min(d.max_choices, n))
@@ -92,7 +138,7 @@ def turn_ready(app: PlayApp) -> bool:
     screen = app.screen
     if app.job_done:
         return True
-    if isinstance(screen, PassScreen):
+    if isinstance(screen, (PassScreen, EndScreen)):
         return screen.ready
     return (
         isinstance(screen, PlayScreen)
@@ -117,7 +163,7 @@ async def play_through(
         screen = app.screen
         if on_turn is not None:
             on_turn(screen)
-        if isinstance(screen, PassScreen):
+        if isinstance(screen, (PassScreen, EndScreen)):
             await pilot.press("enter")
             await until(pilot, lambda s=screen: app.screen is not s or app.job_done)
             continue

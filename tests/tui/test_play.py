@@ -124,11 +124,19 @@ def _facts_of(t: Any, seat: int) -> list[Any]:
 
 
 async def test_a_human_who_does_not_answer_gets_the_fallback_recorded(tmp_path: Path) -> None:
-    t = tournament(tmp_path, DOND, [1], retries=0, fallback="random_legal", timeout_s=0.2)
+    # the person's own limit (arena play --human-timeout 0.2); the bots' is far longer
+    t = tournament(
+        tmp_path, DOND, [1], human_s=0.2, retries=0, fallback="random_legal", timeout_s=600
+    )
     outcome: dict[str, Any] = {}
     app = play_app(t, outcome)
     withdrawn: list[int] = []
-    app.desk.subscribe(lambda change, r: withdrawn.append(r.seat) if change == "withdrawn" else 0)
+
+    def note(change: str, request: Any) -> None:
+        if change == "withdrawn":
+            withdrawn.append(request.seat)
+
+    app.desk.subscribe(note)
     async with app.run_test(size=SIZE) as pilot:
         await play_through(pilot, app, random.Random(0), answer=False)
     (result,) = outcome["results"]

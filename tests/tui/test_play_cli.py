@@ -118,3 +118,32 @@ def test_a_by_team_config_asks_for_a_human_team_entry_instead(tmp_path: Path) ->
 def test_the_name_of_another_entry_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--name rule"):
         play.seat_humans(_config(tmp_path), [0], 1, "rule")
+
+
+def test_human_timeout_sets_the_persons_limit_and_leaves_the_bots_policy(
+    tmp_path: Path,
+) -> None:
+    config = play.seat_humans(_config(tmp_path), [2], 1, "me")
+    timed = play.human_timeout(config, 45.0)
+    assert timed.entry("me").params == {"timeout_s": 45.0}
+    assert timed.entry("rule").params == {} and timed.policy == config.policy
+    with pytest.raises(ConfigError, match="--human-timeout: seconds > 0"):
+        play.human_timeout(config, 0)
+
+
+def test_a_bad_human_timeout_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path)
+    assert main(["play", str(path), "--seat", "1", "--human-timeout", "-3"]) == 2
+    assert "--human-timeout: seconds > 0, not -3" in errors(capsys)
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_human_entry_with_a_bad_time_limit_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agents = [{"name": "rule", "kind": "werewolf.rule"}, {"name": "me", "kind": "human"}]
+    agents[1]["params"] = {"timeout_s": "soon"}  # type: ignore[assignment]
+    assert main(["play", str(write(tmp_path, agents=agents))]) == 2
+    assert "timeout_s" in errors(capsys)

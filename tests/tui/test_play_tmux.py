@@ -32,10 +32,13 @@ def test_arena_play_in_a_real_terminal_plays_a_match_and_exits_0(tmp_path: Path)
         tmux("new-session", "-d", "-s", "play", "-x", "150", "-y", "45",
              env + f"{ARENA} play {tmp_path / 'play.yaml'} --seat 1 --output {tmp_path} "
              "--run-id p1; echo EXIT=$?; sleep 30")  # fmt: skip
-        text = wait_screen("play", "(seat 1)", "your decision", "walk_away")
+        text = wait_screen("play", "(seat 1)", "your decision", "Walk away")
         assert "what only you know" in text and "you: valuation" in text
+        assert "propose:" not in text and '{"' not in text  # words, not the agents' protocol
         tmux("send-keys", "-t", "play", "a")  # walk away: the match ends at once
-        wait_screen("play", "run complete", "walk_away (won: nobody)")
+        # the end screen: who won (nobody), the game's reason, every seat's role
+        text = wait_screen("play", "Match over", "No winner: walk away", "human (a person)")
+        assert "boulware" in text
         tmux("send-keys", "-t", "play", "q")
         text = wait_screen("play", "EXIT=0")
         assert "Leaderboard" in text

@@ -2,9 +2,11 @@
 
 What a :class:`PlayScreen` shows comes from one :class:`~arena.agents.human.HumanRequest` only:
 the observation the runner built for that seat (the same audience-filtered view an LLM agent is
-prompted with, never the spectator's) and the pending decision. Everything in it was written or
-relayed by the match (agents' speech among it), so it reaches widgets as :class:`rich.text.Text`
-with controls shown as stand-ins (:func:`arena.untrusted.printable`), never as markup.
+prompted with, never the spectator's) and the pending decision — in words for a person: options
+by their labels, a belief report as a likelihood per player, no answer format (``tui.play_text``).
+Everything in it was written or relayed by the match (agents' speech among it), so it reaches
+widgets as :class:`rich.text.Text` with controls shown as stand-ins
+(:func:`arena.untrusted.printable`), never as markup.
 """
 
 from __future__ import annotations
@@ -25,6 +27,15 @@ from textual.widgets.option_list import Option as ListOption
 from arena import untrusted
 from arena.agents.human import Answer, HumanRequest
 from arena.types import Action, Decision, InvalidAction, PrivateFact
+from tui.play_text import (
+    BELIEF_LEVELS,
+    belief_level_text,
+    belief_seats,
+    decision_hint,
+    option_text,
+    people_prompt,
+    seat_view,
+)
 from tui.render import plain
 
 #: the keys that pick options, in option order (options past the last have no key: arrows +
@@ -58,11 +69,12 @@ class PlayScreen(Screen[None]):
         Binding("ctrl+o", "focus_options", "options", show=False),
     ]
 
-    def __init__(self, request: HumanRequest, *, timeout_s: float | None = None) -> None:
+    def __init__(self, request: HumanRequest) -> None:
         super().__init__()
         self.request = request
-        self.timeout_s = timeout_s
         self.selected: set[int] = set()
+        # a belief report: seat -> index into BELIEF_LEVELS (absent: not reported)
+        self.levels: dict[int, int] = {}
         self.accepting = False
         self.ready = False
 
@@ -84,6 +96,7 @@ class PlayScreen(Screen[None]):
                 with Vertical(id="play-decision"):
                     yield Static(id="play-prompt")
                     yield Static(id="play-error")
+                    yield OptionList(id="play-beliefs")
                     yield OptionList(id="play-options")
                     yield Input(id="play-text", placeholder="message")
                     yield Static(id="play-hint")
@@ -102,35 +115,48 @@ class PlayScreen(Screen[None]):
             raise ValueError("a play screen shows one seat; hand over with a new screen")
         self.request = request
         self.selected = set()
+        self.levels = {}
         obs, decision = request.observation, request.decision
         title = Text()
         title.append_text(plain(f" {request.name} (seat {request.seat}) ", style="bold reverse"))
         title.append_text(plain(f"  {obs.game}  {request.match_id}  phase {obs.phase}"))
-        if self.timeout_s is not None:
-            title.append_text(plain(f"  answer within {self.timeout_s:g} s", style="yellow"))
+        if request.timeout_s is not None:
+            title.append_text(plain(f"  answer within {request.timeout_s:g} s", style="yellow"))
         self.query_one("#play-title", Static).update(title)
         log = self.query_one("#play-view", RichLog)
         log.clear()
-        log.write(view_text(obs.text))
+        log.write(view_text(seat_view(obs)))
         facts = [fact_line(f, request.seat, obs.names) for f in obs.private]
         self.query_one("#play-facts", Static).update(
             Text("\n").join(plain(line) for line in facts) if facts else Text("(nothing)")
         )
-        self.query_one("#play-prompt", Static).update(view_text(decision.prompt or decision.kind))
+        # a prompt that was all answer format (an id grammar) leaves the decision's kind
+        prompt = people_prompt(decision.prompt) or decision.kind.replace("_", " ").capitalize()
+        self.query_one("#play-prompt", Static).update(view_text(prompt))
         self._error(obs.error and f"refused: {obs.error}")
         options = self.query_one("#play-options", OptionList)
         options.clear_options()
         options.add_options(ListOption(self._option_label(i)) for i in range(len(decision.options)))
         options.display = bool(decision.options)
         options.disabled = False
+        beliefs = self.query_one("#play-beliefs", OptionList)
+        beliefs.clear_options()
+        if decision.belief_only:
+            beliefs.add_options(ListOption(self._belief_label(s)) for s in belief_seats(obs))
+        beliefs.display = decision.belief_only
+        beliefs.disabled = False
         box = self.query_one("#play-text", Input)
         box.value = ""
-        box.display = decision.free_text
+        # a belief is given by levels, never typed: no message box for a belief report
+        box.display = decision.free_text and not decision.belief_only
         box.disabled = False
         box.max_length = decision.max_chars
-        self.query_one("#play-hint", Static).update(plain(self._hint()))
+        self.query_one("#play-hint", Static).update(plain(decision_hint(decision)))
         self.accepting = True
-        if decision.options:
+        if decision.belief_only:
+            beliefs.highlighted = 0
+            beliefs.focus()
+        elif decision.options:
             options.highlighted = 0
             options.focus()
         else:
@@ -140,6 +166,7 @@ class PlayScreen(Screen[None]):
         """Stop accepting answers (answered, or the time ran out); the view stays this seat's."""
         self.accepting = False
         self.query_one("#play-options", OptionList).disabled = True
+        self.query_one("#play-beliefs", OptionList).disabled = True
         self.query_one("#play-text", Input).disabled = True
         self.query_one("#play-hint", Static).update(plain(message, style="italic"))
 
@@ -149,26 +176,12 @@ class PlayScreen(Screen[None]):
         mark = ""
         if self.decision.max_choices > 1:
             mark = "[x] " if index in self.selected else "[ ] "
-        return plain(f"{key}  {mark}{option.display()}")
+        return plain(f"{key}  {mark}{option_text(option, self.request.observation)}")
 
-    def _hint(self) -> str:
-        d = self.decision
-        parts = []
-        if d.options and d.max_choices > 1:
-            want = (
-                str(d.max_choices)
-                if d.min_choices == d.max_choices
-                else f"{d.min_choices}-{d.max_choices}"
-            )
-            parts.append(f"choose {want}: a key or enter toggles an option, ctrl+s submits")
-        elif d.options:
-            parts.append("a key (or arrows + enter) chooses")
-        if d.free_text:
-            with_choice = " (or goes with the option you choose)" if d.options else ""
-            parts.append(f"type a message, enter sends it{with_choice}; tab moves focus")
-        if d.belief_only:
-            parts.append('a belief is typed as {"belief": {"<seat>": p, ...}}')
-        return "; ".join(parts)
+    def _belief_label(self, seat: int) -> Text:
+        names = self.request.observation.names
+        level = belief_level_text(self.levels.get(seat))
+        return plain(f"{_name(names, seat)} (seat {seat}): {level}")
 
     def _error(self, message: str | None) -> None:
         self.query_one("#play-error", Static).update(
@@ -178,6 +191,10 @@ class PlayScreen(Screen[None]):
     # -- answering ---------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
         if not self.accepting or isinstance(self.focused, Input):
+            return
+        if self.decision.belief_only and self._belief_key(event):
+            event.stop()
+            event.prevent_default()
             return
         char = event.character
         if char is None or char not in OPTION_KEYS:
@@ -190,8 +207,49 @@ class PlayScreen(Screen[None]):
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         message.stop()
-        if self.accepting:
+        if not self.accepting:
+            return
+        if message.option_list.id == "play-beliefs":
+            self._step_belief(message.option_index, +1)
+        else:
             self.pick(message.option_index)
+
+    # -- a belief report: a level per player ------------------------------------------
+    def _belief_key(self, event: events.Key) -> bool:
+        """Left/right steps the highlighted player's level, 1-5 sets it; True when used."""
+        beliefs = self.query_one("#play-beliefs", OptionList)
+        row = beliefs.highlighted
+        if row is None:
+            return False
+        if event.key in ("left", "right"):
+            self._step_belief(row, -1 if event.key == "left" else +1)
+            return True
+        char = event.character
+        if char is not None and char.isdigit() and 1 <= int(char) <= len(BELIEF_LEVELS):
+            self._set_belief(row, int(char) - 1)
+            return True
+        return False
+
+    def _step_belief(self, row: int, step: int) -> None:
+        seat = belief_seats(self.request.observation)[row]
+        now = self.levels.get(seat)
+        start = len(BELIEF_LEVELS) // 2 if now is None else now + step  # first step: the middle
+        self._set_belief(row, max(0, min(len(BELIEF_LEVELS) - 1, start)))
+
+    def _set_belief(self, row: int, level: int) -> None:
+        seat = belief_seats(self.request.observation)[row]
+        self.levels[seat] = level
+        beliefs = self.query_one("#play-beliefs", OptionList)
+        beliefs.replace_option_prompt_at_index(row, self._belief_label(seat))
+
+    def _send_belief(self) -> None:
+        if not self.levels:
+            silent = self.decision.silent_option
+            skip = f", or choose {silent} to skip the report" if silent else ""
+            self._error(f"set how likely at least one player is{skip}")
+            return
+        report = {str(s): BELIEF_LEVELS[level][0] for s, level in sorted(self.levels.items())}
+        self.answer(Action(belief=report))
 
     def pick(self, index: int) -> None:
         """Choose option ``index`` (multi-select: toggle it)."""
@@ -206,6 +264,9 @@ class PlayScreen(Screen[None]):
 
     def action_submit(self) -> None:
         if not self.accepting:
+            return
+        if self.decision.belief_only:
+            self._send_belief()
             return
         if self.decision.max_choices > 1:
             ids = tuple(o.id for i, o in enumerate(self.decision.options) if i in self.selected)
@@ -225,9 +286,6 @@ class PlayScreen(Screen[None]):
         text = self.query_one("#play-text", Input).value.strip()
         if not text:
             self._error("type a message first, or choose an option")
-            return
-        if self.decision.belief_only and text.startswith("{"):
-            self.answer(text)  # the JSON form of a belief report
             return
         # an Action, not the string: a message that happens to read like an option id is
         # still a message

@@ -20,8 +20,11 @@ def _spec(game: str, n: int, seed: int = 3, humans: tuple[int, ...] = (0,)) -> M
     return MatchSpec(match_id=f"{game}-m{seed}", game=game, seed=seed, seats=seats)
 
 
-def _agents(n: int, humans: tuple[int, ...]) -> list[Any]:
-    return [HumanAgent("human") if s in humans else RandomAgent(f"bot{s}") for s in range(n)]
+def _agents(n: int, humans: tuple[int, ...], timeout_s: float | None = None) -> list[Any]:
+    return [
+        HumanAgent("human", timeout_s=timeout_s) if s in humans else RandomAgent(f"bot{s}")
+        for s in range(n)
+    ]
 
 
 async def _serve(desk: HumanDesk, seen: list[HumanRequest], stop: asyncio.Event) -> None:
@@ -48,7 +51,11 @@ async def _play(runner: MatchRunner, desk: HumanDesk, seen: list[HumanRequest]) 
 def test_the_factory_builds_a_human_seat_with_no_params() -> None:
     agent = factory.build("me", "human", "werewolf", {})
     assert isinstance(agent, HumanAgent) and agent.name == "me"
-    assert factory.param_problems("human", "werewolf", {"model": "x"})  # takes no params
+    assert factory.param_problems("human", "werewolf", {"model": "x"})  # no model to choose
+    timed = factory.build("me", "human", "werewolf", {"timeout_s": 90})
+    assert isinstance(timed, HumanAgent) and timed.timeout_s == 90.0
+    assert factory.param_problems("human", "werewolf", {"timeout_s": 0})
+    assert factory.param_problems("human", "werewolf", {"timeout_s": "soon"})
 
 
 def test_a_human_seat_plays_a_whole_match_through_the_desk() -> None:
@@ -85,8 +92,9 @@ def test_two_human_seats_share_one_desk_as_hot_seat() -> None:
 
 def test_a_human_who_walks_away_gets_the_policy_fallback_recorded() -> None:
     spec = _spec("dealornodeal", 2, humans=(1,))
-    policy = InvalidActionPolicy(retries=1, fallback="random_legal", timeout_s=0.05)
-    runner = MatchRunner(spec, _agents(2, (1,)), policy=policy)
+    # the seat's own limit cuts it (the policy's, sized for bots, is far longer)
+    policy = InvalidActionPolicy(retries=1, fallback="random_legal", timeout_s=600)
+    runner = MatchRunner(spec, _agents(2, (1,), timeout_s=0.05), policy=policy)
     desk = HumanDesk()
     changes: list[str] = []
     desk.subscribe(lambda change, req: changes.append(change))
@@ -159,3 +167,57 @@ def test_the_desk_context_reaches_agents_built_inside_it(game: str, n: int) -> N
     with using_desk(desk):
         agent.reset(ctx)
     assert agent.desk is desk and desk.joined == {("m", 0): "A"}
+
+
+class ClockLoop(asyncio.SelectorEventLoop):
+    """An event loop whose clock a test moves forward: the runner's time limits read it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offset = 0.0
+
+    def time(self) -> float:
+        return super().time() + self.offset
+
+
+def _answer_after_an_hour(human_timeout: float | None) -> tuple[bool, MatchResult, Any]:
+    """Seat 0 (a person) is asked, an hour passes on the loop's clock, then it walks away."""
+    spec = _spec("dealornodeal", 2, humans=(0,))
+    policy = InvalidActionPolicy(retries=0, fallback="random_legal", timeout_s=1.0)
+    runner = MatchRunner(spec, _agents(2, (0,), timeout_s=human_timeout), policy=policy)
+    desk = HumanDesk()
+    loop = ClockLoop()
+
+    async def scenario() -> tuple[bool, MatchResult]:
+        with using_desk(desk):
+            match = asyncio.ensure_future(runner.run())
+            request = await desk.next_request()
+            loop.offset += 3600.0  # every limit set before now is long past
+            for _ in range(20):  # loop turns enough for a due timer to cancel the ask
+                await asyncio.sleep(0)
+            still_open = request.open
+            while not request.give(Action(choices=("walk_away",))):
+                # withdrawn: the person walks away at the next ask (the match ends there)
+                request = await desk.next_request()
+            return still_open, await match
+
+    try:
+        still_open, result = loop.run_until_complete(scenario())
+    finally:
+        loop.close()
+    return still_open, result, runner
+
+
+def test_the_bots_policy_timeout_never_cuts_a_human_seat() -> None:
+    still_open, result, runner = _answer_after_an_hour(None)
+    assert still_open
+    assert result.status == "finished" and result.outcome == "walk_away"
+    assert result.seats[0].invalid == 0 and result.seats[0].fallbacks == 0
+
+
+def test_a_human_seat_with_its_own_limit_is_cut_by_that_limit() -> None:
+    still_open, result, runner = _answer_after_an_hour(30.0)
+    assert not still_open  # the same hour, the person's own 30 s limit: withdrawn
+    refusals = [e for e in runner.recorder.events if e.type == "invalid_action"]
+    assert refusals and refusals[0].actor == 0
+    assert "no answer within 30.0s" in refusals[0].payload["error"]
