@@ -228,7 +228,8 @@ def coverage_lines(coverage: dict[str, Any], cross_table: bool) -> list[str]:
     those only through common opponents)."""
     h2h, tables = coverage["head_to_head"], coverage["tables"]
     lines = [f"cross-table coverage: {h2h['summary']}"] if cross_table else []
-    if tables["never"] and not (cross_table and tables["never"] == h2h["never"]):
+    # with no cross-table beside it (the end-of-run board) the match coverage is always said
+    if not cross_table or (tables["never"] and tables["never"] != h2h["never"]):
         lines.append(f"match coverage (any match): {tables['summary']}")
     if tables["never"]:
         lines.append("  the board orders entries that never met only through common opponents")

@@ -187,6 +187,17 @@ def test_a_board_where_every_pair_met_says_how_often(
     assert "never met" not in board and "common opponents" not in board
 
 
+def test_the_end_of_run_board_says_every_pair_met(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = Path(__file__).parents[2] / "tournaments/examples/dealornodeal_bots.yaml"
+    argv = ["run", str(config), "--output", str(tmp_path), "--run-id", "d", "--no-broker"]
+    assert main([*argv, "--quiet"]) == 0
+    end = capsys.readouterr().out
+    assert "match coverage (any match): all 6 pairs met, 16 times each\n" in end
+    assert "common opponents" not in end
+
+
 def test_show_and_the_leaderboard_count_a_persona_match_alike(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
