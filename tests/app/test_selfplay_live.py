@@ -50,6 +50,13 @@ async def test_a_selfplay_run_publishes_every_game_on_an_embedded_broker(tmp_pat
             await col.wait_for(
                 lambda: (col.last(topics.status("sp")) or {}).get("status") == "complete"
             )
+            # the retained status and the event stream reach a subscriber on their own paths:
+            # "complete" can arrive while the last metric events are still on their way
+            metric_files = list(root.glob("r*/metrics/*.live.jsonl"))
+            on_disk = sum(len(p.read_text().splitlines()) for p in metric_files)
+            await col.wait_for(
+                lambda: sum(len(col.events(topics.metrics("sp", m))) for m in records) >= on_disk
+            )
     games = int(report["budget"]["total"]["games"])
     assert len(records) == games > 0
     assert {m.split("-")[0] for m in records} == {"r0", "r1"}  # both repeats, apart
@@ -58,10 +65,8 @@ async def test_a_selfplay_run_publishes_every_game_on_an_embedded_broker(tmp_pat
         summary = col.last(topics.summary("sp", match_id))
         assert summary is not None and summary["status"] == "finished"
     # the streaming metrics ran for the games and reached the bus too
-    metric_files = list(root.glob("r*/metrics/*.live.jsonl"))
     assert metric_files
     published = sum(len(col.events(topics.metrics("sp", m))) for m in records)
-    on_disk = sum(len(p.read_text().splitlines()) for p in metric_files)
     assert published == on_disk > 0
     status = col.last(topics.status("sp"))
     assert status["done"] == games and status["total"] >= games
