@@ -175,9 +175,9 @@ def action(act: Any, cast: Cast, labels: Mapping[str, str] | None = None) -> str
         parts.append(f"says “{act['text']}”")
     if isinstance(act.get("belief"), Mapping):
         parts.append(f"believes {cast.belief_side}: {probabilities(act['belief'], cast)}")
-    if act.get("fallback"):
-        parts.append(f"(fallback: {act['fallback']})")
-    return ", ".join(parts) or "passes"
+    said = ", ".join(parts) or "passes"
+    # the fallback qualifies what was done: a note after it, not one more thing done
+    return f"{said} (fallback: {act['fallback']})" if act.get("fallback") else said
 
 
 def _decision(p: Mapping[str, Any], cast: Cast) -> str:

@@ -80,3 +80,10 @@ def test_a_line_with_text_is_the_transcript_line() -> None:
     speech = GameEvent(type="message", actor=1, text="Bob: hello", speech=Speech(body="hello"))
     assert describe(speech, WEREWOLF) == "Bob: hello"
     assert describe(speech, WEREWOLF, seat=1) == "You: hello"
+
+
+def test_a_fallback_qualifies_the_answer_without_a_stray_comma() -> None:
+    event = god("decision", 1, kind="discuss", action={"choices": ["pass"], "fallback": "silent"})
+    assert describe(event, WEREWOLF) == "Bob chose pass (fallback: silent) (discuss)"
+    bare = god("decision", 1, kind="vote", action={"fallback": "random_legal"})
+    assert describe(bare, WEREWOLF) == "Bob passes (fallback: random_legal) (vote)"
