@@ -94,7 +94,10 @@ def test_a_belief_decision_and_its_belief_report_show_the_numbers_once() -> None
     decision = god("decision", 0, kind="belief", action={"belief": beliefs})
     report = god("belief_report", 0, decision="belief", beliefs=beliefs)
     lines = [describe(decision, WEREWOLF), describe(report, WEREWOLF)]
-    assert lines == ["Ann reports P(wolves) (belief)", "Ann believes P(wolves): Bob 0.62, Cleo 0.33"]
+    assert lines == [
+        "Ann reports P(wolves) (belief)",
+        "Ann believes P(wolves): Bob 0.62, Cleo 0.33",
+    ]
     # what else the answer did stays on the decision's line
     vote = god("decision", 0, kind="vote", action={"choices": ["1"], "belief": beliefs})
     assert describe(vote, WEREWOLF) == "Ann chose 1, reports P(wolves) (vote)"
