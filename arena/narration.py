@@ -163,8 +163,12 @@ def _choice_labels(payload: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def action(act: Any, cast: Cast, labels: Mapping[str, str] | None = None) -> str:
-    """What an answer did: ``chose Bob``, ``says "…"``, a belief, a fallback."""
+def action(
+    act: Any, cast: Cast, labels: Mapping[str, str] | None = None, *, numbers: bool = True
+) -> str:
+    """What an answer did: ``chose Bob``, ``says "…"``, a belief, a fallback.
+
+    ``numbers=False`` names a belief without its probabilities (a line beside it has them)."""
     if not isinstance(act, Mapping):
         return "no answer"
     labels = labels or {}
@@ -174,14 +178,20 @@ def action(act: Any, cast: Cast, labels: Mapping[str, str] | None = None) -> str
     if act.get("text") is not None:
         parts.append(f"says “{act['text']}”")
     if isinstance(act.get("belief"), Mapping):
-        parts.append(f"believes {cast.belief_side}: {probabilities(act['belief'], cast)}")
-    if act.get("fallback"):
-        parts.append(f"(fallback: {act['fallback']})")
-    return ", ".join(parts) or "passes"
+        if numbers:
+            parts.append(f"believes {cast.belief_side}: {probabilities(act['belief'], cast)}")
+        else:
+            parts.append(f"reports {cast.belief_side}")
+    said = ", ".join(parts) or "passes"
+    # the fallback qualifies what was done: a note after it, not one more thing done
+    return f"{said} (fallback: {act['fallback']})" if act.get("fallback") else said
 
 
 def _decision(p: Mapping[str, Any], cast: Cast) -> str:
-    return f"{action(p.get('action'), cast, _choice_labels(p))} ({p.get('kind', 'decision')})"
+    # the runner follows a decision that carries a belief with its belief_report: the
+    # probabilities are read there, once, not twice in a row
+    said = action(p.get("action"), cast, _choice_labels(p), numbers=False)
+    return f"{said} ({p.get('kind', 'decision')})"
 
 
 def _belief_report(p: Mapping[str, Any], cast: Cast) -> str:

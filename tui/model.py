@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,9 @@ DEATH_TYPES = ("death", "exile", "eliminated", "killed", "executed", "lynch", "e
 DEATH_KEYS = ("deaths", "dead", "killed", "eliminated", "executed")
 ERROR_TYPES = ("error", "invalid_action", "fallback", "agent_close_error")
 MAX_EVENTS_PER_MATCH = 20_000
+RATE_WINDOW_S = 30.0  # long enough for a slow seat's calls to show as a rate, not as 0
+RATE_KINDS = ("events", "decisions", "llm")
+MAX_ARRIVALS = 100_000
 # The rating family of a board, named on screen from its rows' ``fit``: the live board folds
 # TrueSkill match by match, the finished run's leaderboard is a batch Bradley–Terry fit, and
 # the two can differ (docs/ratings.md); every view says which one it shows.
@@ -254,7 +258,12 @@ class RunModel:
     foreign: int = 0
     latencies: list[float] = field(default_factory=list)
     track_latency: bool = False
-    _window: deque[tuple[float, int, int, int]] = field(default_factory=lambda: deque(maxlen=64))
+    # arrival times of events, decisions and LLM calls (see rates); clock: injectable for tests
+    clock: Callable[[], float] = time.monotonic
+    _arrivals: dict[str, deque[float]] = field(
+        default_factory=lambda: {k: deque(maxlen=MAX_ARRIVALS) for k in RATE_KINDS}
+    )
+    _born: float | None = None
     decisions: int = 0
     llm_calls: int = 0
     errors: int = 0
@@ -269,10 +278,15 @@ class RunModel:
         if not self.match(event.match_id).add(event) or event.type == "metric":
             return  # (a metric event scores a match event: it is not one of the match's)
         self.events_seen += 1
+        now = self.clock()
+        self._born = now if self._born is None else self._born
+        self._arrivals["events"].append(now)
         if event.type == "decision":
             self.decisions += 1
+            self._arrivals["decisions"].append(now)
         elif event.type == "llm_call":
             self.llm_calls += 1
+            self._arrivals["llm"].append(now)
         if event.type in ERROR_TYPES:
             self.errors += 1
         if self.track_latency:
@@ -341,20 +355,20 @@ class RunModel:
             m.secret_agents = {i: str(a) for i, a in enumerate(data["agents"])}
 
     def rates(self, now: float | None = None) -> dict[str, float]:
-        """Events, decisions and LLM calls per second over the last few seconds."""
-        now = time.time() if now is None else now
-        self._window.append((now, self.events_seen, self.decisions, self.llm_calls))
-        while len(self._window) > 2 and now - self._window[0][0] > 5.0:
-            self._window.popleft()
-        t0, e0, d0, l0 = self._window[0]
-        dt = max(now - t0, 1e-9)
-        if dt < 0.05:
-            return {"events": 0.0, "decisions": 0.0, "llm": 0.0}
-        return {
-            "events": (self.events_seen - e0) / dt,
-            "decisions": (self.decisions - d0) / dt,
-            "llm": (self.llm_calls - l0) / dt,
-        }
+        """Events, decisions and LLM calls per second that arrived over the last RATE_WINDOW_S.
+
+        Counted from arrival times, not from samples taken when the screen redraws: a slow
+        stream (a local LLM seat deciding every half minute) still reads as its real rate."""
+        now = self.clock() if now is None else now
+        if self._born is None:
+            self._born = now
+        span = max(min(RATE_WINDOW_S, now - self._born), 1.0)  # a young model: its age so far
+        out = {}
+        for kind, times in self._arrivals.items():
+            while times and now - times[0] > RATE_WINDOW_S:
+                times.popleft()
+            out[kind] = sum(1 for t in times if t <= now) / span
+        return out
 
     def ordered_matches(self) -> list[MatchModel]:
         """Running first (most recently active first), then the rest by id."""
@@ -366,6 +380,13 @@ class RunModel:
 
 
 SPARK = "▁▂▃▄▅▆▇█"
+
+
+def per_second(rate: float) -> str:
+    """A rate as read at a glance: whole numbers when fast, two decimals when slow (not 0)."""
+    if rate >= 10:
+        return f"{rate:.0f}"
+    return f"{rate:.1f}" if rate >= 1 else f"{rate:.2f}"
 
 
 def sparkline(values: list[float], width: int = 16) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from arena import registry
-from arena.types import Decision, Observation, Option
+from arena.types import Decision, Observation, Option, PrivateFact
 
 #: the header of the decision block that ends a seat's view (``arena.engine.compose_view``)
 DECISION_HEADER = "\n\nYour decision:\n"
@@ -143,3 +143,38 @@ def decision_hint(decision: Decision) -> str:
         with_choice = " (or goes with the option you choose)" if decision.options else ""
         parts.append(f"type a message, enter sends it{with_choice}; tab moves focus")
     return "; ".join(parts)
+
+
+def fact_line(fact: PrivateFact, seat: int, names: list[str]) -> str:
+    """One private fact as the side panel shows it (the seat's own facts as "you").
+
+    A fact whose value is a table (``{"book": 0, "hat": 5}``) reads ``book 0, hat 5``."""
+    who = (
+        "you"
+        if fact.owner == seat
+        else (names[fact.owner] if 0 <= fact.owner < len(names) else f"seat {fact.owner}")
+    )
+    label = fact.kind if fact.key in (fact.kind, "") else f"{fact.kind} {fact.key}"
+    if isinstance(fact.value, dict):
+        return f"{who}: {label}: " + ", ".join(f"{k} {v}" for k, v in fact.value.items())
+    return f"{who}: {label} = {fact.value}"
+
+
+def _covered(fact: PrivateFact, facts: list[PrivateFact]) -> bool:
+    """True when a table fact of the same owner and kind already holds this one's value
+    (a game states ``val:book = 0`` and also ``valuation = {"book": 0, ...}``)."""
+    entry = fact.key.rpartition(":")[2]
+    return any(
+        isinstance(t.value, dict)
+        and t is not fact
+        and (t.owner, t.kind) == (fact.owner, fact.kind)
+        and entry in t.value
+        and t.value[entry] == fact.value
+        for t in facts
+    )
+
+
+def fact_lines(facts: list[PrivateFact], seat: int, names: list[str]) -> list[str]:
+    """The panel's lines: each fact once, a value a table fact already shows not again."""
+    lines = [fact_line(f, seat, names) for f in facts if not _covered(f, facts)]
+    return list(dict.fromkeys(lines))

@@ -80,3 +80,24 @@ def test_a_line_with_text_is_the_transcript_line() -> None:
     speech = GameEvent(type="message", actor=1, text="Bob: hello", speech=Speech(body="hello"))
     assert describe(speech, WEREWOLF) == "Bob: hello"
     assert describe(speech, WEREWOLF, seat=1) == "You: hello"
+
+
+def test_a_fallback_qualifies_the_answer_without_a_stray_comma() -> None:
+    event = god("decision", 1, kind="discuss", action={"choices": ["pass"], "fallback": "silent"})
+    assert describe(event, WEREWOLF) == "Bob chose pass (fallback: silent) (discuss)"
+    bare = god("decision", 1, kind="vote", action={"fallback": "random_legal"})
+    assert describe(bare, WEREWOLF) == "Bob passes (fallback: random_legal) (vote)"
+
+
+def test_a_belief_decision_and_its_belief_report_show_the_numbers_once() -> None:
+    beliefs = {"1": 0.62, "2": 0.33}
+    decision = god("decision", 0, kind="belief", action={"belief": beliefs})
+    report = god("belief_report", 0, decision="belief", beliefs=beliefs)
+    lines = [describe(decision, WEREWOLF), describe(report, WEREWOLF)]
+    assert lines == [
+        "Ann reports P(wolves) (belief)",
+        "Ann believes P(wolves): Bob 0.62, Cleo 0.33",
+    ]
+    # what else the answer did stays on the decision's line
+    vote = god("decision", 0, kind="vote", action={"choices": ["1"], "belief": beliefs})
+    assert describe(vote, WEREWOLF) == "Ann chose 1, reports P(wolves) (vote)"

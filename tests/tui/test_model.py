@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from arena.events import Event, GameEvent, Visibility
 from arena.live import topics
 from arena.sinks import read_jsonl
-from tui.model import MatchModel, RunModel, rating_title, sparkline
+from tui.model import MatchModel, RunModel, per_second, rating_title, sparkline
 from tui.sources import MqttSource, RunDirSource, replay_events
 
 
@@ -104,12 +106,34 @@ def test_replay_of_a_truncated_record_stops_at_the_last_complete_event(
 def test_sparkline_and_rates() -> None:
     assert sparkline([1, 2, 3, 4]) == "▁▃▆█"
     assert sparkline([5, 5]) == "▄▄" and sparkline([]) == ""
-    model = RunModel()
-    model.rates(now=100.0)
-    for i in range(50):
-        model.add_event(ev(i, "decision"))
-    r = model.rates(now=102.0)
-    assert r["events"] == 25.0 and r["decisions"] == 25.0
+
+
+class Clock:
+    """A clock the test moves: rates are counted from arrival times, never the wall clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_rates_count_arrivals_over_a_recent_window() -> None:
+    clock = Clock()
+    model = RunModel(clock=clock)
+    model.rates()
+    for i in range(60):  # 50 decisions over 20 s, 10 of them answered by an LLM seat
+        clock.now += 20 / 60
+        model.add_event(ev(2 * i, "llm_call" if i % 6 == 0 else "decision"))
+        model.add_event(ev(2 * i + 1, "speech"))
+    # slow streams read as their real rates, however often (or seldom) the screen asks
+    r = model.rates()
+    assert r == pytest.approx({"events": 120 / 20, "decisions": 50 / 20, "llm": 10 / 20})
+    assert per_second(r["llm"]) == "0.50" and per_second(r["events"]) == "6.0"
+    clock.now += 25.0  # the last 5 s of arrivals are still within the 30 s window
+    assert model.rates()["llm"] == pytest.approx(2 / 30)
+    clock.now += 30.0
+    assert model.rates() == {"events": 0.0, "decisions": 0.0, "llm": 0.0}
 
 
 def test_status_carries_matches_running_per_node() -> None:

@@ -20,7 +20,8 @@ from tests.tui.playing import (
     until,
 )
 from tui.play import PlayApp
-from tui.screens.play import PassScreen, PlayScreen, fact_line
+from tui.play_text import fact_line
+from tui.screens.play import PassScreen, PlayScreen
 
 WEREWOLF = {
     "name": "ww",

@@ -17,7 +17,8 @@ from arena import registry
 from arena.types import PrivateFact
 from tests.tui.playing import SIZE, play_app, play_through, screen_text, tournament
 from tests.tui.test_play import DOND, WEREWOLF
-from tui.screens.play import PassScreen, PlayScreen, fact_line
+from tui.play_text import fact_line, fact_lines
+from tui.screens.play import PassScreen, PlayScreen
 
 
 def _squash(text: str) -> str:
@@ -100,7 +101,7 @@ async def test_the_human_screen_never_shows_another_seats_private_facts(
     for text, known, last_seq in shots:
         flat = _squash(text)
         # the panel does show the seat's own facts (so the checks below can fail)
-        assert all(_squash(fact_line(f, seat, names)) in flat for f in known)
+        assert all(_squash(line) in flat for line in fact_lines(known, seat, names))
         knows = {(f.owner, f.kind, f.key) for f in known}
         hidden_facts = [
             _squash(fact_line(f, seat, names))

@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from tui.model import RunModel, rating_title, sparkline
+from tui.model import RunModel, per_second, rating_title, sparkline
 from tui.render import plain
 
 MAX_ROWS = 60  # the dashboard lists this many matches (running first); others are counted
@@ -62,8 +62,9 @@ class DashboardScreen(Screen[None]):
         bus = m.bus
         stats = (
             f"matches {m.done}/{m.total} done · {m.failed} failed · {m.running} running   "
-            f"events/s {rates['events']:.0f} · decisions/s {rates['decisions']:.0f} · "
-            f"LLM calls/s {rates['llm']:.1f}   errors {m.errors}   "
+            f"events/s {per_second(rates['events'])} · "
+            f"decisions/s {per_second(rates['decisions'])} · "
+            f"LLM calls/s {per_second(rates['llm'])}   errors {m.errors}   "
             f"malformed {m.malformed} · foreign {m.foreign}"
         )
         if bus:

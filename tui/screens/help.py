@@ -25,7 +25,8 @@ def key_name(key: str, app: App[Any]) -> str:
 
 def keys_shown(keys: str, app: App[Any]) -> str:
     """A binding's keys (``"right,full_stop"``) as typed, ``"→ ."``."""
-    return " ".join(key_name(k.strip(), app) for k in keys.split(",") if k.strip())
+    shown = [key_name(k.strip(), app) for k in keys.split(",") if k.strip()]
+    return " ".join(dict.fromkeys(shown))  # "V,shift+v" is one key typed: V
 
 
 class HelpScreen(ModalScreen[None]):

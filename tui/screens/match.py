@@ -29,7 +29,8 @@ class MatchScreen(Screen[None]):
         Binding("f", "toggle_follow", "follow"),
         Binding("p", "toggle_pause", "pause"),
         Binding("v", "next_view", "view as seat"),
-        Binding("shift+v", "spectator", "spectator view"),
+        # a terminal sends an uppercase V as "V"; "shift+v" only under a keyboard protocol
+        Binding("V,shift+v", "spectator", "spectator view"),
         Binding("slash", "search", "search"),
         Binding("n", "next_match", "next match"),
         Binding("question_mark", "help", "help"),
@@ -269,7 +270,8 @@ class ReplayScreen(MatchScreen):
         Binding("plus", "speed(2)", "faster"),
         Binding("minus", "speed(0.5)", "slower"),
         Binding("v", "next_view", "view as seat"),
-        Binding("shift+v", "spectator", "spectator view"),
+        # a terminal sends an uppercase V as "V"; "shift+v" only under a keyboard protocol
+        Binding("V,shift+v", "spectator", "spectator view"),
         Binding("f", "toggle_follow", "follow"),
         Binding("slash", "search", "search"),
         Binding("question_mark", "help", "help"),

@@ -26,12 +26,13 @@ from textual.widgets.option_list import Option as ListOption
 
 from arena import untrusted
 from arena.agents.human import Answer, HumanRequest
-from arena.types import Action, Decision, InvalidAction, PrivateFact
+from arena.types import Action, Decision, InvalidAction
 from tui.play_text import (
     BELIEF_LEVELS,
     belief_level_text,
     belief_seats,
     decision_hint,
+    fact_lines,
     option_text,
     people_prompt,
     seat_view,
@@ -42,13 +43,6 @@ from tui.render import plain
 #: enter). Letters first: options are often seat numbers ("0: Bruno"), and a digit key that
 #: picked another number's option would mislead.
 OPTION_KEYS = "abcdefghijklmnopqrstuvwxyz123456789"
-
-
-def fact_line(fact: PrivateFact, seat: int, names: list[str]) -> str:
-    """One private fact as the side panel shows it (the seat's own facts as "you")."""
-    who = "you" if fact.owner == seat else _name(names, fact.owner)
-    label = fact.kind if fact.key in (fact.kind, "") else f"{fact.kind} {fact.key}"
-    return f"{who}: {label} = {fact.value}"
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -126,7 +120,7 @@ class PlayScreen(Screen[None]):
         log = self.query_one("#play-view", RichLog)
         log.clear()
         log.write(view_text(seat_view(obs)))
-        facts = [fact_line(f, request.seat, obs.names) for f in obs.private]
+        facts = fact_lines(list(obs.private), request.seat, obs.names)
         self.query_one("#play-facts", Static).update(
             Text("\n").join(plain(line) for line in facts) if facts else Text("(nothing)")
         )

@@ -158,3 +158,18 @@ async def test_replay_opens_on_the_first_event_with_one_seat_table_header(
         await pilot.press("g")  # the start is the first event too, not an empty screen
         assert screen.cursor == 1 and events[0].text in transcript(screen)
         await pilot.press("escape")
+
+
+async def test_uppercase_V_as_a_terminal_sends_it_returns_to_the_spectator_view(
+    secret_seating_run: Path,
+) -> None:
+    # a terminal (tmux included) delivers shift+v as the key "V", not "shift+v"
+    events, truncated = replay_events(_record(secret_seating_run))
+    app = ArenaApp(replay=events, truncated=truncated)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("v", "v")
+        assert screen.view == 1
+        await pilot.press("V")
+        assert screen.view is None
