@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 
 import pytest
 
@@ -41,9 +40,7 @@ def test_converted_weights_are_cached_so_a_second_load_is_fast(model, monkeypatc
 
     monkeypatch.setattr(lm, "_convert", no_conversion)  # the cache, not the clock, decides
     lm._MODELS.clear()
-    started = time.perf_counter()
     again = load_model()
-    assert time.perf_counter() - started < 120  # a loose bound: a slow CI machine is no bug
     assert again.name == model.name
 
 
