@@ -20,6 +20,7 @@ from arena.sinks import read_jsonl
 from arena.store import Store
 from tournaments import config as tconfig
 from tournaments.executor import Tournament
+from tournaments.export.rows import match_rows
 
 FAMILIES: dict[str, dict[str, Any]] = {
     "werewolf": {
@@ -117,9 +118,12 @@ def test_remote_seats_play_the_same_tournament_as_in_process(
     assert all(r.status == "finished" for r in far), [r.reason for r in far]
     assert rows(far) == rows(local)
     assert records(remote_dir) == records(local_dir)
-    for path in (remote_dir / "matches").glob("*.jsonl"):
+    for result in far:  # what the TUI, the exports and the boards show as the seat's kind
+        path = remote_dir / "matches" / f"{result.match_id}.jsonl"
         truth = next(e for e in read_jsonl(path) if e.type == "ground_truth")
-        assert set(truth.payload["kinds"].values()) == {"remote"}  # what viewers show
+        assert set(truth.payload["kinds"].values()) == {"remote"}
+        exported = list(match_rows(read_jsonl(path), result))
+        assert exported and {r["agent_kind"] for r in exported} == {"remote"}
 
 
 def test_a_resumed_remote_run_plays_only_the_missing_matches(
