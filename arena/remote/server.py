@@ -192,14 +192,16 @@ class ServerThread:
     """The app in a background thread on a loopback port (tests, benchmarks, the gauntlet)."""
 
     def __init__(self, server: AgentServer, token: str | None = None,
-                 host: str = "127.0.0.1", port: int | None = None) -> None:  # fmt: skip
+                 host: str = "127.0.0.1", port: int | None = None,
+                 wrap: Callable[[Any], Any] | None = None) -> None:  # fmt: skip
         import uvicorn
 
         self.agents, self.host = server, host
         self.port = port or free_port(host)
-        config = uvicorn.Config(
-            make_app(server, token), host=host, port=self.port, log_level="warning"
-        )
+        app = make_app(server, token)
+        if wrap is not None:  # ASGI middleware (tests tap the wire with it)
+            app = wrap(app)
+        config = uvicorn.Config(app, host=host, port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
