@@ -147,10 +147,14 @@ def _serve(args: argparse.Namespace, kind: str, params: dict[str, Any], token: s
         if args.max_seconds:
             loop = asyncio.get_running_loop()
             loop.call_later(args.max_seconds, lambda: setattr(web, "should_exit", True))
-        await web.serve()
+        serving = asyncio.create_task(web.serve())
+        while not web.started and not serving.done():  # announce only once it listens
+            await asyncio.sleep(0.01)
+        if web.started:
+            print(f"arena serve-agent: {kind} on http://{args.host}:{args.port} "
+                  f"(remote agent protocol {PROTOCOL_VERSION})", flush=True)  # fmt: skip
+        await serving
 
-    print(f"arena serve-agent: {kind} on http://{args.host}:{args.port} "
-          f"(remote agent protocol {PROTOCOL_VERSION})", flush=True)  # fmt: skip
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
