@@ -36,7 +36,7 @@ class Pool:
 
 def _ladder(game: str, rule: str, random: str, rules: dict[str, Any], seed: int) -> Pool:
     """The standard pool: the rule bot at slip 0 and 0.5, and the random-legal bot."""
-    entries = (
+    entries: tuple[tuple[str, str, dict[str, Any]], ...] = (
         (f"ref{POOL_VERSION}-{rule}-slip0", f"{game}.{rule}", {"slip": 0.0}),
         (f"ref{POOL_VERSION}-{rule}-slip50", f"{game}.{rule}", {"slip": 0.5}),
         (f"ref{POOL_VERSION}-{random}", f"{game}.{random}", {}),

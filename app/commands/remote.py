@@ -167,11 +167,13 @@ def cmd_gauntlet(args: argparse.Namespace) -> int:
     from tournaments.gauntlet import POOLS
 
     if args.list_pools:
-        for game, pool in sorted(POOLS.items()):
+        for game, listed in sorted(POOLS.items()):
             entries = ", ".join(
-                f"{n} ({k} {p or ''})".replace(" )", ")") for n, k, p in pool.entries
+                f"{n} ({k} {p or ''})".replace(" )", ")") for n, k, p in listed.entries
             )
-            print(f"{game}: {pool.name}, rules {pool.rules}, seed {pool.master_seed}: {entries}")
+            print(
+                f"{game}: {listed.name}, rules {listed.rules}, seed {listed.master_seed}: {entries}"
+            )
         return 0
     if not args.agent or not args.game:
         return _fail(["give --agent URL and --game GAME (or --list-pools)"])

@@ -8,6 +8,7 @@ happening, a forfeit.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import ipaddress
 import json
@@ -16,9 +17,9 @@ import ssl
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from arena.remote.http import Connection, HTTPError
 from arena.remote.protocol import PROTOCOL_VERSION, InfoReply
 
 Reply = TypeVar("Reply", bound=BaseModel)
@@ -83,54 +84,53 @@ class RemoteCallError(Exception):
 
 
 class Link:
-    """One HTTP connection pool to one agent server (per seat and match)."""
+    """One keep-alive connection to one agent server (per seat and match)."""
 
     def __init__(self, params: RemoteParams) -> None:
         self.params = params
-        headers = {"content-type": "application/json"}
+        headers = {}
         token = params.token()
         if token is not None:
-            headers["authorization"] = f"Bearer {token}"
-        self.client = httpx.AsyncClient(
-            base_url=params.url, headers=headers, timeout=None, verify=_tls_context()
-        )
+            headers["Authorization"] = f"Bearer {token}"
+        tls = _tls_context() if params.url.startswith("https:") else None
+        self.conn = Connection(params.url, headers, tls)
 
     async def call(
         self, path: str, body: dict[str, Any] | None, reply: type[Reply], timeout: float | None
     ) -> Reply:
         """POST ``body`` (GET when None) and the validated reply, or RemoteCallError."""
         where = f"{self.params.url}{path}"
+        content = None
+        if body is not None:
+            content = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
         try:
-            if body is None:
-                resp = await self.client.get(path, timeout=timeout)
-            else:
-                content = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-                resp = await self.client.post(path, content=content.encode(), timeout=timeout)
-        except httpx.TimeoutException:
+            async with asyncio.timeout(timeout):
+                resp = await self.conn.request("GET" if body is None else "POST", path, content)
+        except TimeoutError:
             raise RemoteCallError(f"{where}: no reply within {timeout}s") from None
-        except httpx.HTTPError as err:
-            raise RemoteCallError(f"{where}: {type(err).__name__}: {err}") from None
-        if resp.status_code != 200:
-            raise RemoteCallError(f"{where}: HTTP {resp.status_code}: {_snippet(resp.text)}")
+        except HTTPError as err:
+            raise RemoteCallError(f"{where}: {err}") from None
+        if resp.status != 200:
+            raise RemoteCallError(f"{where}: HTTP {resp.status}: {_snippet(resp.body)}")
         try:
-            return reply.model_validate_json(resp.content)
+            return reply.model_validate_json(resp.body)
         except ValidationError as err:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"]) or "reply"
             raise RemoteCallError(f"{where}: malformed reply ({at}: {first['msg']})") from None
 
     async def close(self) -> None:
-        await self.client.aclose()
+        self.conn.close()
 
 
 @functools.cache
 def _tls_context() -> ssl.SSLContext:
     # loading the CA bundle takes ~40 ms: once per process, not once per seat and match
-    return httpx.create_ssl_context()
+    return ssl.create_default_context()
 
 
-def _snippet(text: str) -> str:
-    return " ".join(text.split())[:200]
+def _snippet(body: bytes) -> str:
+    return " ".join(body.decode("utf-8", "replace").split())[:200]
 
 
 async def preflight(params: RemoteParams) -> str:

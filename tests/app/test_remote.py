@@ -145,7 +145,7 @@ def test_the_gauntlet_stops_before_playing_when_the_agent_is_unreachable(
     code = main(["gauntlet", "--agent", url, "--game", "werewolf", "--output", str(tmp_path),
                  "--run-id", "g", "--quiet"])  # fmt: skip
     assert code == 2
-    assert f"agent agent: {url}/info: ConnectError" in capsys.readouterr().err
+    assert f"agent agent: {url}/info: cannot connect" in capsys.readouterr().err
     assert not (tmp_path / "g").exists()  # nothing written
 
 

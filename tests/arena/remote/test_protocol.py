@@ -130,4 +130,4 @@ def test_preflight_says_when_nothing_listens() -> None:
     url = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(RemoteCallError) as err:
         check(url)
-    assert str(err.value).startswith(f"{url}/info: ConnectError")
+    assert str(err.value).startswith(f"{url}/info: cannot connect: ConnectionRefusedError")
