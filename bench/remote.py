@@ -65,6 +65,23 @@ def spec(i: int) -> MatchSpec:
     )  # fmt: skip
 
 
+def server_cpu_s(proc: subprocess.Popen[str]) -> float:
+    """CPU seconds the agent server process has used (Linux /proc)."""
+    fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(matches: int, url: str | None, server: subprocess.Popen[str] | None) -> dict[str, float]:
+    """One match at a time: wall, this process's CPU and the server's CPU, per decision (ms)."""
+    cpu0, srv0 = time.process_time(), server_cpu_s(server) if server else 0.0
+    wall, decisions, ok = asyncio.run(play(matches, 1, url))
+    assert ok == matches, "matches did not finish"
+    srv = (server_cpu_s(server) - srv0) if server else 0.0
+    ms = 1000 / decisions
+    return {"wall": wall * ms, "cpu": (time.process_time() - cpu0) * ms, "server": srv * ms,
+            "decisions": decisions}  # fmt: skip
+
+
 async def play(matches: int, concurrency: int, url: str | None) -> tuple[float, int, int]:
     """(wall seconds, decisions, finished matches) of ``matches`` matches."""
     gate = asyncio.Semaphore(concurrency)
@@ -80,39 +97,49 @@ async def play(matches: int, concurrency: int, url: str | None) -> tuple[float, 
     return wall, sum(d for d, _ in done), sum(ok for _, ok in done)
 
 
-def figures(args: argparse.Namespace, text_url: str, bare_url: str) -> list[dict[str, Any]]:
+def r(value: float) -> float:
+    return round(value, 3)
+
+
+def figures(args: argparse.Namespace, servers: dict[str, tuple[Any, str]]) -> list[dict[str, Any]]:
+    (text, text_url), (bare, bare_url) = servers["text"], servers["bare"]
     asyncio.run(play(2, 1, text_url))  # warm both paths (imports, first connections)
+    asyncio.run(play(2, 1, bare_url))
     asyncio.run(play(2, 1, None))
-    local_s, decisions, _ = asyncio.run(play(args.matches, 1, None))
-    text_s, text_d, text_ok = asyncio.run(play(args.matches, 1, text_url))
-    bare_s, bare_d, bare_ok = asyncio.run(play(args.matches, 1, bare_url))
-    assert decisions == text_d == bare_d, "the remote path played other matches"
-    assert text_ok == bare_ok == args.matches, "remote matches did not finish"
-    per = {
-        k: 1000 * s / decisions for k, s in (("local", local_s), ("text", text_s), ("bare", bare_s))
-    }
-    added = per["text"] - per["local"]
+    local = timed(args.matches, None, None)
+    remote = timed(args.matches, text_url, text)
+    bare_r = timed(args.matches, bare_url, bare)
+    assert local["decisions"] == remote["decisions"] == bare_r["decisions"], "other matches"
+    added = remote["wall"] - local["wall"]
+    work = remote["cpu"] + remote["server"] - local["cpu"]  # CPU the remote path adds
     n, c = args.concurrent_matches, args.concurrency
     local_c, _, _ = asyncio.run(play(n, c, None))
     remote_c, _, ok = asyncio.run(play(n, c, text_url))
     assert ok == n
     load = os.getloadavg()[0]
     return [
-        {"figure": "decisions", "value": decisions, "unit": "decisions", "matches": args.matches},
-        {"figure": "in_process_ms_per_decision", "value": round(per["local"], 3), "unit": "ms"},
-        {"figure": "remote_ms_per_decision", "value": round(per["text"], 3), "unit": "ms"},
-        {"figure": "remote_no_text_ms_per_decision", "value": round(per["bare"], 3), "unit": "ms"},
-        {"figure": "remote_added_ms_per_decision", "value": round(added, 3), "unit": "ms",
+        {"figure": "decisions", "value": local["decisions"], "unit": "decisions",
+         "matches": args.matches},
+        {"figure": "in_process_ms_per_decision", "value": r(local["wall"]), "unit": "ms"},
+        {"figure": "remote_ms_per_decision", "value": r(remote["wall"]), "unit": "ms"},
+        {"figure": "remote_no_text_ms_per_decision", "value": r(bare_r["wall"]), "unit": "ms"},
+        {"figure": "remote_added_ms_per_decision", "value": r(added), "unit": "ms",
          "target": 2.0, "ok": added <= 2.0},
-        {"figure": "remote_no_text_added_ms_per_decision",
-         "value": round(per["bare"] - per["local"], 3), "unit": "ms"},
-        {"figure": "remote_vs_in_process_ratio", "value": round(per["text"] / per["local"], 2),
+        {"figure": "remote_vs_in_process_ratio", "value": round(remote["wall"] / local["wall"], 2),
          "unit": "x"},
+        {"figure": "in_process_cpu_ms_per_decision", "value": r(local["cpu"]), "unit": "ms"},
+        {"figure": "remote_runner_cpu_ms_per_decision", "value": r(remote["cpu"]), "unit": "ms"},
+        {"figure": "remote_server_cpu_ms_per_decision", "value": r(remote["server"]), "unit": "ms"},
+        {"figure": "remote_added_cpu_ms_per_decision", "value": r(work), "unit": "ms",
+         "note": "runner + agent server CPU minus the in-process CPU: the wall figure on an idle machine"},
+        {"figure": "remote_no_text_added_cpu_ms_per_decision",
+         "value": r(bare_r["cpu"] + bare_r["server"] - local["cpu"]), "unit": "ms"},
         {"figure": f"in_process_matches_per_s_at_{c}", "value": round(n / local_c, 2),
          "unit": "matches/s", "matches": n},
         {"figure": f"remote_matches_per_s_at_{c}", "value": round(n / remote_c, 2),
          "unit": "matches/s", "matches": n},
-        {"figure": "load_average_1min", "value": round(load, 2), "unit": "load"},
+        {"figure": "load_average_1min", "value": round(load, 2), "unit": "load",
+         "cores": os.cpu_count()},
     ]  # fmt: skip
 
 
@@ -122,13 +149,12 @@ def main() -> int:
     parser.add_argument("--concurrent-matches", type=int, default=128)
     parser.add_argument("--concurrency", type=int, default=32)
     args = parser.parse_args()
-    text, text_url = serve()
-    bare, bare_url = serve("--no-text")
+    servers = {"text": serve(), "bare": serve("--no-text")}
     try:
-        for f in figures(args, text_url, bare_url):
+        for f in figures(args, servers):
             print(json.dumps(f))
     finally:
-        for proc in (text, bare):
+        for proc, _ in servers.values():
             proc.terminate()
             proc.wait(timeout=10)
     return 0
