@@ -48,7 +48,7 @@ def add_commands(sub: Any) -> None:
         help="rate a remote agent against a game's frozen reference opponents",
         description="Plays the agent at URL against every opponent of the game's reference "
         "pool (rule bots at fixed slip levels, fixed rules and seeds; --list-pools), sides "
-        "swapped, then prints the board with 95%% intervals and each entry's harness health.",
+        "swapped, then prints the board with 95% intervals and each entry's harness health.",
     )
     p.add_argument("--agent", metavar="URL", help="the remote agent's base URL")
     p.add_argument("--game", help="the game (a pool per registered game)")
