@@ -255,7 +255,7 @@ def _print_board(args: argparse.Namespace, run_dir: Path, results: list[Any]) ->
         measures=False,
     )  # fmt: skip
     if args.json:
-        from arena.ratings import report
+        from arena.ratings.leaderboard import report
 
         config = _run_config(run_dir)
         seed, resamples = runs.bootstrap_settings(config)

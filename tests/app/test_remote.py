@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from app.cli import main
-from arena.ratings import report
+from arena.ratings.leaderboard import report
 from arena.remote.server import free_port
 from tournaments import config as tconfig
 from tournaments.executor import Tournament
