@@ -13,7 +13,8 @@ import pytest
 from arena.llm.config import CacheConfig
 from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread, free_port
-from arena.metrics.adjudicators import LLMJudge, make_persona_adjudicator
+from arena.metrics.adjudicators import LLMJudge
+from arena.metrics.persona_judge import make_persona_adjudicator
 from arena.metrics.persona_judge import (
     NLIUnavailable,
     PersonaItem,

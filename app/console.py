@@ -1,0 +1,93 @@
+"""The terminal of the commands: the two consoles, the one error exit and the printers that
+more than one command uses (the end-of-run board, the LLM summary, the bank heads).
+
+Everything printed here may echo what an agent or a config wrote, so text goes out with
+markup off (or escaped) and control characters shown, never sent to the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from app.wording import count
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(problems: list[str], code: int = 2) -> int:
+    """One ``error:`` line per problem on stderr; returns ``code`` (2: bad input)."""
+    from app.startup import report
+
+    return report(problems, code)
+
+
+def print_llm_summary(run_dir: Path, results: list[Any]) -> None:
+    """Per-call latency, tokens and tokens/s of each LLM backend the run's matches used."""
+    from app.llm_summary import run_summary
+
+    for line in run_summary(Path(run_dir), results):
+        console.print(line, highlight=False, markup=False)
+
+
+def print_bank_heads(run_dir: Path) -> None:
+    """The head each bank the run grew was left at, and how to check it later."""
+    from arena.memory.evidence import head_lines
+
+    for line in head_lines(run_dir):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
+    from arena.ratings.leaderboard import leaderboard
+
+    rows = leaderboard(results)
+    if as_json:
+        print(json.dumps([r.model_dump() for r in rows], indent=2))
+        return
+    table = Table(
+        title="Leaderboard (batch Bradley–Terry fit over all results, factions as teams; "
+        "sorted by μ)",
+        title_justify="left",
+    )
+    for col in ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for r in rows:
+        table.add_row(
+            r.agent,
+            f"{r.mu:.2f}",
+            f"{r.sigma:.2f}",
+            f"{r.conservative:.2f}",
+            str(r.games),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            f"{r.win_rate:.3f}",
+        )
+    console.print(table)
+    n = len(results)
+    finished = sum(1 for r in results if r.status == "finished")
+    console.print(f"{finished}/{count(n, 'match', 'matches')} finished; games count seats played.")
+    from arena.ratings.coverage import results_coverage
+
+    for line in coverage_lines(results_coverage(results), cross_table=False):
+        console.print(line, highlight=False, markup=False)
+
+
+def coverage_lines(coverage: dict[str, Any], cross_table: bool) -> list[str]:
+    """What the board says about pairs that never met: the cross-table's coverage when one is
+    shown, and the pairs that never shared any match when there are some (the board compares
+    those only through common opponents)."""
+    h2h, tables = coverage["head_to_head"], coverage["tables"]
+    lines = [f"cross-table coverage: {h2h['summary']}"] if cross_table else []
+    # with no cross-table beside it (the end-of-run board) the match coverage is always said
+    if not cross_table or (tables["never"] and tables["never"] != h2h["never"]):
+        lines.append(f"match coverage (any match): {tables['summary']}")
+    if tables["never"]:
+        lines.append("  the board orders entries that never met only through common opponents")
+    return lines
