@@ -166,17 +166,6 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
             simultaneous=self.cast.turn_mode == "free_for_all",
         )
 
-    def action_help(self, seat: int) -> str:
-        role = self.cast.characters[seat].role
-        if role != "character":
-            return "Each turn, write one message."
-        text = "Each turn: write a message to everyone, or choose pass / leave / act (+text)"
-        if self.cast.propositions:
-            text += " / agree:<proposition>"
-        if self.cast.allow_private:
-            text += '; private message: "@Name: text" or {"choice": ["to:<id>"], "text": ...}'
-        return text + "."
-
     # -- applying ------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> None:
         if self.probe_queue:
@@ -352,20 +341,7 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
     # -- ending --------------------------------------------------------------------------
     def _score(self) -> Outcome:
         mode = self.rules.goal_scoring
-        rewards: dict[int, float] = {}
-        details = {}
-        play, ref = self._play(), self.rules.judge
-        for c in self.cast.characters:
-            rule, detail = scoring.rule_score(play, c.seat) if "rule" in mode else (None, {})
-            judge, raw = scoring.judge_score(play, ref, c.seat) if "judge" in mode else (None, None)
-            parts = [x for x in (rule, judge) if x is not None]
-            score = sum(parts) / len(parts) if parts else None
-            if mode == "none":
-                score = 0.0
-            if score is not None:
-                rewards[c.seat] = round(score, 6)
-            details[str(c.seat)] = {"rule": rule, "predicates": detail, "judge": judge,
-                                    "judge_raw": raw, "score": score}  # fmt: skip
+        rewards, details = scoring.goal_scores(self._play(), mode, self.rules.judge)
         self.emit("goal_result", visibility=Visibility.god(), scoring=mode, goals=details)
         return Outcome(label=self.end_reason or "finished", rewards=rewards, reason=self.end_reason)
 
@@ -412,4 +388,4 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
         return frozenset(s for s in range(self.n_seats) if self.present[s])
 
     def briefing(self, seat: int) -> str:
-        return views.briefing(self.cast, seat, self.turn, self.action_help(seat))
+        return views.briefing(self.cast, seat, self.turn)

@@ -177,3 +177,24 @@ def judge_score(play: Play, ref: str | None, seat: int) -> tuple[float | None, A
     if not 0.0 <= value <= 1.0:
         return None, f"judgement {value} outside [0, 1]"
     return value, raw
+
+
+def goal_scores(
+    play: Play, mode: str, ref: str | None
+) -> tuple[dict[int, float], dict[str, dict[str, Any]]]:
+    """Every seat's goal score under ``mode`` (rule, judge, both averaged, or none: 0), and
+    the details the ``goal_result`` event records per seat."""
+    rewards: dict[int, float] = {}
+    details = {}
+    for c in play.cast.characters:
+        rule, detail = rule_score(play, c.seat) if "rule" in mode else (None, {})
+        judge, raw = judge_score(play, ref, c.seat) if "judge" in mode else (None, None)
+        parts = [x for x in (rule, judge) if x is not None]
+        score = sum(parts) / len(parts) if parts else None
+        if mode == "none":
+            score = 0.0
+        if score is not None:
+            rewards[c.seat] = round(score, 6)
+        details[str(c.seat)] = {"rule": rule, "predicates": detail, "judge": judge,
+                                "judge_raw": raw, "score": score}  # fmt: skip
+    return rewards, details

@@ -17,8 +17,8 @@ from games.persona_dialogue.cast import Cast
 SPEECH = ("utterance", "act", "agree", "leave")
 
 
-def briefing(cast: Cast, seat: int, turns_taken: int, action_help: str) -> str:
-    """The briefing of ``seat`` after ``turns_taken`` turns; ``action_help`` ends it."""
+def briefing(cast: Cast, seat: int, turns_taken: int) -> str:
+    """The briefing of ``seat`` after ``turns_taken`` turns; how to act ends it."""
     me = cast.characters[seat]
     s = cast.setting
     lines = [
@@ -70,8 +70,20 @@ def briefing(cast: Cast, seat: int, turns_taken: int, action_help: str) -> str:
     lines.append(
         f"Turn mode: {cast.turn_mode}; turns left: {max(0, cast.max_turns - turns_taken)}."
     )
-    lines.append(action_help)
+    lines.append(action_help(cast, seat))
     return "\n".join(lines)
+
+
+def action_help(cast: Cast, seat: int) -> str:
+    role = cast.characters[seat].role
+    if role != "character":
+        return "Each turn, write one message."
+    text = "Each turn: write a message to everyone, or choose pass / leave / act (+text)"
+    if cast.propositions:
+        text += " / agree:<proposition>"
+    if cast.allow_private:
+        text += '; private message: "@Name: text" or {"choice": ["to:<id>"], "text": ...}'
+    return text + "."
 
 
 def chat_messages(
