@@ -62,7 +62,24 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches(status);
+CREATE TABLE IF NOT EXISTS seat_health (
+    match_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    refused INTEGER NOT NULL,
+    reasked INTEGER NOT NULL,
+    timeouts INTEGER NOT NULL,
+    forfeited INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS conditions (
+    match_id TEXT PRIMARY KEY,
+    data TEXT NOT NULL
+);
 """
+# seat_health and conditions were added later: a run directory written before has them empty,
+# and its seats read with unknown health and its matches with unknown conditions.
+_HEALTH = ("decisions", "refused", "reasked", "timeouts", "forfeited")
 
 DONE = ("finished", "forfeited", "errored")
 
@@ -165,6 +182,27 @@ class Store:
                     for s in result.seats
                 ],
             )
+            self.db.executemany(
+                "INSERT INTO seat_health VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        result.match_id,
+                        s.seat,
+                        s.decisions,
+                        s.refused or 0,
+                        s.reasked or 0,
+                        s.timeouts or 0,
+                        int(bool(s.forfeited)),
+                    )
+                    for s in result.seats
+                    if s.decisions is not None
+                ],
+            )
+            if result.conditions is not None:
+                self.db.execute(
+                    "INSERT INTO conditions VALUES (?, ?)",
+                    (result.match_id, json.dumps(result.conditions, sort_keys=True)),
+                )
 
     def results(
         self, repeat: int | None = None, ids: Collection[str] | None = None
@@ -184,6 +222,8 @@ class Store:
     def _results(self, repeat: int | None, ids: list[str] | None) -> list[MatchResult]:
         only = f" match_id IN ({','.join('?' * len(ids))})" if ids is not None else ""
         seats: dict[str, list[SeatResult]] = {}
+        health = self._health(only, ids)
+        conditions = self._conditions(only, ids)
         for row in self.db.execute(
             "SELECT match_id, seat, name, agent, team, role, reward, result, invalid, fallbacks"
             " FROM seats" + (f" WHERE{only}" if only else "") + " ORDER BY match_id, seat",
@@ -200,6 +240,7 @@ class Store:
                     result=row[7],
                     invalid=row[8],
                     fallbacks=row[9],
+                    **health.get((row[0], row[1]), {}),
                 )
             )
         out = []
@@ -232,9 +273,31 @@ class Store:
                     n_decisions=row[11] or 0,
                     duration_s=row[12] or 0.0,
                     jsonl=row[13],
+                    conditions=conditions.get(row[0]),
                 )
             )
         return out
+
+    def _health(self, only: str, ids: list[str] | None) -> dict[tuple[str, int], dict[str, Any]]:
+        """Per (match, seat): the harness health counts (absent in older run directories)."""
+        rows = self.db.execute(
+            "SELECT match_id, seat, "
+            + ", ".join(_HEALTH)
+            + " FROM seat_health"
+            + (f" WHERE{only}" if only else ""),
+            ids or (),
+        )
+        return {
+            (r[0], r[1]): {**dict(zip(_HEALTH, r[2:], strict=True)), "forfeited": bool(r[6])}
+            for r in rows
+        }
+
+    def _conditions(self, only: str, ids: list[str] | None) -> dict[str, dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT match_id, data FROM conditions" + (f" WHERE{only}" if only else ""),
+            ids or (),
+        )
+        return {r[0]: json.loads(r[1]) for r in rows}
 
     def set_config(self, run_id: str, config: dict[str, Any]) -> None:
         """Replace the stored config (a forced resume with a changed config)."""

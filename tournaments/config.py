@@ -109,6 +109,11 @@ class RatingOptions(BaseModel):
 
     freeze: list[str] = Field(default_factory=list)  # entries used in updates but never changed
     bootstrap: int = Field(2000, ge=100, le=100_000)
+    # harness health: an entry whose share of refused answers (or of forfeited matches) passes
+    # this is flagged; with strict, `arena leaderboard` and the end-of-run board refuse to print
+    # a bare board (docs/leaderboards.md)
+    max_harness_error: float = Field(0.05, ge=0, le=1)
+    strict: bool = False
 
 
 class RunConfig(BaseModel):
