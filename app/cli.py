@@ -158,7 +158,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"  arena run --resume {run_dir}"
         )
         return 130
-    print_leaderboard(results)
+    print_leaderboard(results, threshold=tournament.config.ratings.max_harness_error)
     print_llm_summary(run_dir, results)
     print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]
@@ -286,21 +286,34 @@ def print_bank_heads(run_dir: Path) -> None:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
-def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
-    from arena.ratings import leaderboard
+def print_leaderboard(
+    results: list[Any], as_json: bool = False, threshold: float | None = None
+) -> None:
+    """The end-of-run board: the batch fit, and each entry's harness health beside it (shares
+    of refused answers, fallbacks and forfeits; ``arena leaderboard`` has the intervals)."""
+    from app.commands.health_view import share_text
+    from arena.health import DEFAULT_THRESHOLD, entry_health
+    from arena.ratings import KEYS, leaderboard
 
     rows = leaderboard(results)
+    health = entry_health(results, KEYS["agent"], threshold or DEFAULT_THRESHOLD)
     if as_json:
-        print(json.dumps([r.model_dump() for r in rows], indent=2))
+        print(
+            json.dumps([{**r.model_dump(), "health": health.get(r.agent)} for r in rows], indent=2)
+        )
         return
     table = Table(
         title="Leaderboard (batch Bradley–Terry fit over all results, factions as teams; "
-        "sorted by μ)",
+        "sorted by μ; harness health: shares of decisions refused / settled by a fallback, "
+        "of matches forfeited)",
         title_justify="left",
     )
-    for col in ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate"):
+    cols = ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate")
+    for col in (*cols, "refused", "fallback", "forfeited", "flag"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for r in rows:
+        h = health.get(r.agent) or {}
+        unknown = bool(h.get("unknown_matches"))
         table.add_row(
             r.agent,
             f"{r.mu:.2f}",
@@ -311,8 +324,13 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
             str(r.draws),
             str(r.losses),
             f"{r.win_rate:.3f}",
+            *(share_text(h.get(k), interval=False) for k in ("refused", "fallback", "forfeit")),
+            "unknown" if unknown else ("!" if h.get("flag") else ""),
         )
     console.print(table)
+    for agent, h in health.items():
+        if h.get("flag"):
+            console.print(f"  ! {agent}: {h['flag']}", highlight=False, markup=False)
     n = len(results)
     finished = sum(1 for r in results if r.status == "finished")
     console.print(f"{finished}/{count(n, 'match', 'matches')} finished; games count seats played.")

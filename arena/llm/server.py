@@ -18,6 +18,9 @@ from typing import Any
 
 from arena.llm.scripted import Fault, ScriptedEngine
 
+#: The reply of the ``garbage`` fault: valid JSON with none of the answer keys.
+GARBAGE = '{"gibberish": "zq xv blorp"}'
+
 
 class TransformersEngine:
     """Serves requests with the local model; concurrent requests are batched together."""
@@ -129,6 +132,10 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
         if asyncio.iscoroutine(reply):
             reply = await reply
         content, tin, tout = reply
+        if fault is not None and fault.kind == "garbage":
+            # a well-formed completion whose answer no parser accepts: the model's fault, not
+            # the transport's, so it reaches the agent and the runner refuses it
+            content = GARBAGE
         return JSONResponse(
             {
                 "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
