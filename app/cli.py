@@ -41,6 +41,8 @@ EXTENSIONS = (
     "app.commands.selfplay",
     "app.commands.export",
     "app.commands.play",
+    "app.commands.plan",
+    "app.commands.reparse",
 )
 
 console = Console()

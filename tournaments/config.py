@@ -102,6 +102,11 @@ class RatingDriven(BaseModel):
         None, ge=1, le=4096
     )  # matches planned per round (default: concurrency)
     pool: list[str] | None = None  # entries to match (default: all)
+    # trueskill: the most informative head-to-heads by TrueSkill σ and match quality;
+    # planner: the adjacent pairs of the batch fit whose order is least sure, until every
+    # adjacent order is right with probability `confidence` (arena plan; docs/leaderboards.md)
+    by: Literal["trueskill", "planner"] = "trueskill"
+    confidence: float = Field(0.95, gt=0.5, lt=1)
 
 
 class RatingOptions(BaseModel):

@@ -51,7 +51,7 @@ def add_commands(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KIND=RATE",
-        help="scripted: inject KIND (500, 429, hang, malformed, empty, garbage) with "
+        help="scripted: inject KIND (500, 429, hang, malformed, empty, garbage, fenced) with "
         "probability RATE",
     )
     p.add_argument("--retry-after", type=float, default=1.0, help="scripted: 429 Retry-After s")
