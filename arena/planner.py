@@ -14,9 +14,11 @@ For each pair of entries next to each other on the board (a above b):
 - ``cost_usd`` / ``tokens``: those matches at the recorded mean cost and tokens per match of
   the pair's entries.
 
-:func:`allocate` spends a number of matches on the pairs whose order is least sure: what
-rating-driven matchmaking with ``by: planner`` plans, and what ``arena plan --budget-usd``
-proposes.
+A pair is ``settled`` when ``p_order`` reaches the confidence and both entries played at least
+:data:`MIN_PLAYED` matches. :func:`allocate` spends a round of matches on the entries whose
+places are unsure (what rating-driven matchmaking with ``by: planner`` plans), and
+:func:`within_budget` proposes how a budget in dollars is best spent (``arena plan
+--budget-usd``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from arena.results import MatchResult
 
 POWER = 0.8
 MAX_MORE = 1_000_000
+# A pair is never settled before both entries played this many matches: a bootstrap of a
+# handful of matches is overconfident (it cannot see the outcomes that have not happened yet).
+MIN_PLAYED = 10
 
 
 def _played(results: list[MatchResult], keyfn: Any) -> dict[str, int]:
@@ -86,7 +91,8 @@ def pairs(
         cost = _cost(match_cost, a, b, more)
         out.append({
             "above": a, "below": b, "gap": round(gap, 3), "se": round(se, 3),
-            "p_order": round(p, 4), "settled": p >= confidence, "mdd": round(z * se, 3),
+            "p_order": round(p, 4), "settled": p >= confidence and n >= MIN_PLAYED,
+            "mdd": round(z * se, 3),
             "played": n, "more": more, **cost,
         })  # fmt: skip
     return out
@@ -120,26 +126,6 @@ def _cost(
     }
 
 
-def allocate(plan: list[dict[str, Any]], matches: int) -> list[tuple[str, str]]:
-    """``matches`` head-to-heads spread over the pairs whose order is not settled, each pair's
-    share in proportion to 1 − p_order (largest remainder; ties by board position). [] when
-    every pair is settled."""
-    open_pairs = [p for p in plan if not p["settled"]]
-    if not open_pairs or matches <= 0:
-        return []
-    weights = [max(1.0 - p["p_order"], 1e-3) for p in open_pairs]
-    total = sum(weights)
-    exact = [w / total * matches for w in weights]
-    counts = [math.floor(x) for x in exact]
-    by_remainder = sorted(range(len(exact)), key=lambda i: (-(exact[i] - counts[i]), i))
-    for i in by_remainder[: matches - sum(counts)]:
-        counts[i] += 1
-    out = []
-    for p, k in zip(open_pairs, counts, strict=True):
-        out += [(p["above"], p["below"])] * k
-    return out
-
-
 def within_budget(plan: list[dict[str, Any]], budget_usd: float) -> list[dict[str, Any]]:
     """The pairs to settle first (least sure first) and the matches each gets within
     ``budget_usd``, at each pair's recorded cost per match."""
@@ -159,3 +145,29 @@ def within_budget(plan: list[dict[str, Any]], budget_usd: float) -> list[dict[st
             {"above": p["above"], "below": p["below"], "matches": k, "usd": round(k * per, 4)}
         )
     return out
+
+
+def allocate(plan: list[dict[str, Any]], matches: int) -> list[tuple[str, str]]:
+    """``matches`` spread over every pair of entries in proportion to how unsure the two
+    entries' places are: an entry's weight is the sum of 1 − p_order over its unsettled
+    adjacent pairs, a pair's the sum of its two entries' weights. An entry's place on the board
+    is set by its results against everyone (a close pair may even split its head-to-heads while
+    their records against the rest tell them apart), so an unsure entry plays the whole field;
+    pairs of settled entries get nothing. [] when every adjacent pair is settled."""
+    if not plan or all(p["settled"] for p in plan) or matches <= 0:
+        return []
+    names = [plan[0]["above"], *(p["below"] for p in plan)]
+    weight = dict.fromkeys(names, 0.0)
+    for p in plan:
+        if not p["settled"]:
+            weight[p["above"]] += 1.0 - p["p_order"]
+            weight[p["below"]] += 1.0 - p["p_order"]
+    cand = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    w = [weight[a] + weight[b] for a, b in cand]
+    total = sum(w)
+    exact = [x / total * matches for x in w]
+    counts = [math.floor(x) for x in exact]
+    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - counts[i]), i))
+    for i in order[: matches - sum(counts)]:
+        counts[i] += 1
+    return [pair for pair, k in zip(cand, counts, strict=True) for _ in range(k)]

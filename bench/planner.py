@@ -1,28 +1,32 @@
-"""Planner-driven matchmaking against a uniform round robin: matches until the exact order.
+"""Planner-driven matchmaking against a uniform round robin on the known-strength ladder.
 
 The population is ``tournaments/examples/werewolf_slip_ladder.yaml`` (the Werewolf rule bot at
 slip 0, .25, .5, .75, 1: a known strength order). Each data seed plays ``--per-pair`` matches
-of every pair through ``arena run``'s executor, in plan order: one stream of matches per pair,
-sides alternating. Both strategies draw from the same streams, so they see the same matches of
-a pair in the same order and differ only in *which pairs* they spend matches on:
+of every pair through ``arena run``'s executor: one stream of matches per pair. Both strategies
+draw from the same streams, so they see the same matches of a pair in the same order and differ
+only in *which pairs* they spend matches on:
 
 - ``uniform``: rounds of one match per pair (a round robin of growing size);
-- ``planner``: one match per pair to start, then rounds of ``--batch`` matches spread by
-  :func:`arena.planner.allocate` over the adjacent pairs of the batch fit whose order is least
-  sure (what ``rating_driven: {by: planner}`` plans).
+- ``planner``: one match per pair, then rounds of ``--batch`` matches chosen by
+  :func:`arena.planner.allocate` (what ``rating_driven: {by: planner}`` plans): the entries whose
+  places are unsure play the field, pairs of settled entries rest.
 
-After every round the batch fit (the board's sort key) orders the entries. Per seed and
-strategy it prints the matches at which the order first became exact (``first_exact``) and
-from which it stayed exact to the end of the budget (``settled``; null: never), one JSON line
-each, then a summary line. Usage::
+Both stop when every adjacent pair of the board is settled (its order right with probability
+``--confidence`` by the bootstrap, both entries with 10 matches or more), or at ``--budget``.
+Figures, one JSON line each: per trial and strategy, the matches at which it stopped
+(``stopped_at``; null: not settled within the budget) and whether the order it stopped with is
+the true one; the share of trials with the exact order after every 50 matches; and a summary.
+A trial is a data seed, or (``--shuffles K``) one of K random orders of each pair's stream of
+that seed. Usage::
 
-    .venv/bin/python bench/planner.py [--seeds 4] [--per-pair 40] [--budget 200] [--batch 10]
+    .venv/bin/python bench/planner.py [--seeds 4] [--per-pair 40] [--budget 400] [--shuffles 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import tempfile
 import time
@@ -56,53 +60,38 @@ def exact(results: list[MatchResult], truth: list[str]) -> bool:
     return [row.agent for row in leaderboard(results)] == truth
 
 
-def curve(rounds: list[list[MatchResult]], truth: list[str]) -> dict[str, Any]:
-    """Matches after each round, whether the order was exact then, first exact, settled."""
-    sizes, hits = [], []
-    for played in rounds:
-        sizes.append(len(played))
-        hits.append(exact(played, truth))
-    first = next((n for n, h in zip(sizes, hits, strict=True) if h), None)
-    settled = None
-    for i in range(len(hits) - 1, -1, -1):
-        if not hits[i]:
-            break
-        settled = sizes[i]
-    return {"first_exact": first, "settled": settled, "budget": sizes[-1] if sizes else 0}
-
-
-def uniform(pool: dict[tuple[str, str], list[MatchResult]], budget: int) -> list[list[MatchResult]]:
-    rounds, played, k = [], [], 0
-    while len(played) + len(pool) <= budget:
-        played = played + [s[k] for s in pool.values() if k < len(s)]
-        rounds.append(played)
-        k += 1
-    return rounds
-
-
-def planned(
-    pool: dict[tuple[str, str], list[MatchResult]], budget: int, batch: int, seed: int
-) -> tuple[list[list[MatchResult]], int]:
-    """The planner's rounds, and how often a chosen pair's stream had run out."""
+def trial(
+    pool: dict[tuple[str, str], list[MatchResult]],
+    truth: list[str],
+    strategy: str,
+    args: argparse.Namespace,
+    seed: int,
+) -> dict[str, Any]:
+    """Play ``strategy`` on the streams until settled or the budget; the exact order's curve."""
     used = dict.fromkeys(pool, 1)
     played = [s[0] for s in pool.values()]
-    rounds, dry = [played], 0
-    while len(played) < budget:
-        plan = planner.pairs(played, seed=seed, resamples=200)
-        chosen = planner.allocate(plan, min(batch, budget - len(played)))
-        if not chosen:
-            chosen = [pair for pair in pool for _ in range(1)][:batch]  # settled: keep checking
-        new = []
-        for a, b in chosen:
+    curve: dict[int, bool] = {}
+    stopped = None
+    while True:
+        for n in range(len(played) - len(played) % 50, len(played) + 1, 50):
+            if n and n not in curve and n <= len(played):
+                curve[n] = exact(played, truth)
+        plan = planner.pairs(played, confidence=args.confidence, seed=seed, resamples=200)
+        if all(p["settled"] for p in plan):
+            stopped = len(played)
+            break
+        room = args.budget - len(played)
+        if room <= 0:
+            break
+        chosen = list(pool) if strategy == "uniform" else planner.allocate(plan, args.batch)
+        for a, b in chosen[:room]:
             key = (a, b) if (a, b) in pool else (b, a)
-            if used[key] >= len(pool[key]):  # the stream ran out: the next pair with matches
-                dry += 1
+            if used[key] >= len(pool[key]):  # the stream ran out: the least used pair instead
                 key = min((k for k in pool if used[k] < len(pool[k])), key=used.__getitem__)
-            new.append(pool[key][used[key]])
+            played.append(pool[key][used[key]])
             used[key] += 1
-        played = played + new
-        rounds.append(played)
-    return rounds, dry
+    return {"stopped_at": stopped, "exact": exact(played, truth), "matches": len(played),
+            "curve": curve}  # fmt: skip
 
 
 def played_matches(
@@ -126,37 +115,52 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=4)
     ap.add_argument("--seed", type=int, default=2026, help="the first data seed")
     ap.add_argument("--per-pair", type=int, default=40, help="matches per pair in each stream")
-    ap.add_argument("--budget", type=int, default=200, help="matches each strategy may play")
+    ap.add_argument("--budget", type=int, default=400, help="matches each strategy may play")
     ap.add_argument("--batch", type=int, default=10, help="matches per planner round")
+    ap.add_argument("--confidence", type=float, default=0.9)
+    ap.add_argument("--shuffles", type=int, default=2, help="stream orders per seed (0: as played)")
     ap.add_argument("--cache", help="keep the played matches here (JSON) and reuse them")
     args = ap.parse_args()
     started = time.process_time()
-    summary: dict[str, list[Any]] = {"uniform": [], "planner": []}
+    runs: dict[str, list[dict[str, Any]]] = {"uniform": [], "planner": []}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.seed, args.seed + args.seeds):
             results, truth = played_matches(seed, args.per_pair, Path(tmp), args.cache)
-            pool = streams(results)
-            budget = min(args.budget, args.per_pair * len(pool))
-            u = curve(uniform(pool, budget), truth)
-            rounds, dry = planned(pool, budget, args.batch, seed)
-            p = curve(rounds, truth)
-            emit("matches_to_exact_order", seed=seed, strategy="uniform", **u)
-            emit("matches_to_exact_order", seed=seed, strategy="planner", dry_picks=dry, **p)
-            summary["uniform"].append(u)
-            summary["planner"].append(p)
-    for key in ("first_exact", "settled"):
-        pairs = list(zip(summary["uniform"], summary["planner"], strict=True))
-        fewer = sum(
-            1 for u, p in pairs
-            if p[key] is not None and (u[key] is None or p[key] < u[key])
-        )  # fmt: skip
+            base = streams(results)
+            for k in range(max(1, args.shuffles + (args.shuffles == 0))):
+                rng = random.Random(f"{seed}:{k}")
+                pool = base if args.shuffles == 0 else {
+                    p: rng.sample(s, len(s)) for p, s in base.items()
+                }  # fmt: skip
+                for strategy in ("uniform", "planner"):
+                    out = trial(pool, truth, strategy, args, seed)
+                    emit("trial", seed=seed, order=k, strategy=strategy,
+                         **{x: out[x] for x in ("stopped_at", "exact", "matches")})  # fmt: skip
+                    runs[strategy].append(out)
+    for strategy, outs in runs.items():
+        sizes = sorted({n for o in outs for n in o["curve"]})
+        emit("exact_order_share", strategy=strategy, trials=len(outs),
+             at={n: round(sum(o["curve"].get(n, o["exact"]) for o in outs) / len(outs), 2)
+                 for n in sizes})  # fmt: skip
+        stops = [o["stopped_at"] for o in outs if o["stopped_at"] is not None]
         emit(
-            f"planner_fewer_{key}",
-            seeds=len(pairs),
-            planner_fewer=fewer,
-            uniform=[u[key] for u, _ in pairs],
-            planner=[p[key] for _, p in pairs],
+            "settled",
+            strategy=strategy,
+            trials=len(outs),
+            settled=len(stops),
+            settled_exact=sum(1 for o in outs if o["stopped_at"] is not None and o["exact"]),
+            mean_matches=round(sum(stops) / len(stops), 1) if stops else None,
         )
+    pairs = list(zip(runs["uniform"], runs["planner"], strict=True))
+    both = [(u, p) for u, p in pairs if u["stopped_at"] and p["stopped_at"]]
+    emit(
+        "planner_vs_uniform",
+        trials=len(pairs),
+        both_settled=len(both),
+        planner_fewer=sum(1 for u, p in both if p["stopped_at"] < u["stopped_at"]),
+        planner_only=sum(1 for u, p in pairs if p["stopped_at"] and not u["stopped_at"]),
+        uniform_only=sum(1 for u, p in pairs if u["stopped_at"] and not p["stopped_at"]),
+    )
     emit("cpu_s", value=round(time.process_time() - started, 1))
 
 
