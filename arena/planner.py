@@ -88,6 +88,8 @@ def pairs(
             p = NormalDist().cdf(gap / se) if se > 0 else 1.0
         n = min(played.get(a, 0), played.get(b, 0))
         more = _more(n, gap, se, z)
+        if more is not None and n < MIN_PLAYED:  # not settled before the minimum, whatever p
+            more = max(more, MIN_PLAYED - n)
         cost = _cost(match_cost, a, b, more)
         out.append({
             "above": a, "below": b, "gap": round(gap, 3), "se": round(se, 3),

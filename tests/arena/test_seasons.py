@@ -1,0 +1,40 @@
+"""Seasons: results pool only when their conditions agree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.results import MatchResult
+from arena.seasons import UNKNOWN, differences, seasons
+
+
+def conditions(shared: str = "s1", **entries: str) -> dict[str, Any]:
+    return {
+        "version": 1, "game": "g", "rules_version": 1, "shared": shared,
+        "entries": entries, "entry": {e: {"kind": "llm", "prompt": {"hash": h}} for e, h in entries.items()},
+    }  # fmt: skip
+
+
+def result(i: int, cond: dict[str, Any] | None) -> MatchResult:
+    return MatchResult(match_id=f"m{i}", game="g", seed=i, status="finished", outcome="x",
+                       conditions=cond)  # fmt: skip
+
+
+def test_matches_agreeing_on_every_shared_entry_pool_into_one_season() -> None:
+    found = seasons([result(0, conditions(a="1", b="2")), result(1, conditions(a="1", c="3"))])
+    assert len(found) == 1 and len(found[0].results) == 2
+
+
+def test_an_entry_with_two_fingerprints_splits_the_board_and_says_what_differs() -> None:
+    found = seasons([result(0, conditions(a="1", b="2")), result(1, conditions(a="9", b="2")),
+                     result(2, conditions(a="1", b="2"))])  # fmt: skip
+    assert [len(s.results) for s in found] == [2, 1]
+    assert differences(found[0], found[1]) == ["entry.a.prompt.hash: 1 -> 9"]
+
+
+def test_other_shared_conditions_split_and_old_records_are_a_season_of_their_own() -> None:
+    found = seasons([result(0, conditions("s1", a="1")), result(1, conditions("s2", a="1")),
+                     result(2, None), result(3, None)])  # fmt: skip
+    assert [s.shared for s in found] == ["s1", "s2", UNKNOWN]
+    assert len(found[2].results) == 2
+    assert differences(found[0], found[2]) == ["conditions unknown (recorded before runs kept them)"]
