@@ -59,17 +59,40 @@ def _counts() -> dict[str, int]:
     return dict.fromkeys(("decisions", "matches", "unknown", *SHARES), 0)
 
 
-def _add_seat(c: dict[str, int], seat: SeatResult) -> None:
-    c["matches"] += 1
+def seat_counts(seat: SeatResult) -> dict[str, int]:
+    """One seat's contribution to its key's counts (sums: a live fold adds and removes them)."""
+    c = _counts()
+    c["matches"] = 1
     if seat.decisions is None:  # recorded before health was kept
-        c["unknown"] += 1
-        return
-    c["decisions"] += seat.decisions
-    c["refused"] += seat.refused or 0
-    c["reasked"] += seat.reasked or 0
-    c["timeout"] += seat.timeouts or 0
-    c["fallback"] += seat.fallbacks
-    c["forfeit"] += bool(seat.forfeited)
+        c["unknown"] = 1
+        return c
+    c["decisions"] = seat.decisions
+    c["refused"] = seat.refused or 0
+    c["reasked"] = seat.reasked or 0
+    c["timeout"] = seat.timeouts or 0
+    c["fallback"] = seat.fallbacks
+    c["forfeit"] = int(bool(seat.forfeited))
+    return c
+
+
+def add_counts(total: dict[str, int], part: dict[str, int], sign: int = 1) -> None:
+    for k, v in part.items():
+        total[k] = total.get(k, 0) + sign * v
+
+
+def health_doc(c: dict[str, int], threshold: float = DEFAULT_THRESHOLD) -> dict[str, Any]:
+    """The shares of summed counts, with their Wilson intervals and the flag."""
+    c = {**_counts(), **c}
+    known = c["matches"] - c["unknown"]
+    doc: dict[str, Any] = {
+        "decisions": c["decisions"],
+        "matches": c["matches"],
+        "unknown_matches": c["unknown"],
+        **{s: _share(c[s], c["decisions"]) for s in SHARES if s != "forfeit"},
+        "forfeit": _share(c["forfeit"], known),
+    }
+    doc["flag"] = health_flag(doc, threshold)
+    return doc
 
 
 def entry_health(
@@ -84,20 +107,8 @@ def entry_health(
         if r.status == "errored":  # not rated, and the harness broke, not the entry
             continue
         for seat in r.seats:
-            _add_seat(counts[keyfn(r, seat)], seat)
-    out: dict[str, dict[str, Any]] = {}
-    for key, c in sorted(counts.items()):
-        known = c["matches"] - c["unknown"]
-        doc: dict[str, Any] = {
-            "decisions": c["decisions"],
-            "matches": c["matches"],
-            "unknown_matches": c["unknown"],
-            **{s: _share(c[s], c["decisions"]) for s in SHARES if s != "forfeit"},
-            "forfeit": _share(c["forfeit"], known),
-        }
-        doc["flag"] = health_flag(doc, threshold)
-        out[key] = doc
-    return out
+            add_counts(counts[keyfn(r, seat)], seat_counts(seat))
+    return {key: health_doc(c, threshold) for key, c in sorted(counts.items())}
 
 
 def health_flag(doc: dict[str, Any], threshold: float) -> str | None:
