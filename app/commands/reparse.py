@@ -40,7 +40,7 @@ def reparse_run(run_dir: Path) -> tuple[list[Any], int]:
 
 def write_set(run_dir: Path, verdicts: list[Any], doc: dict[str, Any]) -> Path | None:
     """Store the verdicts as a new result set; None when this parser's set already exists."""
-    out = run_dir / "reparse" / doc["parser"]
+    out = run_dir / "reparse" / str(doc["parser"])
     if out.exists():
         return None
     tmp = out.with_name(out.name + ".tmp")
@@ -64,7 +64,7 @@ def cmd_reparse(args: argparse.Namespace) -> int:
     except (FileNotFoundError, RecordError) as err:
         return _fail(str(err))
     per_entry = summary(verdicts)
-    doc = {
+    doc: dict[str, Any] = {
         "parser": parser_id(),
         "matches": read,
         "entries": per_entry,

@@ -333,8 +333,8 @@ def _csv(docs: list[dict[str, Any]]) -> str:
 def _print_board(doc: dict[str, Any]) -> None:
     from app.commands.health_view import render_health, render_repeats, season_lines
 
-    for line in season_lines(doc):
-        console.print(line, highlight=False, markup=False)
+    for said in season_lines(doc):
+        console.print(said, highlight=False, markup=False)
     console.print(render_table(doc))
     for table in render_measures(doc.get("measures")):
         console.print(table)

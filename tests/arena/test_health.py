@@ -19,7 +19,7 @@ def seat(i: int, agent: str, decisions: int | None, refused: int = 0, fallbacks:
 
 
 def match(i: int, *seats: SeatResult, status: str = "finished") -> MatchResult:
-    return MatchResult(match_id=f"m{i}", game="g", seed=i, index=i, status=status,  # type: ignore[arg-type]
+    return MatchResult(match_id=f"m{i}", game="g", seed=i, index=i, status=status,
                        outcome="x", seats=list(seats))  # fmt: skip
 
 

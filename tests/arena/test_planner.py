@@ -22,7 +22,7 @@ def head_to_head(i: int, a: str, b: str, a_wins: bool) -> MatchResult:
 def ladder(per_pair: int, p_upper: float = 0.85, seed: int = 1) -> list[MatchResult]:
     """a > b > c: the better entry of each pair wins with ``p_upper``, sides alternating."""
     rng = random.Random(seed)
-    out = []
+    out: list[MatchResult] = []
     for a, b in (("a", "b"), ("b", "c"), ("a", "c")):
         for k in range(per_pair):
             win = rng.random() < p_upper

@@ -37,4 +37,6 @@ def test_other_shared_conditions_split_and_old_records_are_a_season_of_their_own
                      result(2, None), result(3, None)])  # fmt: skip
     assert [s.shared for s in found] == ["s1", "s2", UNKNOWN]
     assert len(found[2].results) == 2
-    assert differences(found[0], found[2]) == ["conditions unknown (recorded before runs kept them)"]
+    assert differences(found[0], found[2]) == [
+        "conditions unknown (recorded before runs kept them)"
+    ]
