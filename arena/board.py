@@ -99,7 +99,7 @@ def boards(
 
     Each board carries ``season``: its number, match count, the conditions and, from the
     second on, what differs from the first."""
-    found = ss.seasons(results)
+    found = ss.seasons(results, per_game=by == "game")
     if pool == "strict" and len(found) > 1:
         lines = [f"season {i + 1}: {'; '.join(ss.differences(found[0], s))}"
                  for i, s in enumerate(found[1:], 1)]  # fmt: skip

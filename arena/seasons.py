@@ -25,38 +25,50 @@ UNKNOWN = "unknown"
 
 @dataclass
 class Season:
-    shared: str  # the shared hash, or "unknown"
-    entries: dict[str, str] = field(default_factory=dict)  # entry -> its conditions hash
+    shared: str  # the first match's shared hash, or "unknown"
+    per_game: bool = False  # entries are compared within a game only (``--by game``)
+    games: dict[str, str] = field(default_factory=dict)  # scope -> its shared hash
+    entries: dict[str, str] = field(default_factory=dict)  # scoped entry -> its hash
     results: list[MatchResult] = field(default_factory=list)
     example: dict[str, Any] | None = None  # the first match's full conditions
     entry_detail: dict[str, Any] = field(default_factory=dict)  # entry -> its conditions
 
-    def admits(self, conditions: dict[str, Any] | None) -> bool:
-        if conditions is None:
-            return self.shared == UNKNOWN
-        if conditions.get("shared") != self.shared:
+    def _scope(self, result: MatchResult) -> str:
+        return result.game if self.per_game else ""
+
+    def admits(self, result: MatchResult) -> bool:
+        conditions = result.conditions
+        if conditions is None or self.shared == UNKNOWN:
+            return conditions is None and self.shared == UNKNOWN
+        scope = self._scope(result)
+        if self.games.get(scope, conditions.get("shared")) != conditions.get("shared"):
             return False
         mine = conditions.get("entries", {})
-        return all(self.entries.get(e, h) == h for e, h in mine.items())
+        return all(self.entries.get(f"{scope}/{e}", h) == h for e, h in mine.items())
 
     def add(self, result: MatchResult) -> None:
         self.results.append(result)
         c = result.conditions
         if c is None:
             return
-        self.entries.update(c.get("entries", {}))
+        scope = self._scope(result)
+        self.games.setdefault(scope, str(c.get("shared")))
+        self.entries.update({f"{scope}/{e}": h for e, h in c.get("entries", {}).items()})
         for name, detail in c.get("entry", {}).items():
             self.entry_detail.setdefault(name, detail)
 
 
-def seasons(results: list[MatchResult]) -> list[Season]:
-    """The results split into seasons of identical conditions, in order of first appearance."""
+def seasons(results: list[MatchResult], per_game: bool = False) -> list[Season]:
+    """The results split into seasons of identical conditions, in order of first appearance.
+
+    ``per_game``: the board rates each game apart (``--by game``), so only matches of the same
+    game must agree; different games share a board as before."""
     out: list[Season] = []
     for r in results:
-        found = next((s for s in out if s.admits(r.conditions)), None)
+        found = next((s for s in out if s.admits(r)), None)
         if found is None:
             shared = UNKNOWN if r.conditions is None else str(r.conditions.get("shared"))
-            found = Season(shared=shared, example=r.conditions)
+            found = Season(shared=shared, per_game=per_game, example=r.conditions)
             out.append(found)
         found.add(r)
     return out

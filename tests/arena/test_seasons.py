@@ -40,3 +40,12 @@ def test_other_shared_conditions_split_and_old_records_are_a_season_of_their_own
     assert differences(found[0], found[2]) == [
         "conditions unknown (recorded before runs kept them)"
     ]
+
+
+def test_rating_each_game_apart_pools_games_but_not_two_rule_sets_of_one() -> None:
+    a = result(0, conditions("toy-rules", x="1"))
+    b = result(1, conditions("duel-rules", x="2")).model_copy(update={"game": "duel"})
+    c = result(2, conditions("toy-rules-v2", x="1"))
+    assert len(seasons([a, b])) == 2  # by entry: an entry in two games is not one condition
+    assert [len(s.results) for s in seasons([a, b], per_game=True)] == [2]
+    assert [len(s.results) for s in seasons([a, b, c], per_game=True)] == [2, 1]
