@@ -294,8 +294,8 @@ def print_leaderboard(
     """The end-of-run board: the batch fit, and each entry's harness health beside it (shares
     of refused answers, fallbacks and forfeits; ``arena leaderboard`` has the intervals)."""
     from app.commands.health_view import share_text
-    from arena.health import DEFAULT_THRESHOLD, entry_health
-    from arena.ratings import KEYS, leaderboard
+    from arena.ratings.health import DEFAULT_THRESHOLD, entry_health
+    from arena.ratings.leaderboard import KEYS, leaderboard
 
     rows = leaderboard(results)
     health = entry_health(results, KEYS["agent"], threshold or DEFAULT_THRESHOLD)
@@ -337,7 +337,7 @@ def print_leaderboard(
     finished = sum(1 for r in results if r.status == "finished")
     console.print(f"{finished}/{count(n, 'match', 'matches')} finished; games count seats played.")
     from app.commands.runs import coverage_lines
-    from arena.coverage import results_coverage
+    from arena.ratings.coverage import results_coverage
 
     for line in coverage_lines(results_coverage(results), cross_table=False):
         console.print(line, highlight=False, markup=False)
@@ -453,7 +453,7 @@ def executor_for(args: argparse.Namespace) -> Iterator[None]:
         yield
         return
     from tournaments.executor import use_executor
-    from tournaments.ray_executor import RayExecutor
+    from tournaments.ray.executor import RayExecutor
 
     executor = RayExecutor(address=args.address)
     try:

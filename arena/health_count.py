@@ -4,7 +4,7 @@ A *decision* is one settled move of the seat: its answer applied, or a fallback.
 is counted once, with the troubles it had on the way: an answer refused (unparseable, illegal,
 an agent error or a timeout), a re-ask, a timeout, and whether a fallback settled it. The
 counts land in the seat's :class:`arena.results.SeatResult`; the board reads their shares
-(:mod:`arena.health`).
+(:mod:`arena.ratings.health`).
 """
 
 from __future__ import annotations

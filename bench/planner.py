@@ -36,8 +36,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena import planner  # noqa: E402
-from arena.ratings import leaderboard  # noqa: E402
+from arena.ratings import planner  # noqa: E402
+from arena.ratings.leaderboard import leaderboard  # noqa: E402
 from arena.results import MatchResult  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))

@@ -14,7 +14,7 @@ those conditions beside its result:
 
 ``shared`` hashes the match-wide part, ``entries`` maps each entry to its own hash; the board
 pools two matches only when their ``shared`` hashes agree and no entry has two hashes
-(:mod:`arena.seasons`). Pure functions of the config and the game's source.
+(:mod:`arena.ratings.seasons`). Pure functions of the config and the game's source.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ pair. Planning stops when every pool entry has sigma < ``sigma_threshold`` or th
 
 from __future__ import annotations
 
-from arena import planner
-from arena.ratings import rate, trueskill_env
+from arena.ratings import planner
+from arena.ratings.leaderboard import rate, trueskill_env
 from arena.results import MatchResult, MatchSpec
 from tournaments import schedule
 from tournaments.config import RatingDriven, RunConfig

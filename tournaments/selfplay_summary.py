@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.health import add_counts, health_doc, seat_counts
+from arena.ratings.health import add_counts, health_doc, seat_counts
 from arena.results import MatchResult
 from arena.selfplay.gate import GateDecision
 from arena.selfplay.report import churn

@@ -147,7 +147,7 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
 def strict_refusal(docs: list[dict[str, Any]]) -> str | None:
     """Why a strict board is refused (an entry's harness-error or forfeit share passes the
     threshold), or None."""
-    from arena.health import strict_problems
+    from arena.ratings.health import strict_problems
 
     lines = []
     for doc in docs:

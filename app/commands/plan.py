@@ -37,8 +37,8 @@ def match_costs(run_dir: Path, results: list[Any]) -> dict[str, tuple[float, flo
 
 def cmd_plan(args: argparse.Namespace) -> int:
     from app.commands.runs import _fail, _load, bootstrap_settings
-    from arena.planner import pairs, within_budget
-    from arena.seasons import seasons
+    from arena.ratings.planner import pairs, within_budget
+    from arena.ratings.seasons import seasons
 
     if not 0.5 < args.confidence < 1:
         return _fail(f"--confidence must be between 0.5 and 1, got {args.confidence}")

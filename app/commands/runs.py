@@ -189,7 +189,7 @@ def _estimate(e: dict[str, Any] | None) -> str:
 
 
 def render_measures(doc: dict[str, Any] | None) -> list[Table]:
-    """One table per game of ``arena.measures.report``: a row per measure, a column per entry."""
+    """One table per game of ``arena.ratings.measures.report``: a row per measure, a column per entry."""
     if not doc:
         return []
     tables = []
@@ -243,7 +243,7 @@ def health_settings(config: dict[str, Any], strict: bool) -> tuple[float, bool]:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from arena.board import PoolRefused, boards
+    from arena.ratings.board import PoolRefused, boards
 
     try:
         results, config = _load(args.run_dir)
@@ -287,8 +287,8 @@ def _add_columns(args: argparse.Namespace, doc: dict[str, Any]) -> None:
     """The optional measures and metrics of one season's board."""
     seed, resamples = doc["bootstrap"]["seed"], doc["bootstrap"]["resamples"]
     if getattr(args, "measures", False) and not args.csv:  # the games' own measures per entry
-        from arena.measures import report as measures_report
-        from arena.measures import run_records
+        from arena.ratings.measures import report as measures_report
+        from arena.ratings.measures import run_records
 
         doc["measures"] = measures_report(run_records(args.run_dir), seed, resamples)
     if getattr(args, "metrics", False):  # privacy/persona columns beside the ratings (§C9)
@@ -466,7 +466,7 @@ def find_matches(match_id: str, run_dir: str | None, runs_dir: str) -> list[Path
 def cmd_show(args: argparse.Namespace) -> int:
     from arena.sinks import RecordError
     from arena.untrusted import printable
-    from tournaments.transcript import summary
+    from tournaments.report.show import summary
 
     found = find_matches(args.match_id, args.run, args.runs_dir)
     if not found:
@@ -497,7 +497,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 # -- plot ---------------------------------------------------------------------------------
 def cmd_plot(args: argparse.Namespace) -> int:
     try:
-        from tournaments.plots import plot_run
+        from tournaments.report.plots import plot_run
     except ImportError as err:
         return _fail(f"plotting needs matplotlib ({err}); pip install matplotlib", code=1)
     try:

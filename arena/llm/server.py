@@ -16,7 +16,7 @@ import time
 import uuid
 from typing import Any
 
-from arena.llm.scripted import Fault, ScriptedEngine
+from arena.llm.fakes.scripted import Fault, ScriptedEngine
 
 #: The reply of the ``garbage`` fault: valid JSON with none of the answer keys.
 GARBAGE = '{"gibberish": "zq xv blorp"}'

@@ -23,8 +23,8 @@ import pytest
 from app.cli import main
 from arena.agents.base import Agent
 from arena.agents.llm_agent import LLMAgent
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.messages import ChatResult
-from arena.llm.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 from arena.sinks import read_jsonl
 from arena.types import Decision

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from arena import planner
+from arena.ratings import planner
 from tournaments import config as tconfig
 from tournaments.executor import Tournament
 
