@@ -62,6 +62,11 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches(status);
+"""
+# Added later: created when a run is written (a new run, a resumed old one), never when one is
+# only read, so reading a run directory written before them leaves its file as it was. Its
+# seats then read with unknown health and its matches with unknown conditions.
+LATER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS seat_health (
     match_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
@@ -77,8 +82,6 @@ CREATE TABLE IF NOT EXISTS conditions (
     data TEXT NOT NULL
 );
 """
-# seat_health and conditions were added later: a run directory written before has them empty,
-# and its seats read with unknown health and its matches with unknown conditions.
 _HEALTH = ("decisions", "refused", "reasked", "timeouts", "forfeited")
 
 DONE = ("finished", "forfeited", "errored")
@@ -94,12 +97,25 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self._later_ready = False
 
     def close(self) -> None:
         self.db.close()
 
     # -- runs --------------------------------------------------------------------------
+    def _later_tables(self) -> None:
+        if not self._later_ready:  # once per connection: a write path, never a read
+            self.db.executescript(LATER_SCHEMA)
+            self._later_ready = True
+
+    def _has(self, table: str) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)
+        ).fetchone()
+        return row is not None
+
     def create_run(self, run_id: str, name: str, game: str, config: dict[str, Any]) -> None:
+        self._later_tables()
         self.db.execute(
             "INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, 'running', ?)",
             (run_id, name, game, time.time(), json.dumps(config, sort_keys=True)),
@@ -141,6 +157,7 @@ class Store:
 
     def write_result(self, result: MatchResult) -> None:
         """Write a finished match's result and seats in one transaction (exactly once)."""
+        self._later_tables()
         with self.db:
             self.db.execute("BEGIN")
             cur = self.db.execute(
@@ -280,6 +297,8 @@ class Store:
 
     def _health(self, only: str, ids: list[str] | None) -> dict[tuple[str, int], dict[str, Any]]:
         """Per (match, seat): the harness health counts (absent in older run directories)."""
+        if not self._has("seat_health"):
+            return {}
         rows = self.db.execute(
             "SELECT match_id, seat, "
             + ", ".join(_HEALTH)
@@ -293,6 +312,8 @@ class Store:
         }
 
     def _conditions(self, only: str, ids: list[str] | None) -> dict[str, dict[str, Any]]:
+        if not self._has("conditions"):
+            return {}
         rows = self.db.execute(
             "SELECT match_id, data FROM conditions" + (f" WHERE{only}" if only else ""),
             ids or (),
