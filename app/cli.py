@@ -160,7 +160,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"  arena run --resume {run_dir}"
         )
         return 130
-    print_leaderboard(results, threshold=tournament.config.ratings.max_harness_error)
+    options = tournament.config.ratings
+    print_leaderboard(results, threshold=options.max_harness_error, strict=options.strict)
     print_llm_summary(run_dir, results)
     print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]
@@ -289,16 +290,27 @@ def print_bank_heads(run_dir: Path) -> None:
 
 
 def print_leaderboard(
-    results: list[Any], as_json: bool = False, threshold: float | None = None
+    results: list[Any], as_json: bool = False, threshold: float | None = None, strict: bool = False
 ) -> None:
     """The end-of-run board: the batch fit, and each entry's harness health beside it (shares
-    of refused answers, fallbacks and forfeits; ``arena leaderboard`` has the intervals)."""
+    of refused answers, fallbacks and forfeits; ``arena leaderboard`` has the intervals).
+    ``strict`` (``ratings.strict``): a board with a flagged entry is not printed, only why."""
     from app.commands.health_view import share_text
-    from arena.ratings.health import DEFAULT_THRESHOLD, entry_health
+    from arena.ratings.health import DEFAULT_THRESHOLD, entry_health, strict_problems
     from arena.ratings.leaderboard import KEYS, leaderboard
 
     rows = leaderboard(results)
-    health = entry_health(results, KEYS["agent"], threshold or DEFAULT_THRESHOLD)
+    threshold = threshold or DEFAULT_THRESHOLD
+    health = entry_health(results, KEYS["agent"], threshold)
+    problems = strict_problems(health, threshold) if strict else []
+    if problems:
+        err_console.print(
+            "not printing the board (ratings.strict): the harness decided part of it:\n  "
+            + "\n  ".join(problems),
+            highlight=False,
+            markup=False,
+        )
+        return
     if as_json:
         print(
             json.dumps([{**r.model_dump(), "health": health.get(r.agent)} for r in rows], indent=2)

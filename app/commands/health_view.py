@@ -3,6 +3,8 @@ trust columns): a Rich table, CSV columns and short lines for the end-of-run sum
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from rich.table import Table
@@ -161,3 +163,40 @@ def strict_refusal(docs: list[dict[str, Any]]) -> str | None:
         "it:\n  " + "\n  ".join(lines) + "\n(docs/leaderboards.md; drop --strict to see it "
         "with the flags)"
     )
+
+
+def health_settings(config: dict[str, Any], strict: bool) -> tuple[float, bool]:
+    """The harness-error threshold and whether to refuse a flagged board (config or flag)."""
+    ratings = config.get("ratings") or {}
+    return float(ratings.get("max_harness_error", 0.05)), strict or bool(ratings.get("strict"))
+
+
+def leaderboard_csv(docs: list[dict[str, Any]]) -> str:
+    """Every season's rows as CSV (a ``season`` column when there are several)."""
+    out = io.StringIO()
+    nested = ("roles", "roles_ci", "health", "clean", "repeat_mu", "flags")
+    rows = docs[0]["rows"]
+    fields = [k for k in rows[0] if k not in nested] if rows else ["agent"]
+    trust = list(csv_fields(rows[0]) if rows else {})
+    season = ["season"] if len(docs) > 1 else []
+    writer = csv.DictWriter(
+        out, fieldnames=[*season, *fields, "roles", "roles_ci", *trust], lineterminator="\n"
+    )
+    writer.writeheader()
+    for doc in docs:
+        for row in doc["rows"]:
+            roles = ";".join(f"{k}={v}" for k, v in sorted(row.get("roles", {}).items()))
+            cis = ";".join(
+                f"{k}={lo}..{hi}" for k, (lo, hi) in sorted(row.get("roles_ci", {}).items())
+            )
+            number = {"season": doc["season"]["number"]} if season else {}
+            writer.writerow(
+                {
+                    **number,
+                    **{k: row.get(k) for k in fields},
+                    "roles": roles,
+                    "roles_ci": cis,
+                    **csv_fields(row),
+                }
+            )
+    return out.getvalue()

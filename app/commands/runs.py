@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import datetime as dt
-import io
 import json
 import signal
 import sys
@@ -236,13 +234,8 @@ def coverage_lines(coverage: dict[str, Any], cross_table: bool) -> list[str]:
     return lines
 
 
-def health_settings(config: dict[str, Any], strict: bool) -> tuple[float, bool]:
-    """The harness-error threshold and whether to refuse a flagged board (config or flag)."""
-    ratings = config.get("ratings") or {}
-    return float(ratings.get("max_harness_error", 0.05)), strict or bool(ratings.get("strict"))
-
-
 def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from app.commands.health_view import health_settings, leaderboard_csv
     from arena.ratings.board import PoolRefused, boards
 
     try:
@@ -276,7 +269,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         print(json.dumps(first, indent=2, sort_keys=True, default=str))
         return 0
     if args.csv:
-        sys.stdout.write(_csv(docs))
+        sys.stdout.write(leaderboard_csv(docs))
         return 0
     for doc in docs:
         _print_board(doc)
@@ -295,39 +288,6 @@ def _add_columns(args: argparse.Namespace, doc: dict[str, Any]) -> None:
         from arena.metrics.report import leaderboard_metrics
 
         doc["metric_columns"] = leaderboard_metrics(doc, args.run_dir)
-
-
-def _csv(docs: list[dict[str, Any]]) -> str:
-    """Every season's rows as CSV (a ``season`` column when there are several)."""
-    from app.commands.health_view import csv_fields
-
-    out = io.StringIO()
-    nested = ("roles", "roles_ci", "health", "clean", "repeat_mu", "flags")
-    rows = docs[0]["rows"]
-    fields = [k for k in rows[0] if k not in nested] if rows else ["agent"]
-    trust = list(csv_fields(rows[0]) if rows else {})
-    season = ["season"] if len(docs) > 1 else []
-    writer = csv.DictWriter(
-        out, fieldnames=[*season, *fields, "roles", "roles_ci", *trust], lineterminator="\n"
-    )
-    writer.writeheader()
-    for doc in docs:
-        for row in doc["rows"]:
-            roles = ";".join(f"{k}={v}" for k, v in sorted(row.get("roles", {}).items()))
-            cis = ";".join(
-                f"{k}={lo}..{hi}" for k, (lo, hi) in sorted(row.get("roles_ci", {}).items())
-            )
-            number = {"season": doc["season"]["number"]} if season else {}
-            writer.writerow(
-                {
-                    **number,
-                    **{k: row.get(k) for k in fields},
-                    "roles": roles,
-                    "roles_ci": cis,
-                    **csv_fields(row),
-                }
-            )
-    return out.getvalue()
 
 
 def _print_board(doc: dict[str, Any]) -> None:

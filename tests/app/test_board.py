@@ -34,7 +34,9 @@ def llm_entry(url: str, **params: Any) -> dict[str, Any]:
     return {"name": "model", "kind": "llm", "params": {"backend": backend, **params}}
 
 
-def run(tmp: Path, name: str, agents: list[dict[str, Any]], matches: int = 12) -> Path:
+def run(
+    tmp: Path, name: str, agents: list[dict[str, Any]], matches: int = 12, **extra: Any
+) -> Path:
     doc = {
         "name": name,
         "game": "price_bargaining",
@@ -44,6 +46,7 @@ def run(tmp: Path, name: str, agents: list[dict[str, Any]], matches: int = 12) -
         "concurrency": 1,  # one request at a time: the server's fault draws come in one order
         "policy": {"retries": 2, "fallback": "random_legal", "timeout_s": 30},
         "output_dir": str(tmp / "runs"),
+        **extra,
     }
     path = tmp / f"{name}.yaml"
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")
@@ -143,3 +146,18 @@ def test_runs_differing_only_in_a_prompt_are_never_pooled_silently(
     alone = board(capsys, str(a))
     again = board(capsys, str(a))
     assert alone["rows"] == again["rows"]  # re-reading a run reproduces its board exactly
+
+
+def test_a_strict_config_refuses_the_end_of_run_board_and_the_leaderboard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    strict = {"strict": True, "max_harness_error": 0.2}
+    capsys.readouterr()
+    # a server of its own: its fault draws do not depend on the tests run before
+    with ServerThread(ScriptedEngine(seed=3, fault_rates={"garbage": GARBAGE_RATE})) as server:
+        run_dir = run(tmp_path, "strict", [llm_entry(server.url), BOTS[0]], 4, ratings=strict)
+    out, err = capsys.readouterr()
+    assert "Leaderboard (" not in out
+    assert "not printing the board (ratings.strict)" in err and "model: answers refused" in err
+    assert main(["leaderboard", str(run_dir)]) == 2  # the config's strict, without --strict
+    assert "refusing to print the board" in capsys.readouterr().err
