@@ -43,6 +43,7 @@ EXTENSIONS = (
     "app.commands.play",
     "app.commands.plan",
     "app.commands.reparse",
+    "app.commands.remote",
 )
 
 console = Console()
