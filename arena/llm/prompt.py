@@ -33,6 +33,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: anyway (``tournaments.conditions``).
 TEMPLATE_VERSION = 1
 
+
 def fill(template: str, values: dict[str, Any]) -> str:
     """``template`` with its ``{name}`` placeholders filled; other braces are kept as written
     (briefing templates show JSON answer formats, which ``str.format`` would choke on)."""
