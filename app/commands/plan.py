@@ -81,14 +81,16 @@ def render(plan: list[dict[str, Any]], confidence: float, n: int) -> Table:
         "power; further matches to settle the observed gap, at the recorded cost per match",
         title_justify="left",
     )
-    for col in ("above", "below", "μ gap", "P(order right)", "MDD", "played", "more", "cost"):
+    cols = ("above", "below", "μ gap", "P(order right)", "MDD", "played", "more", "tokens", "cost")
+    for col in cols:
         table.add_column(col, justify="left" if col in ("above", "below") else "right")
     for p in plan:
         more = "settled" if p["settled"] else ("too close" if p["more"] is None else str(p["more"]))
         cost = "-" if p.get("cost_usd") is None else f"${p['cost_usd']:.4f}"
+        tokens = "-" if p.get("tokens") is None else f"{p['tokens']:,}"
         table.add_row(
             p["above"], p["below"], f"{p['gap']:.2f}", f"{p['p_order']:.3f}",
-            f"{p['mdd']:.2f}", str(p["played"]), more, cost,
+            f"{p['mdd']:.2f}", str(p["played"]), more, tokens, cost,
         )  # fmt: skip
     return table
 

@@ -118,6 +118,11 @@ def test_clean_rule_bot_runs_are_never_flagged(
     assert main(["leaderboard", str(clean), "--strict"]) == 0
     out = capsys.readouterr().out
     assert "Harness health" in out
+    # re-running the run reproduces its board exactly, and the two pool as one season
+    rerun = run(tmp_path, "bots-again", BOTS, matches=6)
+    assert board(capsys, str(rerun))["rows"] == doc["rows"]
+    pooled = board(capsys, str(clean), str(rerun))
+    assert pooled["season"]["of"] == 1 and pooled["season"]["matches"] == 12
 
 
 def test_runs_differing_only_in_a_prompt_are_never_pooled_silently(
