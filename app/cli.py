@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.table import Table
 
 from app.wording import count
 from arena.errors import ConfigError
@@ -296,7 +295,7 @@ def print_leaderboard(
     """The end-of-run board: the batch fit, and each entry's harness health beside it (shares
     of refused answers, fallbacks and forfeits; ``arena leaderboard`` has the intervals).
     ``strict`` (``ratings.strict``): a board with a flagged entry is not printed, only why."""
-    from app.commands.health_view import share_text
+    from app.commands.health_view import end_of_run_table
     from arena.ratings.health import DEFAULT_THRESHOLD, entry_health, strict_problems
     from arena.ratings.leaderboard import KEYS, leaderboard
 
@@ -317,32 +316,7 @@ def print_leaderboard(
             json.dumps([{**r.model_dump(), "health": health.get(r.agent)} for r in rows], indent=2)
         )
         return
-    table = Table(
-        title="Leaderboard (batch Bradley–Terry fit over all results, factions as teams; "
-        "sorted by μ; harness health: shares of decisions refused / settled by a fallback, "
-        "of matches forfeited)",
-        title_justify="left",
-    )
-    cols = ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate")
-    for col in (*cols, "refused", "fallback", "forfeited", "flag"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
-    for r in rows:
-        h = health.get(r.agent) or {}
-        unknown = bool(h.get("unknown_matches"))
-        table.add_row(
-            r.agent,
-            f"{r.mu:.2f}",
-            f"{r.sigma:.2f}",
-            f"{r.conservative:.2f}",
-            str(r.games),
-            str(r.wins),
-            str(r.draws),
-            str(r.losses),
-            f"{r.win_rate:.3f}",
-            *(share_text(h.get(k), interval=False) for k in ("refused", "fallback", "forfeit")),
-            "unknown" if unknown else ("!" if h.get("flag") else ""),
-        )
-    console.print(table)
+    console.print(end_of_run_table(rows, health))
     for agent, h in health.items():
         if h.get("flag"):
             console.print(f"  ! {agent}: {h['flag']}", highlight=False, markup=False)

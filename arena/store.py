@@ -199,27 +199,7 @@ class Store:
                     for s in result.seats
                 ],
             )
-            self.db.executemany(
-                "INSERT INTO seat_health VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        result.match_id,
-                        s.seat,
-                        s.decisions,
-                        s.refused or 0,
-                        s.reasked or 0,
-                        s.timeouts or 0,
-                        int(bool(s.forfeited)),
-                    )
-                    for s in result.seats
-                    if s.decisions is not None
-                ],
-            )
-            if result.conditions is not None:
-                self.db.execute(
-                    "INSERT INTO conditions VALUES (?, ?)",
-                    (result.match_id, json.dumps(result.conditions, sort_keys=True)),
-                )
+            self._write_later(result)
 
     def results(
         self, repeat: int | None = None, ids: Collection[str] | None = None
@@ -294,6 +274,31 @@ class Store:
                 )
             )
         return out
+
+    def _write_later(self, result: MatchResult) -> None:
+        """The seats' harness health and the match's conditions (inside write_result's
+        transaction)."""
+        self.db.executemany(
+            "INSERT INTO seat_health VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    result.match_id,
+                    s.seat,
+                    s.decisions,
+                    s.refused or 0,
+                    s.reasked or 0,
+                    s.timeouts or 0,
+                    int(bool(s.forfeited)),
+                )
+                for s in result.seats
+                if s.decisions is not None
+            ],
+        )
+        if result.conditions is not None:
+            self.db.execute(
+                "INSERT INTO conditions VALUES (?, ?)",
+                (result.match_id, json.dumps(result.conditions, sort_keys=True)),
+            )
 
     def _health(self, only: str, ids: list[str] | None) -> dict[tuple[str, int], dict[str, Any]]:
         """Per (match, seat): the harness health counts (absent in older run directories)."""

@@ -200,3 +200,34 @@ def leaderboard_csv(docs: list[dict[str, Any]]) -> str:
                 }
             )
     return out.getvalue()
+
+
+def end_of_run_table(rows: list[Any], health: dict[str, dict[str, Any]]) -> Table:
+    """The table ``arena run`` prints at the end: the batch fit's rows (``LeaderboardRow``)
+    with each entry's shares of refused and fallback decisions and of forfeits."""
+    table = Table(
+        title="Leaderboard (batch Bradley–Terry fit over all results, factions as teams; "
+        "sorted by μ; harness health: shares of decisions refused / settled by a fallback, "
+        "of matches forfeited)",
+        title_justify="left",
+    )
+    cols = ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate")
+    for col in (*cols, "refused", "fallback", "forfeited", "flag"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for r in rows:
+        h = health.get(r.agent) or {}
+        unknown = bool(h.get("unknown_matches"))
+        table.add_row(
+            r.agent,
+            f"{r.mu:.2f}",
+            f"{r.sigma:.2f}",
+            f"{r.conservative:.2f}",
+            str(r.games),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            f"{r.win_rate:.3f}",
+            *(share_text(h.get(k), interval=False) for k in ("refused", "fallback", "forfeit")),
+            "unknown" if unknown else ("!" if h.get("flag") else ""),
+        )
+    return table
