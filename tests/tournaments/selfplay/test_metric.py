@@ -19,9 +19,9 @@ import pytest
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.selfplay.config import parse
-from tests.tournaments.selfplay_setup import raw_config, seed_bank
-from tournaments.selfplay import SelfPlay
+from tests.tournaments.selfplay.selfplay_setup import raw_config, seed_bank
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
 
 WALK_AWAY = "Prefer walk_away."
 

@@ -12,11 +12,11 @@ import pytest
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.memory.bank import open_bank
-from arena.selfplay.config import parse
-from arena.selfplay.report import churn, generations, series
-from tests.tournaments.selfplay_setup import seed_bank, small_config
-from tournaments.report.plots import SELFPLAY_PLOTS, plot_selfplay
-from tournaments.selfplay import SelfPlay
+from tests.tournaments.selfplay.selfplay_setup import seed_bank, small_config
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
+from tournaments.selfplay.plots import SELFPLAY_PLOTS, plot_selfplay
+from tournaments.selfplay.report import churn, generations, series
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """What ``arena selfplay`` wires around a run: every game on the live bus and through the
-streaming metrics, as ``arena run`` does (:mod:`app.live`).
+streaming metrics, as ``arena run`` does.
 
 One session (one broker, one set of credentials) serves the whole self-play run under the run
 directory's name. Match ids repeat across repeats (an episode id names the generation, phase,
@@ -14,13 +14,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from app.live import LiveOptions, LiveSession
 from arena.events import Event
-from arena.live import topics
 from arena.results import MatchSpec
 from arena.sinks import EventSink
+
+
+class LiveSinks(Protocol):
+    """What the games need of a live session: the sinks that publish one game."""
+
+    def sinks(self, spec: MatchSpec) -> list[EventSink]: ...
 
 
 def live_match_id(spec: MatchSpec) -> str:
@@ -62,34 +66,6 @@ class Retagged:
 
     def close(self) -> None:
         self.inner.close()
-
-
-class SelfPlayLive(LiveSession):
-    """A :class:`LiveSession` whose status is the self-play run's, not one store's."""
-
-    def __init__(self, run_id: str, root: Path, options: LiveOptions | None = None) -> None:
-        super().__init__(run_id, root, options)
-        self.selfplay: Any = None
-        self.last: MatchSpec | None = None  # the latest game started: where the run is
-        self._planned: int | None = None
-
-    def sinks(self, spec: MatchSpec) -> list[EventSink]:
-        self.last = spec
-        tagged = spec.model_copy(update={"match_id": live_match_id(spec)})
-        return [Retagged(s, tagged.match_id) for s in super().sinks(tagged)]
-
-    async def publish_status(self, final: bool = False) -> None:
-        if self.publisher is None or self.selfplay is None:
-            return
-        if self._planned is None:
-            self._planned = planned_games(self.selfplay.config)
-        running = 0 if final else len(self.active)
-        doc = status_doc(self.selfplay, self.last, running, final, self._planned)
-        doc["run_id"] = self.run_id
-        doc["bus"] = self.publisher.counters()
-        if self.url is not None:
-            doc["broker"] = self.public_url
-        self.publisher.retain(topics.status(self.run_id), doc)
 
 
 def planned_games(config: Any) -> int:
@@ -140,7 +116,7 @@ def status_doc(
 
 
 def selfplay_sinks(
-    live: LiveSession | None, root: Path, metrics: bool = True
+    live: LiveSinks | None, root: Path, metrics: bool = True
 ) -> Callable[[MatchSpec], list[Any]] | None:
     """Each game's sinks: the live ones, then the streaming metrics (their events also go to
     the live sinks, as in ``arena run``), written to ``ROOT/rR/metrics/<episode>.live.jsonl``."""

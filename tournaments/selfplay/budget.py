@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.selfplay.config import LIMITS, PHASES, Budget, Limits
+from tournaments.selfplay.config import LIMITS, PHASES, Budget, Limits
 
 
 @dataclass

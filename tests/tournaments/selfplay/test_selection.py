@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.selfplay import candidate as cand
-from arena.selfplay.gate import decide, lower_bound
-from arena.selfplay.select import (
+from tournaments.selfplay import candidate as cand
+from tournaments.selfplay.gate import decide, lower_bound
+from tournaments.selfplay.select import (
     Rating,
     UnitGame,
     optimistic_order,
@@ -16,7 +16,7 @@ from arena.selfplay.select import (
     role_ratings,
     survivors,
 )
-from arena.selfplay.units import episode_id, flipping, make_units, replicate_plan
+from tournaments.selfplay.units import episode_id, flipping, make_units, replicate_plan
 
 
 def test_units_are_common_to_all_candidates_and_splits_are_disjoint() -> None:
@@ -56,7 +56,7 @@ def test_candidate_ids_are_contexts_and_entries_read_the_pinned_version() -> Non
     )
     assert a.id == b.id and a.insights == ("i1", "i2") and a.exclude == ("i3",)
     entry = b.agent_entry(
-        __import__("arena.selfplay.config", fromlist=["EntrySpec"]).EntrySpec(
+        __import__("tournaments.selfplay.config", fromlist=["EntrySpec"]).EntrySpec(
             kind="llm", params={"backend": {"model": "scripted"}}
         )
     )

@@ -115,7 +115,7 @@ class Budget(Limits):
 
 
 class Replay(Strict):
-    """Prioritised replay of decisive states (:mod:`arena.selfplay.replay`); replayed games
+    """Prioritised replay of decisive states (:mod:`tournaments.selfplay.replay_buffer`); replayed games
     never count toward ratings nor the gate."""
 
     # replayed games per generation as a fraction of the generation's play games (0: off)

@@ -7,7 +7,7 @@
   generation's select games. Replicates are select games: rated, and averaged per unit in the
   gate's screen. Budget phase ``play``; directory ``gGGG/replicates``.
 * **Prioritised replay** (``replay``): states drawn from the repeat's
-  :class:`arena.selfplay.replay.ReplayBuffer` are played on from an engine restored from their
+  :class:`tournaments.selfplay.replay_buffer.ReplayBuffer` are played on from an engine restored from their
   snapshot. Replayed games are never rated nor gated; the reflector reads them beside the
   train games, and their outcomes update the buffer. Budget phase ``replay``; directory
   ``gGGG/replay``. Gate games never enter the buffer (the gate split is never shown to the
@@ -20,37 +20,21 @@ run schedules exactly the same games.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.engine import RulesEngine
 from arena.memory.trajectory import load_events
 from arena.results import MatchResult
 from arena.seeding import derive_seed
-from arena.selfplay.candidate import Candidate
-from arena.selfplay.replay import ReplayBuffer, decisions_of, reach, restored
-from arena.selfplay.units import Unit, flipping, replicate_plan
 from arena.types import InvalidAction
-from tournaments.selfplay_phase import Episode
+from tournaments.selfplay.config import SelfPlayConfig
+from tournaments.selfplay.phase import Job
+from tournaments.selfplay.replay_buffer import ReplayBuffer, decisions_of, reach, restored
+from tournaments.selfplay.state import Play, Played, RepeatState, score
+from tournaments.selfplay.units import Unit, flipping, replicate_plan
 
-if TYPE_CHECKING:
-    from tournaments.selfplay import RepeatState, SelfPlay
-
-Played = list[tuple[Episode, MatchResult | None]]
 REPLICATE_OFFSET = 2_000_000  # plan indices of replicates follow the generation's play games
-
-
-@dataclass(frozen=True)
-class Job:
-    """One episode to schedule: who plays which unit (replicate), from which start."""
-
-    candidate: Candidate
-    unit: Unit
-    replicate: int = 0
-    start: Callable[[], RulesEngine[Any]] | None = None
-    note: dict[str, Any] | None = None
 
 
 def _won(res: MatchResult, unit: Unit) -> bool:
@@ -58,14 +42,20 @@ def _won(res: MatchResult, unit: Unit) -> bool:
 
 
 async def replicate_flipped(
-    sp: SelfPlay, state: RepeatState, g: int, select: list[Unit], played: Played, gdir: Path
+    config: SelfPlayConfig,
+    play: Play,
+    state: RepeatState,
+    g: int,
+    select: list[Unit],
+    played: Played,
+    gdir: Path,
 ) -> Played:
     """Every candidate plays the flipped select units again (bounded); [] when off."""
-    cfg = sp.config.selection
+    cfg = config.selection
     if cfg.replicates <= 0:
         return []
     scores = [
-        (e.unit.key, sp._score(res, e.unit))
+        (e.unit.key, score(config.metric, res, e.unit))
         for e, res in played
         if res is not None and e.unit.split == "select"
     ]
@@ -75,12 +65,14 @@ async def replicate_flipped(
     jobs = [Job(c, u, r) for u, r in plan for c in state.population]
     if not jobs:
         return []
-    return await sp._play(state, "play", g, jobs, gdir / "replicates", offset=REPLICATE_OFFSET)
+    return await play(state, "play", g, jobs, gdir / "replicates", offset=REPLICATE_OFFSET)
 
 
-def feed_buffer(sp: SelfPlay, state: RepeatState, batches: list[tuple[Played, Path]]) -> None:
+def feed_buffer(
+    config: SelfPlayConfig, state: RepeatState, batches: list[tuple[Played, Path]]
+) -> None:
     """Offer the finished train/select games (in episode order) to the replay buffer."""
-    cfg = sp.config.replay
+    cfg = config.replay
     if cfg.fraction <= 0:
         return
     if state.buffer is None:
@@ -96,11 +88,10 @@ def feed_buffer(sp: SelfPlay, state: RepeatState, batches: list[tuple[Played, Pa
 
 
 async def replay_states(
-    sp: SelfPlay, state: RepeatState, g: int, play_games: int, gdir: Path
+    cfg: SelfPlayConfig, play: Play, state: RepeatState, g: int, play_games: int, gdir: Path
 ) -> Played:
     """Replay ``replay.fraction`` × ``play_games`` states drawn from the buffer, each from its
     restored snapshot, the population taking them in turn; [] when off or empty."""
-    cfg = sp.config
     buffer = state.buffer
     n = cfg.replay.games(play_games)
     if buffer is None or not len(buffer) or n <= 0:
@@ -129,7 +120,7 @@ async def replay_states(
     if not jobs:
         return []
     where = gdir / "replay"
-    played = await sp._play(state, "replay", g, jobs, where)
+    played = await play(state, "replay", g, jobs, where)
     for e, res in played:
         if res is None or res.status != "finished" or not res.jsonl:
             continue

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from arena.errors import ConfigError
-from arena.selfplay.config import parse
+from tournaments.selfplay.config import parse
 
 
 def good(**change: Any) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def test_every_selfplay_example_is_valid() -> None:
     """Self-play examples live apart from tournament examples (a different schema)."""
     from pathlib import Path
 
-    from arena.selfplay.config import load as load_selfplay
+    from tournaments.selfplay.config import load as load_selfplay
 
     root = Path(__file__).resolve().parents[3] / "tournaments" / "examples" / "selfplay"
     examples = sorted(root.glob("*.yaml"))

@@ -17,9 +17,9 @@ import pytest
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.selfplay.config import parse
-from tests.tournaments import selfplay_game
-from tournaments.selfplay import SelfPlay
+from tests.tournaments.selfplay import selfplay_game
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from arena.selfplay.config import EntrySpec
+from tournaments.selfplay.config import EntrySpec
 
 
 class Candidate(BaseModel):

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.selfplay.config import SelfPlayConfig
+from tournaments.selfplay.config import SelfPlayConfig
 
 # two-sided 97.5 % Student t quantiles by degrees of freedom (R - 1), then the normal
 _T975 = {

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.selfplay.units import Unit
+from tournaments.selfplay.units import Unit
 
 
 @dataclass(frozen=True)

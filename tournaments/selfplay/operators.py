@@ -25,8 +25,8 @@ from typing import Any
 
 from arena.memory.bank import Bank
 from arena.memory.model import Insight
-from arena.selfplay import candidate as cand
-from arena.selfplay.candidate import Candidate
+from tournaments.selfplay import candidate as cand
+from tournaments.selfplay.candidate import Candidate
 
 
 def _evidence(i: Insight) -> tuple[float, int, str]:

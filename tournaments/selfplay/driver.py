@@ -6,10 +6,10 @@ One repeat (master seed) runs G generations. Generation g:
 1. **play** — every candidate plays fresh *train* and *select* units (common random numbers:
    the same deals, seats and opponents for every candidate of the generation);
 2. **rate** — the candidates' paired score means by the run's ``metric`` over every select
-   unit so far (ids persist, so σ persists; :mod:`arena.selfplay.select`);
+   unit so far (ids persist, so σ persists; :mod:`tournaments.selfplay.select`);
 3. **gate** — the best candidate by μ − kσ other than the incumbent, if it rates above it,
    plays the frozen *gate* units; it replaces the incumbent only if the one-sided lower bound
-   of its paired improvement is > 0 (:mod:`arena.selfplay.gate`);
+   of its paired improvement is > 0 (:mod:`tournaments.selfplay.gate`);
 4. **reproduce** — the incumbent and the top elites survive, operators fill the population
    (parents by μ + cσ); rejected contexts go to the tabu log.
 
@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,47 +31,26 @@ import numpy as np
 from arena import registry
 from arena.memory.bank import open_bank
 from arena.results import MatchResult, MatchSpec
-from arena.selfplay import candidate as cand
-from arena.selfplay.budget import Ledger
-from arena.selfplay.candidate import Candidate
-from arena.selfplay.config import SelfPlayConfig
-from arena.selfplay.gate import GateDecision, decide
-from arena.selfplay.replay import ReplayBuffer
-from arena.selfplay.select import UnitGame, rank, ratings, unit_games, unit_means
-from arena.selfplay.units import Split, Unit, episode_id, make_units
 from tournaments.executor import SinkFactory
-from tournaments.selfplay_phase import Episode, play_phase, run_config, write_json, write_text
-from tournaments.selfplay_replay import (
-    Job,
+from tournaments.selfplay import candidate as cand
+from tournaments.selfplay.budget import Ledger
+from tournaments.selfplay.candidate import Candidate
+from tournaments.selfplay.config import SelfPlayConfig
+from tournaments.selfplay.extra_games import (
     feed_buffer,
     replay_states,
     replay_summary,
     replicate_flipped,
 )
-from tournaments.selfplay_reproduce import record_bank_head, reproduce, tabu_entry
-from tournaments.selfplay_summary import generation_summary, improvement
+from tournaments.selfplay.gate import GateDecision, decide
+from tournaments.selfplay.phase import Episode, Job, play_phase, run_config, write_json, write_text
+from tournaments.selfplay.reproduce import reproduce, tabu_entry
+from tournaments.selfplay.select import UnitGame, rank, ratings, unit_games, unit_means
+from tournaments.selfplay.state import Context, RepeatState, record_bank_head, score
+from tournaments.selfplay.summary import generation_summary, improvement
+from tournaments.selfplay.units import Split, Unit, episode_id, make_units
 
 OnGeneration = Callable[[dict[str, Any]], None]
-
-
-@dataclass
-class RepeatState:
-    repeat: int
-    incumbent: Candidate
-    seed: Candidate
-    population: list[Candidate]
-    known: dict[str, Candidate] = field(default_factory=dict)
-    # what ratings read: every select unit so far as a contest of the candidates' scores
-    select_units: list[UnitGame] = field(default_factory=list)
-    # what reflection reads: candidate -> (unit, result, run directory of its record)
-    train_results: dict[str, list[tuple[Unit, MatchResult, Path]]] = field(default_factory=dict)
-    buffer: ReplayBuffer | None = None  # prioritised replay (config.replay.fraction > 0)
-    gate_scores: dict[str, dict[str, float]] = field(default_factory=dict)  # cand -> unit -> s
-    gated: set[str] = field(default_factory=set)
-    tabu: list[dict[str, Any]] = field(default_factory=list)
-    champions: list[Candidate] = field(default_factory=list)  # replaced incumbents
-    decisions: list[dict[str, Any]] = field(default_factory=list)
-    generations: list[dict[str, Any]] = field(default_factory=list)
 
 
 class SelfPlay:
@@ -88,6 +66,7 @@ class SelfPlay:
         self.extra_sinks = extra_sinks
         self.on_generation = on_generation
         self.ledger = Ledger(config.budget, stop_file=root / "STOP")
+        self.ctx = Context(config, self.ledger, root)
         engine_cls = registry.engine_class(config.game)
         self.n_seats = engine_cls(config.rules, seed=0).n_seats
         seats = config.units.seats
@@ -95,7 +74,7 @@ class SelfPlay:
 
     # -- the run ---------------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
-        from arena.selfplay.report import summarise
+        from tournaments.selfplay.report import summarise
 
         self.root.mkdir(parents=True, exist_ok=True)
         if not (self.root / "config.yaml").exists():  # what --resume and export read
@@ -145,12 +124,10 @@ class SelfPlay:
     def _start(self, r: int, rdir: Path) -> RepeatState:
         seedc = self.config.seed_context
         bank = open_bank(rdir / "bank.sqlite")
-        self.banks = getattr(self, "banks", {})
-        self.banks[r] = bank
         seed_file = rdir / "seed.json"
         if seed_file.exists():  # a resumed run: the bank has grown since the seed was made
             seed = Candidate.model_validate_json(seed_file.read_text(encoding="utf-8"))
-            return RepeatState(r, seed, seed, [seed], known={seed.id: seed})
+            return RepeatState(r, self.run_id(r), bank, seed, seed, [seed], known={seed.id: seed})
         if bank.head()[0] == 0 and seedc.bank:
             import io
 
@@ -169,8 +146,9 @@ class SelfPlay:
             active=active,
         )
         write_text(seed_file, seed.model_dump_json())
-        record_bank_head(self, r, "the seed bank's copy")
-        return RepeatState(r, seed, seed, [seed], known={seed.id: seed})
+        state = RepeatState(r, self.run_id(r), bank, seed, seed, [seed], known={seed.id: seed})
+        record_bank_head(self.ctx, state, "the seed bank's copy")
+        return state
 
     # -- one generation --------------------------------------------------------------------
     def _units(self, r: int, split: Split, g: int, panel: list[str]) -> list[Unit]:
@@ -269,7 +247,7 @@ class SelfPlay:
                     **e.unit.as_dict(),
                     "replicate": e.replicate,
                     "status": res.status if res else "not played",
-                    "score": self._score(res, e.unit) if res else None,
+                    "score": score(self.config.metric, res, e.unit) if res else None,
                     **(e.note or {}),
                 }
             )
@@ -278,18 +256,10 @@ class SelfPlay:
         )
         return out
 
-    def _score(self, res: MatchResult, unit: Unit) -> float:
-        if res.status not in ("finished", "forfeited") or unit.seat >= len(res.seats):
-            return math.nan
-        seat = res.seats[unit.seat]
-        if self.config.metric == "win":
-            return 1.0 if seat.result == "win" else 0.0
-        return float(seat.reward)
-
     async def _generation(self, state: RepeatState, g: int, rdir: Path) -> None:
         gdir = rdir / f"g{g:03d}"
         if g == 0 and len(state.population) < self.config.population:
-            state.population = await reproduce(self, state, -1, [state.seed.id], {}, gdir)
+            state.population = await reproduce(self.ctx, state, -1, [state.seed.id], {}, gdir)
         panel_names = [p["name"] for p in self._panel_entries(state)]
         train = self._units(state.repeat, "train", g, panel_names)
         select = self._units(state.repeat, "select", g, panel_names)
@@ -297,17 +267,21 @@ class SelfPlay:
         played = await self._play(state, "play", g, jobs, gdir / "play")
         if self.ledger.stopped:
             return
-        replicated = await replicate_flipped(self, state, g, select, played, gdir)
+        replicated = await replicate_flipped(
+            self.config, self._play, state, g, select, played, gdir
+        )
         if self.ledger.stopped:
             return
-        feed_buffer(self, state, [(played, gdir / "play"), (replicated, gdir / "replicates")])
+        feed_buffer(
+            self.config, state, [(played, gdir / "play"), (replicated, gdir / "replicates")]
+        )
         played = [*played, *replicated]
         state.train_results = {}  # reflection reads this generation's train games
         for e, res in played:
             if res is not None and e.unit.split != "select":
                 state.train_results.setdefault(e.candidate, []).append((e.unit, res, gdir / "play"))
         scored = [
-            (e.unit, e.replicate, e.candidate, self._score(res, e.unit))
+            (e.unit, e.replicate, e.candidate, score(self.config.metric, res, e.unit))
             for e, res in played
             if res is not None and e.unit.split == "select"
         ]
@@ -321,17 +295,17 @@ class SelfPlay:
             return
         replayed: list[tuple[Episode, MatchResult | None]] = []
         if g + 1 < self.config.generations:  # replays feed the next generation's reflection
-            replayed = await replay_states(self, state, g, len(jobs), gdir)
+            replayed = await replay_states(self.config, self._play, state, g, len(jobs), gdir)
             if self.ledger.stopped:
                 return
-        summary = generation_summary(self, state, g, table, played, decision, contests)
+        summary = generation_summary(self.ctx, state, g, table, played, decision, contests)
         summary["replay"] = replay_summary(state, replayed)
         state.generations.append(summary)
         write_json(gdir / "generation.json", summary)
         if self.on_generation is not None:
             self.on_generation(summary)
         if g + 1 < self.config.generations:
-            state.population = await reproduce(self, state, g, order, table, gdir)
+            state.population = await reproduce(self.ctx, state, g, order, table, gdir)
 
     async def _gate(
         self,
@@ -370,7 +344,9 @@ class SelfPlay:
         played = await self._play(state, "gate", g, jobs, gdir / "gate")
         for e, res in played:
             if res is not None:
-                state.gate_scores.setdefault(e.candidate, {})[e.unit.key] = self._score(res, e.unit)
+                state.gate_scores.setdefault(e.candidate, {})[e.unit.key] = score(
+                    self.config.metric, res, e.unit
+                )
         if self.ledger.stopped:
             return None
         keys = [u.key for u in gate_units]

@@ -4,7 +4,7 @@ Every game is a :class:`arena.runner.MatchRunner` match driven by
 :class:`tournaments.executor.Tournament` into an ordinary run directory (``arena.sqlite`` +
 ``matches/*.jsonl``) — so ``arena runs``, the leaderboard, the metrics and ``arena memory
 reflect`` read it like any run. The specs are the phase's episodes (ids from
-:func:`arena.selfplay.units.episode_id`); matches already finished are skipped, so a resumed
+:func:`tournaments.selfplay.units.episode_id`); matches already finished are skipped, so a resumed
 phase plays only what is missing. Games are admitted one at a time against the ledger: a cap
 is overshot by at most the games in flight.
 """
@@ -22,8 +22,6 @@ from typing import Any
 from arena.engine import RulesEngine
 from arena.events import Event
 from arena.results import MatchResult, MatchSpec
-from arena.selfplay.budget import Ledger, Usage
-from arena.selfplay.units import Unit
 from tournaments.config import AgentEntry, RunConfig
 from tournaments.executor import (
     AsyncioExecutor,
@@ -32,6 +30,9 @@ from tournaments.executor import (
     Tournament,
     run_lock,
 )
+from tournaments.selfplay.budget import Ledger, Usage
+from tournaments.selfplay.candidate import Candidate
+from tournaments.selfplay.units import Unit
 
 # match id -> a factory of the engine the match starts from (a replay's restored state)
 Starts = dict[str, Callable[[], RulesEngine[Any]]]
@@ -45,6 +46,17 @@ class Episode:
     replicate: int = 0
     start: Callable[[], RulesEngine[Any]] | None = None  # None: a fresh deal from the seed
     note: dict[str, Any] | None = None  # extra fields of its units.jsonl row
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to schedule: who plays which unit (replicate), from which start."""
+
+    candidate: Candidate
+    unit: Unit
+    replicate: int = 0
+    start: Callable[[], RulesEngine[Any]] | None = None
+    note: dict[str, Any] | None = None
 
 
 class StartingTournament(Tournament):

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from arena.selfplay.budget import Ledger, estimate
-from arena.selfplay.config import Budget, Limits
+from tournaments.selfplay.budget import Ledger, estimate
+from tournaments.selfplay.config import Budget, Limits
 
 
 def test_timed_counts_the_blocks_wall_time_into_its_phase_even_when_it_raises() -> None:

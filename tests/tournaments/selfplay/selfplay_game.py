@@ -98,9 +98,9 @@ def register() -> None:
         registry.GameInfo(
             game="highcard",
             env_id="arena/HighCard-v0",
-            engine="tests.tournaments.selfplay_game:HighCardEngine",
-            env="tests.tournaments.selfplay_game:env",
-            bots="tests.tournaments.selfplay_game:BOTS",
+            engine="tests.tournaments.selfplay.selfplay_game:HighCardEngine",
+            env="tests.tournaments.selfplay.selfplay_game:env",
+            bots="tests.tournaments.selfplay.selfplay_game:BOTS",
             description="test-only head-to-head with a known best context (self-play)",
         )
     )

@@ -14,17 +14,15 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.seeding import derive_seed
-from arena.selfplay import operators as ops
-from arena.selfplay.budget import Usage
-from arena.selfplay.candidate import Candidate
-from arena.selfplay.select import Rating, optimistic_order, pareto_front, role_ratings
-from arena.selfplay.select import survivors as select_survivors
-
-if TYPE_CHECKING:
-    from tournaments.selfplay import RepeatState, SelfPlay
+from tournaments.selfplay import operators as ops
+from tournaments.selfplay.budget import Usage
+from tournaments.selfplay.candidate import Candidate
+from tournaments.selfplay.select import Rating, optimistic_order, pareto_front, role_ratings
+from tournaments.selfplay.select import survivors as select_survivors
+from tournaments.selfplay.state import Context, RepeatState, record_bank_head
 
 
 def tabu_entry(c: Candidate, g: int, reason: str) -> dict[str, Any]:
@@ -38,9 +36,9 @@ def tabu_entry(c: Candidate, g: int, reason: str) -> dict[str, Any]:
 
 
 async def reproduce(
-    sp: SelfPlay, state: RepeatState, g: int, order: list[str], table: dict[str, Rating], gdir: Path
+    ctx: Context, state: RepeatState, g: int, order: list[str], table: dict[str, Rating], gdir: Path
 ) -> list[Candidate]:
-    cfg = sp.config
+    cfg = ctx.config
     # the incumbent always survives (the gate compares against it), then the top elites,
     # then (pareto) the candidates best in some (game, role) that the average drops
     front: list[str] = []
@@ -69,13 +67,13 @@ async def reproduce(
     parents_order = list(dict.fromkeys([state.incumbent.id, *optimistic]))
     nxt = [state.known[i] for i in survivors]
     seen = set(survivors)
-    bank = sp.banks[state.repeat]
+    bank = state.bank
     for slot in range(cfg.population - len(nxt)):
         rng = random.Random(derive_seed(cfg.master_seed, state.repeat, g, "slot", slot))
         for attempt in range(6):
             op = ops.choose_operator(cfg.operators, rng)
             parent = state.known[parents_order[(slot + attempt) % len(parents_order)]]
-            child = await _apply(sp, op, parent, state, g, slot, attempt, parents_order, rng, bank)
+            child = await _apply(ctx, op, parent, state, g, slot, attempt, parents_order, rng, bank)
             if child is None:
                 continue
             if child.id in seen or (child.id in taboo and op != "copy"):
@@ -93,7 +91,7 @@ async def reproduce(
 
 
 async def _apply(
-    sp: SelfPlay,
+    ctx: Context,
     op: str,
     parent: Candidate,
     state: RepeatState,
@@ -104,7 +102,7 @@ async def _apply(
     rng: random.Random,
     bank: Any,
 ) -> Candidate | None:
-    cfg = sp.config
+    cfg = ctx.config
     if op == "copy":
         return parent.model_copy(update={})
     if op == "restyle":
@@ -125,12 +123,12 @@ async def _apply(
         }
         return ops.crossover(parent, other, versions, g + 1)
     if op == "reflect":
-        return await _reflect(sp, parent, state, g, slot, attempt, bank)
+        return await _reflect(ctx, parent, state, g, slot, attempt, bank)
     raise ValueError(op)
 
 
 async def _reflect(
-    sp: SelfPlay, parent: Candidate, state: RepeatState, g: int, slot: int, attempt: int, bank: Any
+    ctx: Context, parent: Candidate, state: RepeatState, g: int, slot: int, attempt: int, bank: Any
 ) -> Candidate | None:
     from arena.memory.learn import FinishedMatch
     from arena.memory.reflect import make_reflector
@@ -138,7 +136,7 @@ async def _reflect(
     from arena.memory.update import UpdateSettings
 
     games = state.train_results.get(parent.id, [])
-    if not games or not sp.ledger.admit("reflect"):
+    if not games or not ctx.ledger.admit("reflect"):
         return None
     finished = []
     for unit, res, run_dir in games:
@@ -149,15 +147,15 @@ async def _reflect(
     tabu = [
         f"context {t['note']} was rejected: {t['reason']}" for t in state.tabu[-10:] if t["note"]
     ]
-    reflector = ops.TabuReflector(make_reflector(sp.config.reflector), tabu)
+    reflector = ops.TabuReflector(make_reflector(ctx.config.reflector), tabu)
     started = time.monotonic()
-    fold_id = f"{sp.run_id(state.repeat)}:g{g}:s{slot}:a{attempt}"
+    fold_id = f"{state.run_id}:g{g}:s{slot}:a{attempt}"
     child = await ops.reflect_child(
         bank, parent, finished, reflector, fold_id, UpdateSettings(), g + 1
     )
     # the reflector's own time is the reflect phase; the fold around it, the memory update
     spent = time.monotonic() - started
-    sp.ledger.record(
+    ctx.ledger.record(
         "reflect",
         Usage(
             llm_calls=reflector.llm_calls,  # none for a scripted rule
@@ -165,21 +163,8 @@ async def _reflect(
             wall_s=reflector.wall_s,
         ),
     )
-    sp.ledger.record("memory_update", Usage(wall_s=max(0.0, spent - reflector.wall_s)))
-    record_bank_head(sp, state.repeat, f"the reflect fold {fold_id}")
+    ctx.ledger.record("memory_update", Usage(wall_s=max(0.0, spent - reflector.wall_s)))
+    record_bank_head(ctx, state, f"the reflect fold {fold_id}")
     if hasattr(reflector.inner, "close"):
         await reflector.inner.close()
     return child
-
-
-def record_bank_head(sp: SelfPlay, repeat: int, after: str) -> None:
-    """ROOT/banks/r<repeat>.head.json: the head the repeat's bank was left at, the reference
-    ``arena memory verify BANK --expect FILE`` checks (cut-off rows show against it)."""
-    from arena.memory.evidence import HeadRecord, record_head
-
-    bank = sp.banks[repeat]
-    version, head = bank.head()
-    record = HeadRecord(
-        bank=str(bank.path), version=version, head_hash=head, run_id=sp.run_id(repeat), after=after
-    )
-    record_head(sp.root, f"r{repeat}", record)

@@ -8,24 +8,22 @@ improvement over the seed."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from arena.ratings.health import add_counts, health_doc, seat_counts
 from arena.results import MatchResult
-from arena.selfplay.gate import GateDecision
-from arena.selfplay.report import churn
-from arena.selfplay.select import Rating, UnitGame, unit_means
 from arena.stats import mean_estimate, wilson
-from tournaments.selfplay_phase import Episode
-
-if TYPE_CHECKING:
-    from tournaments.selfplay import RepeatState, SelfPlay
+from tournaments.selfplay.gate import GateDecision
+from tournaments.selfplay.phase import Episode
+from tournaments.selfplay.report import churn
+from tournaments.selfplay.select import Rating, UnitGame, unit_means
+from tournaments.selfplay.state import Context, RepeatState
 
 
 def generation_summary(
-    sp: SelfPlay,
+    ctx: Context,
     state: RepeatState,
     g: int,
     table: dict[str, Rating],
@@ -33,10 +31,10 @@ def generation_summary(
     decision: GateDecision | None,
     contests: list[UnitGame],
 ) -> dict[str, Any]:
-    k = sp.config.selection.k
+    k = ctx.config.selection.k
     # the metric per candidate and unit of this generation (the mean over its replicates)
     per_unit = unit_means(contests)
-    rng = np.random.default_rng([sp.config.master_seed, state.repeat, g, 11])
+    rng = np.random.default_rng([ctx.config.master_seed, state.repeat, g, 11])
     rows = []
     for c in state.population:
         mine = [v for v in per_unit.get(c.id, {}).values() if math.isfinite(v)]
@@ -78,7 +76,7 @@ def generation_summary(
                 "health": health_doc(counts),
             }
         )
-    bank = sp.banks[state.repeat]
+    bank = state.bank
     snap = bank.at()
     # the bank against the one the previous generation (or the seed) was reported with
     before = state.generations[-1]["bank"]["version"] if state.generations else None
@@ -90,7 +88,7 @@ def generation_summary(
         "repeat": state.repeat,
         "generation": g,
         "incumbent": state.incumbent.id,
-        "metric": sp.config.metric,
+        "metric": ctx.config.metric,
         # the order of selection (rank): mu - k*sigma, ties by id; a 0.0 is a value, not None
         "candidates": sorted(rows, key=lambda r: (_unrated_last(r["conservative"]), r["id"])),
         "diversity": len(contexts) / max(1, len(state.population)),
@@ -100,7 +98,7 @@ def generation_summary(
             **churn(was, [i.id for i in snap.insights()]),
         },
         "gate": decision.as_dict() if decision else None,
-        "budget": sp.ledger.as_dict(),
+        "budget": ctx.ledger.as_dict(),
     }
 
 

@@ -39,8 +39,8 @@ from typing import Any
 
 from arena import registry
 from arena.engine import RulesEngine
-from arena.selfplay.units import Unit
 from arena.types import Action
+from tournaments.selfplay.units import Unit
 
 # (seat, action summary) — the summary is :meth:`arena.types.Action.summary`, as recorded in
 # the runner's ``decision`` events

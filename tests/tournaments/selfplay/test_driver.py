@@ -16,12 +16,17 @@ import yaml
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.memory.bank import open_bank
-from arena.selfplay.config import parse
 from arena.store import Store
-from tests.tournaments.selfplay_setup import kill_when_recorded, raw_config, seed_bank, write_config
+from tests.tournaments.selfplay.selfplay_setup import (
+    kill_when_recorded,
+    raw_config,
+    seed_bank,
+    write_config,
+)
 from tournaments.config import RunConfig
 from tournaments.executor import Tournament
-from tournaments.selfplay import SelfPlay
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,15 +15,20 @@ import pytest
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.runner import RUNNER_EVENT_TYPES
-from arena.selfplay.config import parse
-from arena.selfplay.replay import reach
-from arena.selfplay.select import UnitGame, ratings
 from arena.store import Store
-from tests.tournaments import selfplay_game
-from tests.tournaments.selfplay_setup import kill_when_recorded, raw_config, seed_bank, write_config
-from tests.tournaments.test_selfplay import _cli, _fingerprint
+from tests.tournaments.selfplay import selfplay_game
+from tests.tournaments.selfplay.selfplay_setup import (
+    kill_when_recorded,
+    raw_config,
+    seed_bank,
+    write_config,
+)
+from tests.tournaments.selfplay.test_driver import _cli, _fingerprint
 from tournaments.executor import AsyncioExecutor, use_executor
-from tournaments.selfplay import SelfPlay
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
+from tournaments.selfplay.replay_buffer import reach
+from tournaments.selfplay.select import UnitGame, ratings
 
 
 @pytest.fixture(autouse=True)

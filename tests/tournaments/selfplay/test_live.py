@@ -7,17 +7,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from app.commands.selfplay import selfplay_live
 from app.live import LiveOptions
-from app.selfplay_live import SelfPlayLive, selfplay_sinks
 from arena.live import topics
 from arena.live.broker import EmbeddedBroker
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.selfplay.config import parse
 from arena.sinks import read_jsonl
 from tests.arena.live.helpers import Collector
-from tests.tournaments.selfplay_setup import seed_bank, small_config
-from tournaments.selfplay import SelfPlay
+from tests.tournaments.selfplay.selfplay_setup import seed_bank, small_config
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
+from tournaments.selfplay.live import selfplay_sinks
 
 
 def _records(root: Path) -> dict[str, list[dict]]:  # type: ignore[type-arg]
@@ -36,7 +37,7 @@ async def test_a_selfplay_run_publishes_every_game_on_an_embedded_broker(tmp_pat
     root = tmp_path / "sp"
     with ServerThread(ContextEngine(seed=1)) as server, EmbeddedBroker() as broker:
         raw = small_config(server.url, seed_bank(tmp_path / "seed.sqlite"), repeats=2)
-        live = SelfPlayLive("sp", root, LiveOptions(broker=broker.url.public()))
+        live = selfplay_live("sp", root, LiveOptions(broker=broker.url.public()))
         selfplay = SelfPlay(parse(raw), root, extra_sinks=selfplay_sinks(live, root))
         live.selfplay = selfplay
         async with Collector(broker.url.public(), topics.run_filter("sp")) as col:

@@ -12,9 +12,9 @@ from arena import registry
 from arena.agents import factory
 from arena.results import MatchSpec
 from arena.runner import MatchRunner
-from arena.selfplay.replay import ReplayBuffer, Step, decisions_of, reach, restored
-from arena.selfplay.units import Unit
 from arena.types import Action
+from tournaments.selfplay.replay_buffer import ReplayBuffer, Step, decisions_of, reach, restored
+from tournaments.selfplay.units import Unit
 
 
 def unit(i: int = 0) -> Unit:
