@@ -33,6 +33,8 @@ EXTENSIONS = (
     "app.commands.selfplay",
     "app.commands.export",
     "app.commands.play",
+    "app.commands.plan",
+    "app.commands.reparse",
     "app.commands.remote",
 )
 

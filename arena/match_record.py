@@ -13,6 +13,7 @@ from typing import Any
 from arena.engine import RulesEngine
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT
+from arena.health_count import HealthCount
 from arena.results import MatchResult, MatchSpec, SeatResult, seat_results
 from arena.sinks import EventSink
 from arena.types import Decision, PrivateFact
@@ -128,6 +129,7 @@ class SeatCounts:
     invalid: list[int]
     fallbacks: list[int]
     decisions: int
+    health: list[HealthCount]  # per seat: settled decisions and their troubles
 
 
 def seat_rows(
@@ -152,6 +154,7 @@ def seat_rows(
             result=results.get(s, "none"),
             invalid=counts.invalid[s],
             fallbacks=counts.fallbacks[s],
+            **counts.health[s].fields(),
         )
         for s in range(engine.n_seats)
     ]

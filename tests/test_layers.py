@@ -90,6 +90,7 @@ PENDING_CIRCLES: dict[str, str] = {
     "tournaments.learning": "run protocol rewrite in progress",
     "tournaments.matchmaking": "run protocol rewrite in progress",
     "tournaments.schedule": "run protocol rewrite in progress",
+    "tournaments.conditions": "reached by the executor, so inside the run-protocol circle",
     # self-play moves into one wing whose helpers take a state object, not the driver
     "tournaments.selfplay": "self-play move in progress",
 }
@@ -227,7 +228,6 @@ ARENA_TIERS: tuple[tuple[str, ...], ...] = (
     ("metrics",),
     ("memory",),
     ("agents.llm_agent", "agents.remote"),
-    ("selfplay",),  # pending: moving out of arena/ into tournaments/selfplay/
 )
 KERNEL_AGENTS = {"base", "factory", "human", "random_agent", "slip"}
 

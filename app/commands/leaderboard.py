@@ -1,4 +1,5 @@
-"""``arena leaderboard RUN_DIR...``: the board of one or more runs, as a table, JSON or CSV.
+"""``arena leaderboard RUN_DIR...``: the board of one or more runs (a board per season when
+conditions differ), as tables, JSON or CSV.
 
 Loaded by ``app.cli`` (``add_commands``); heavy imports happen inside the command.
 """
@@ -6,8 +7,6 @@ Loaded by ``app.cli`` (``add_commands``); heavy imports happen inside the comman
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 from typing import Any
@@ -15,17 +14,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from app.commands.runs import load_runs
+from app.commands.runs import _fail, _load, bootstrap_settings
 from app.console import coverage_lines
 from app.wording import count
 
 console = Console()
-
-
-def _fail(message: str, code: int = 2) -> int:
-    from app.startup import report
-
-    return report([message], code)  # markup and control characters in the message escaped
 
 
 def add_commands(sub: Any) -> None:
@@ -55,10 +48,23 @@ def add_commands(sub: Any) -> None:
         "deduction, deception, Pareto, Nash welfare, ...), read from the match records; "
         "a table per game, `measures` in --json (not in --csv)",
     )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse to print a board with an entry whose share of refused answers or of "
+        "forfeited matches passes ratings.max_harness_error (default 5%%); also "
+        "ratings.strict in the config",
+    )
+    p.add_argument(
+        "--pool",
+        choices=["seasons", "strict"],
+        default="seasons",
+        help="results played under different conditions (rules, prompt templates, models, "
+        "policy): a board per season with what differs (default), or refuse (strict)",
+    )
     p.set_defaults(func=cmd_leaderboard)
 
 
-# -- leaderboard --------------------------------------------------------------------------
 COLUMNS = [
     ("rank [95% CI]", "rank"),
     ("agent", "agent"),
@@ -146,14 +152,6 @@ def render_roles(doc: dict[str, Any]) -> Table | None:
     return table
 
 
-def bootstrap_settings(config: dict[str, Any]) -> tuple[int, int]:
-    """The seed and resample count of a run's intervals (derived from its master seed)."""
-    from arena.seeding import derive_seed
-
-    seed = derive_seed(config.get("master_seed", 0), "bootstrap") % 2**32
-    return seed, int((config.get("ratings") or {}).get("bootstrap", 2000))
-
-
 def _estimate(e: dict[str, Any] | None) -> str:
     if e is None or e["value"] is None:
         return "-"
@@ -196,61 +194,74 @@ def render_measures(doc: dict[str, Any] | None) -> list[Table]:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from arena.ratings.leaderboard import report
+    from app.commands.health_view import health_settings, leaderboard_csv
+    from arena.ratings.board import PoolRefused, boards
 
     try:
-        results, config = load_runs(args.run_dir)
+        results, config = _load(args.run_dir)
     except FileNotFoundError as err:
         return _fail(str(err))
     seed, resamples = bootstrap_settings(config)
-    doc = report(
-        results,
-        by=args.by,
-        seed=seed,
-        bootstrap=resamples,
-        freeze=(config.get("ratings") or {}).get("freeze", []),
-    )
+    threshold, strict = health_settings(config, args.strict)
+    try:
+        docs = boards(
+            results,
+            by=args.by,
+            seed=seed,
+            bootstrap=resamples,
+            freeze=(config.get("ratings") or {}).get("freeze", []),
+            threshold=threshold,
+            pool=args.pool,
+        )
+    except PoolRefused as err:
+        return _fail(str(err))
+    if strict:
+        from app.commands.health_view import strict_refusal
+
+        refusal = strict_refusal(docs)
+        if refusal is not None:
+            return _fail(refusal)
+    for doc in docs:
+        _add_columns(args, doc)
+    if args.json:
+        first = {**docs[0], "other_seasons": docs[1:]} if len(docs) > 1 else docs[0]
+        print(json.dumps(first, indent=2, sort_keys=True, default=str))
+        return 0
+    if args.csv:
+        sys.stdout.write(leaderboard_csv(docs))
+        return 0
+    for doc in docs:
+        _print_board(doc)
+    return 0
+
+
+def _add_columns(args: argparse.Namespace, doc: dict[str, Any]) -> None:
+    """The optional measures and metrics of one season's board."""
+    seed, resamples = doc["bootstrap"]["seed"], doc["bootstrap"]["resamples"]
     if getattr(args, "measures", False) and not args.csv:  # the games' own measures per entry
         from arena.ratings.measures import report as measures_report
         from arena.ratings.measures import run_records
 
         doc["measures"] = measures_report(run_records(args.run_dir), seed, resamples)
-    metric_cols: list[str] = []
     if getattr(args, "metrics", False):  # privacy/persona columns beside the ratings (§C9)
         from arena.metrics.report import leaderboard_metrics
 
-        metric_cols = leaderboard_metrics(doc, args.run_dir)
-    if args.json:
-        print(json.dumps(doc, indent=2, sort_keys=True, default=str))
-    elif args.csv:
-        sys.stdout.write(csv_rows(doc))
-    else:
-        _print_board(doc, metric_cols)
-    return 0
+        doc["metric_columns"] = leaderboard_metrics(doc, args.run_dir)
 
 
-def csv_rows(doc: dict[str, Any]) -> str:
-    """The board's rows as CSV; the per-role ratings and their CIs packed into one cell each."""
-    out = io.StringIO()
-    nested = ("roles", "roles_ci")
-    fields = [k for k in doc["rows"][0] if k not in nested] if doc["rows"] else ["agent"]
-    writer = csv.DictWriter(out, fieldnames=[*fields, *nested], lineterminator="\n")
-    writer.writeheader()
-    for row in doc["rows"]:
-        roles = ";".join(f"{k}={v}" for k, v in sorted(row.get("roles", {}).items()))
-        cis = ";".join(f"{k}={lo}..{hi}" for k, (lo, hi) in sorted(row.get("roles_ci", {}).items()))
-        writer.writerow({**{k: row[k] for k in fields}, "roles": roles, "roles_ci": cis})
-    return out.getvalue()
+def _print_board(doc: dict[str, Any]) -> None:
+    from app.commands.health_view import render_health, render_repeats, season_lines
 
-
-def _print_board(doc: dict[str, Any], metric_cols: list[str]) -> None:
+    for said in season_lines(doc):
+        console.print(said, highlight=False, markup=False)
     console.print(render_table(doc))
     for table in render_measures(doc.get("measures")):
         console.print(table)
-    if metric_cols:
+    console.print(render_health(doc))
+    if doc.get("metric_columns"):
         from arena.metrics.report import render_metrics_table
 
-        console.print(render_metrics_table(doc, metric_cols))
+        console.print(render_metrics_table(doc, doc["metric_columns"]))
     roles_table = render_roles(doc)
     if roles_table is not None:
         console.print(roles_table)
@@ -270,6 +281,9 @@ def _print_board(doc: dict[str, Any], metric_cols: list[str]) -> None:
         + extra,
         highlight=False,
     )
+    repeats = render_repeats(doc)
+    if repeats is not None:
+        console.print(repeats)
 
 
 def _print_population(pop: dict[str, Any]) -> None:

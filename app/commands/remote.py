@@ -246,19 +246,19 @@ def _print_board(args: argparse.Namespace, run_dir: Path, results: list[Any]) ->
     from rich.console import Console
     from rich.table import Table
 
-    from app.commands import leaderboard
+    from app.commands import leaderboard, runs
     from tournaments.gauntlet import harness_health
 
     health = harness_health(results, run_dir / "matches")
     board = argparse.Namespace(
         run_dir=[str(run_dir)], by="agent", json=args.json, csv=False, metrics=False,
-        measures=False,
+        measures=False, strict=False, pool="seasons",
     )  # fmt: skip
     if args.json:
         from arena.ratings.leaderboard import report
 
         config = _run_config(run_dir)
-        seed, resamples = leaderboard.bootstrap_settings(config)
+        seed, resamples = runs.bootstrap_settings(config)
         freeze = (config.get("ratings") or {}).get("freeze", [])
         doc = report(results, by="agent", seed=seed, bootstrap=resamples, freeze=freeze)
         out = {"run_dir": str(run_dir), "health": health, "board": doc}

@@ -229,7 +229,7 @@ def _play(args: argparse.Namespace, opened: _Opened) -> int:
             f"  arena run --resume {run_dir}"
         )
         return 130
-    _print_outcome(run_dir, results)
+    _print_outcome(run_dir, results, config)
     return 0
 
 
@@ -253,8 +253,9 @@ def _adopt_changes(args: argparse.Namespace, opened: _Opened, tournament: Any) -
     return None
 
 
-def _print_outcome(run_dir: Path, results: list[Any]) -> None:
-    print_leaderboard(results)
+def _print_outcome(run_dir: Path, results: list[Any], config: Any) -> None:
+    options = config.ratings
+    print_leaderboard(results, threshold=options.max_harness_error, strict=options.strict)
     print_llm_summary(run_dir, results)
     print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]

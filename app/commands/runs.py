@@ -1,6 +1,7 @@
 """Run-directory commands: ``arena runs``, ``arena show``, ``arena plot`` (the board is
 ``app.commands.leaderboard``).
 
+
 Loaded by ``app.cli`` (``add_commands``); heavy imports happen inside the commands.
 """
 
@@ -64,7 +65,7 @@ def _open(run_dir: str | Path) -> Any:
     return Store(db)
 
 
-def load_runs(run_dirs: list[str]) -> tuple[list[Any], dict[str, Any]]:
+def _load(run_dirs: list[str]) -> tuple[list[Any], dict[str, Any]]:
     """All results of the run directories and the first run's config."""
     results: list[Any] = []
     config: dict[str, Any] = {}
@@ -79,6 +80,14 @@ def load_runs(run_dirs: list[str]) -> tuple[list[Any], dict[str, Any]]:
         finally:
             store.close()
     return results, config
+
+
+def bootstrap_settings(config: dict[str, Any]) -> tuple[int, int]:
+    """The seed and resample count of a run's intervals (derived from its master seed)."""
+    from arena.seeding import derive_seed
+
+    seed = derive_seed(config.get("master_seed", 0), "bootstrap") % 2**32
+    return seed, int((config.get("ratings") or {}).get("bootstrap", 2000))
 
 
 # -- runs ---------------------------------------------------------------------------------
@@ -194,7 +203,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
     except ImportError as err:
         return _fail(f"plotting needs matplotlib ({err}); pip install matplotlib", code=1)
     try:
-        results, config = load_runs([args.run_dir])
+        results, config = _load([args.run_dir])
     except FileNotFoundError as err:
         return _fail(str(err))
     out = Path(args.out or Path(args.run_dir) / "plots")
