@@ -37,13 +37,10 @@ sys.path.insert(0, str(ROOT))
 
 
 def emit(figure: str, value: Any, unit: str = "", **extra: Any) -> None:
-    print(
-        json.dumps(
-            {"bench": "scheduler", "figure": figure, "value": value, "unit": unit, **extra,
-             "load_avg_1m": round(os.getloadavg()[0], 2)}  # a shared machine: timings are noisy
-        ),  # fmt: skip
-        flush=True,
-    )
+    # the load average beside every figure: on a shared machine timings are noisy
+    load = round(os.getloadavg()[0], 2)
+    line = {"bench": "scheduler", "figure": figure, "value": value, "unit": unit, **extra}
+    print(json.dumps({**line, "load_avg_1m": load}), flush=True)
 
 
 def free_port() -> int:
