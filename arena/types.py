@@ -87,6 +87,22 @@ class Decision(BaseModel):
             raise ValueError("silent_option must be one of the options")
         return self
 
+    @classmethod
+    def trusted(cls, **fields: Any) -> Decision:
+        """A decision from an engine's own parts, without pydantic validation: an engine builds
+        one on almost every step, and its parts are its own (option lists it keeps, literal
+        prompts). The checks still run where decisions are judged: the conformance suite
+        validates every decision of every registered game and variant. Unknown fields are a
+        ``TypeError``, as a typo must not pass silently."""
+        unknown = fields.keys() - _DECISION_FIELDS.keys()
+        if unknown:
+            raise TypeError(f"Decision has no field(s) {sorted(unknown)}")
+        state = {
+            name: fields[name] if name in fields else (factory() if factory else default)
+            for name, (default, factory) in _DECISION_FIELDS.items()
+        }
+        return build_trusted(cls, state, frozenset(fields))
+
     @property
     def option_ids(self) -> list[str]:
         return [o.id for o in self.options]
@@ -330,6 +346,11 @@ class Action(BaseModel):
 
 
 _ACTION_SET = frozenset({"seat", "choices", "text", "raw"})
+# name -> (default, default factory) of every Decision field, in declaration order
+_DECISION_FIELDS: dict[str, tuple[Any, Callable[[], Any] | None]] = {
+    name: (info.default, info.default_factory)  # type: ignore[misc]
+    for name, info in Decision.model_fields.items()
+}
 
 
 class PrivateFact(BaseModel):
