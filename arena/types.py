@@ -94,13 +94,13 @@ class Decision(BaseModel):
         prompts). The checks still run where decisions are judged: the conformance suite
         validates every decision of every registered game and variant. Unknown fields are a
         ``TypeError``, as a typo must not pass silently."""
-        unknown = fields.keys() - _DECISION_FIELDS.keys()
-        if unknown:
-            raise TypeError(f"Decision has no field(s) {sorted(unknown)}")
-        state = {
-            name: fields[name] if name in fields else (factory() if factory else default)
-            for name, (default, factory) in _DECISION_FIELDS.items()
-        }
+        if not fields.keys() <= _DECISION_FIELDS.keys():
+            unknown = sorted(fields.keys() - _DECISION_FIELDS.keys())
+            raise TypeError(f"Decision has no field(s) {unknown}")
+        state = {**_DECISION_PLAIN, **fields}
+        for name, factory in _DECISION_FACTORIES:
+            if name not in fields:
+                state[name] = factory()
         return build_trusted(cls, state, frozenset(fields))
 
     @property
@@ -351,6 +351,9 @@ _DECISION_FIELDS: dict[str, tuple[Any, Callable[[], Any] | None]] = {
     name: (info.default, info.default_factory)  # type: ignore[misc]
     for name, info in Decision.model_fields.items()
 }
+# the plain defaults (shared values, immutable) and the fields made fresh per decision
+_DECISION_PLAIN = {name: d for name, (d, factory) in _DECISION_FIELDS.items() if factory is None}
+_DECISION_FACTORIES = [(name, f) for name, (_d, f) in _DECISION_FIELDS.items() if f is not None]
 
 
 class PrivateFact(BaseModel):
