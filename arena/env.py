@@ -95,7 +95,7 @@ class _CleanView:
     scanned (the briefing is scanned again only when the engine returns a different one).
     """
 
-    __slots__ = ("briefing", "briefing_clean", "transcript", "transcript_clean", "_last")
+    __slots__ = ("_last", "briefing", "briefing_clean", "transcript", "transcript_clean")
 
     def __init__(self) -> None:
         self.briefing = self.briefing_clean = ""
