@@ -27,7 +27,7 @@ class JsonlSink:
     Flushed before the event loop next runs anything else (live tailing sees every event
     before the match waits on an agent), once for all the events written in between: a
     decision writes several (the call, the decision, what the engine said), and a flush per
-    event was a tenth of a tournament's own CPU per LLM request. Without a running loop
+    event was a few percent of a tournament's own CPU per LLM request. Without a running loop
     (synchronous callers), every event is flushed as it is written."""
 
     def __init__(self, path: Path) -> None:
