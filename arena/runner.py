@@ -20,10 +20,11 @@ import traceback
 from typing import Any
 
 from arena import registry, transcript
-from arena.agents.base import Agent, MatchContext
+from arena.agents.base import Agent, AgentForfeit, HearsMatchEnd, MatchContext
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
+from arena.health_count import HealthCount
 from arena.ratings.batch import seat_results
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
 from arena.seeding import derive_seed
@@ -100,6 +101,12 @@ class MatchRunner:
         self.invalid = [0] * self.engine.n_seats
         self.fallbacks = [0] * self.engine.n_seats
         self.n_decisions = 0
+        # harness health per seat: settled decisions, and those that were refused at least
+        # once, re-asked, timed out (the flags of the decision being asked: ``_trouble``)
+        self.health = [HealthCount() for _ in range(self.engine.n_seats)]
+        self._trouble: list[set[str]] = [set() for _ in range(self.engine.n_seats)]
+        # seats whose agent gave up (AgentForfeit), with its reason: forfeited at the fallback
+        self._gone: dict[int, str] = {}
 
     # -- setup -------------------------------------------------------------------------
     def _seat_agents(self, agents: Any) -> list[Agent]:
@@ -227,7 +234,11 @@ class MatchRunner:
     ) -> tuple[Action | None, int, str | None]:
         """Ask until a parse-valid answer or the retries run out: (action, attempts, last error)."""
         decision = self.engine.current_decision(seat)
+        if attempt == 0:  # a new decision: its troubles start empty
+            self._trouble[seat] = set()
         while attempt <= self.policy.retries:
+            if attempt > 0:
+                self._trouble[seat].add("reasked")
             obs = self.observation(seat, error)
             started = time.perf_counter()
             try:
@@ -236,7 +247,11 @@ class MatchRunner:
                 return action, attempt, None
             except InvalidAction as err:
                 error = str(err)
+            except AgentForfeit as err:
+                error = self._gone[seat] = str(err) or "the agent gave up"
+                attempt = self.policy.retries  # no more asking: this is the last attempt
             except TimeoutError:
+                self._trouble[seat].add("timeout")
                 limit = self.agents[seat].time_limit(self.policy.timeout_s)
                 error = f"no answer within {limit}s"
                 mark = getattr(self.agents[seat], "mark_timed_out", None)
@@ -247,6 +262,7 @@ class MatchRunner:
             except Exception as err:  # an agent bug must not crash the match
                 error = f"agent raised {type(err).__name__}: {err}"
             self.invalid[seat] += 1
+            self._trouble[seat].add("refused")
             self.recorder.note(
                 "invalid_action",
                 self.engine.phase,
@@ -274,6 +290,10 @@ class MatchRunner:
         self._note_llm_calls(seat)
         self.fallbacks[seat] += 1
         phase = self.engine.phase
+        if seat in self._gone:
+            self.recorder.note("fallback", phase, actor=seat, policy="forfeit", error=error)
+            self.engine.forfeit(seat, f"{self.engine.names[seat]} (seat {seat}): {error}")
+            return False
         if self.policy.fallback == "forfeit":
             self.recorder.note("fallback", phase, actor=seat, policy="forfeit", error=error)
             self.engine.forfeit(
@@ -340,16 +360,27 @@ class MatchRunner:
     async def _settle(
         self, seat: int, action: Action | None, attempts: int, error: str | None
     ) -> bool:
-        """Apply an answer in seat order; engine-level refusals are re-asked. False if forfeited."""
+        """Apply an answer in seat order; engine-level refusals are re-asked. False if forfeited.
+
+        Counts the settled decision and its troubles in the seat's harness health."""
+        fallback, ok = await self._settle_answer(seat, action, attempts, error)
+        self.health[seat].add(self._trouble[seat], fallback=fallback, forfeited=not ok)
+        return ok
+
+    async def _settle_answer(
+        self, seat: int, action: Action | None, attempts: int, error: str | None
+    ) -> tuple[bool, bool]:
+        """(settled by a fallback, the match goes on)."""
         while True:
             if action is None:
-                return self._apply_fallback(seat, error)
+                return True, self._apply_fallback(seat, error)
             try:
                 self._apply(seat, action)
-                return True
+                return False, True
             except InvalidAction as err:
                 error = str(err)
                 self.invalid[seat] += 1
+                self._trouble[seat].add("refused")
                 self.recorder.note(
                     "invalid_action",
                     self.engine.phase,
@@ -442,6 +473,8 @@ class MatchRunner:
             if not engine.is_over():
                 engine.forfeit(None, reason, status="errored")
             status = "errored"
+        if not cancelled:
+            await self._tell_match_end()
         await self._close_agents()
         outcome = engine.outcome()
         if outcome is not None and outcome.status != "finished":
@@ -487,8 +520,33 @@ class MatchRunner:
                     seed=derive_seed(self.spec.seed, "seat", seat, agent.name, *salt),
                     team_seed=derive_seed(self.spec.seed, "team", teams[seat], *salt),
                     rules=self.engine.rules.model_dump(mode="json"),
+                    briefing=self.engine.briefing(seat),
                 )
             )
+
+    async def _tell_match_end(self) -> None:
+        """The outcome and each seat's final view, to the agents that want them (remote agents
+        keep their own memory), each call bounded by the seat's time limit."""
+        outcome = self.engine.outcome()
+        if outcome is None:
+            return
+        for seat, agent in enumerate(self.agents):
+            if not isinstance(agent, HearsMatchEnd):
+                continue
+            told = {
+                "status": outcome.status,
+                "label": outcome.label,
+                "winners": list(outcome.winners),
+                "reward": float(outcome.rewards.get(seat, 0.0)),
+                "reason": outcome.reason,
+            }
+            try:
+                async with asyncio.timeout(agent.time_limit(self.policy.timeout_s)):
+                    await agent.match_over(self.observation(seat), told)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # the end of a match is the agent's news, not the record's
+                self.recorder.note("agent_close_error", self.engine.phase, error=repr(err))
 
     async def _close_agents(self) -> None:
         for agent in self.agents:
@@ -522,6 +580,7 @@ class MatchRunner:
                     result=result,
                     invalid=self.invalid[s],
                     fallbacks=self.fallbacks[s],
+                    **self.health[s].fields(),
                 )
             )
         label = outcome.label if outcome else "aborted"
