@@ -97,9 +97,35 @@ class LiveSession:
         options = self.options
         if not options.publish:
             return
+        url = self.url = await self._find_broker()
+        if url is None:
+            return
+        clear = cleartext_warning(url)
+        if clear is not None:
+            _say(f"warning: {clear}")
+        publisher = self.publisher = Publisher(url)
+        publisher.start()
+        if not await publisher.wait_connected(options.connect_timeout_s):
+            why = publisher.last_error or "no answer"
+            state = "refused the connection" if publisher.refused else "unreachable"
+            if options.require:
+                await self.close()
+                raise SystemExit(
+                    _fail(f"MQTT broker {url.public()} {state} ({why}); --require-broker")
+                )
+            _say(
+                f"warning: MQTT broker {url.public()} {state} ({why}); the run goes on "
+                "recording to JSONL and keeps retrying the broker in the background"
+            )
+        self._write_broker_note()
+        self._start_sinks(publisher)
+
+    async def _find_broker(self) -> BrokerURL | None:
+        """The broker's URL: the external one, or an embedded broker started now with
+        credentials for this run only. None (said, or fatal with --require-broker) when none."""
         try:
-            if options.broker:
-                self.url = BrokerURL.parse(options.broker)
+            if self.options.broker:
+                return BrokerURL.parse(self.options.broker)
             else:
                 # Credentials for this run only, generated before the broker starts: it admits
                 # nobody else (docs/security.md, "The live bus").
@@ -109,30 +135,14 @@ class LiveSession:
                 self.broker = BrokerProcess(credentials_file=secret)
                 url = await asyncio.to_thread(self.broker.start)
                 pub = self.credentials.publisher
-                self.url = BrokerURL(
-                    url.host, url.port, username=pub.username, password=pub.password
-                )
+                return BrokerURL(url.host, url.port, username=pub.username, password=pub.password)
         except (BrokerURLError, RuntimeError, OSError) as err:
             self._forget_credentials()
             self._unreachable(str(err))
-            return
-        clear = cleartext_warning(self.url)
-        if clear is not None:
-            _say(f"warning: {clear}")
-        self.publisher = Publisher(self.url)
-        self.publisher.start()
-        if not await self.publisher.wait_connected(options.connect_timeout_s):
-            why = self.publisher.last_error or "no answer"
-            state = "refused the connection" if self.publisher.refused else "unreachable"
-            if options.require:
-                await self.close()
-                raise SystemExit(
-                    _fail(f"MQTT broker {self.url.public()} {state} ({why}); --require-broker")
-                )
-            _say(
-                f"warning: MQTT broker {self.url.public()} {state} ({why}); the run goes on "
-                "recording to JSONL and keeps retrying the broker in the background"
-            )
+            return None
+
+    def _write_broker_note(self) -> None:
+        """RUN_DIR/broker.json: where a viewer finds the run's topics (never a password)."""
         self.root.mkdir(parents=True, exist_ok=True)
         (self.root / "broker.json").write_text(
             json.dumps(
@@ -150,10 +160,12 @@ class LiveSession:
             + "\n",
             encoding="utf-8",
         )
+
+    def _start_sinks(self, publisher: Publisher) -> None:
         make = sink_factory(
-            self.publisher,
+            publisher,
             self.run_id,
-            seat_streams=options.seat_streams,
+            seat_streams=self.options.seat_streams,
             on_close=self.active.discard,  # a closed match no longer counts as running
         )
 

@@ -40,7 +40,6 @@ PENDING: dict[str, str] = {
     "tournaments/selfplay/driver.py:SelfPlay._play": SELFPLAY,
     "tournaments/selfplay/driver.py:SelfPlay._gate": SELFPLAY,
     "tournaments/selfplay/summary.py:generation_summary": SELFPLAY,
-    "app/live.py:LiveSession.open": NOT_YET,
     "arena/llm/backends/base.py:Backend.complete": NOT_YET,
     "arena/llm/kv_batch.py:prefill": NOT_YET,
     "arena/llm/local_model.py": NOT_YET,
