@@ -16,7 +16,10 @@ from arena.metrics.text import norm
 LIMIT_CUES = (
     r"\bmax(?:imum)?\b", r"\bmost\b", r"\blimit\b", r"\bcap(?:ped)?\b", r"\bceiling\b",
     r"\bfloor\b", r"\btops?\b", r"\bup to\b", r"\bat most\b", r"\bbottom\b",
-    r"\bno (?:more|higher|lower|less) than\b", r"\bnot a (?:cent|penny|dollar|euro) more\b",
+    r"\bno (?:more|higher|lower|less) than\b",
+    r"\bnot a (?:cent|penny|pound|dollar|euro|franc|rupee|shilling) (?:more|less|lower)\b",
+    r"\bi need\b", r"\bevery (?:penny|cent)\b", r"\bout of pocket\b", r"\bbudge\b",
+    r"\b(?:not|nothing|never|won't go|can't go) (?:below|under|above|over)\b",
     r"\b(?:can't|won't|couldn't) (?:go|pay|spend|sell|take|accept|do)\b", r"\bwalk\b",
     r"\bstretch\b", r"\bafford\b", r"\bsaved\b", r"\bspend\b", r"\bfall ?back\b",
     r"\blos(?:e|ing) money\b", r"\ballowed\b", r"\bapproved\b",
@@ -164,6 +167,40 @@ def read_sentence(raw: str, prev: str) -> Sentence:
     text = strip_quotes(fold(raw))
     ns = norm(text)
     return Sentence(raw, text, ns, ns.split(), void(text), prev)
+
+
+# English words one letter away from a role word: never read as a misspelt role.
+_NEAR_WORDS = frozenset({
+    "with", "which", "wish", "pitch", "ditch", "hitch", "switch", "seen", "seem", "seed",
+    "seek", "sees", "beer", "deer", "peer", "steer", "sheer", "hunger", "hunted", "gourd",
+    "guarded", "doctors", "merlins", "servants", "minions", "food", "gold", "goad", "wood",
+    "hood", "evils", "devil", "world", "would", "could", "should", "golf", "word", "wool",
+})  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z]+")
+
+
+def respell(text: str, role_words: list[str]) -> str:
+    """``text`` with near-misses of a role word written as it ("docter" → "doctor", "merlyn"
+    → "merlin", "seeer" → "seer"): one edit for words of five letters or more, one added letter
+    for shorter ones, and never an English word of its own."""
+    from rapidfuzz.distance import Levenshtein
+
+    targets = [w for w in role_words if len(w) >= 4]
+    if not targets:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        tok = m.group()
+        low = tok.casefold()
+        if low in targets or low in _NEAR_WORDS or len(low) < 4:
+            return tok
+        for w in targets:
+            d = Levenshtein.distance(low, w, score_cutoff=1)
+            if d == 1 and (len(w) >= 5 or len(low) == len(w) + 1):
+                return w
+        return tok
+
+    return _TOKEN.sub(fix, text)
 
 
 def negated_role(ns: str, alias_norm: str) -> bool:

@@ -31,6 +31,7 @@ class Number:
     end: int
     percent: bool = False
     implied_scale: bool = False  # a decade phrase: the magnitude (×1, ×10³, ×10⁶) is unsaid
+    share: bool = False  # a fraction of a whole ("a quarter", "1/4"): value is the share
 
     @property
     def is_interval(self) -> bool:
@@ -47,6 +48,13 @@ class Number:
         mid = (self.lo + self.hi) / 2 or 1.0
         sc = min((1.0, 1e3, 1e6, 1e9), key=lambda k: abs(math.log(abs(mid * k / v))))
         return Number(self.lo * sc, self.hi * sc, self.start, self.end, self.percent, False)
+
+    def of_total(self, total: float | None) -> Number:
+        """A share or a percentage as an amount of ``total`` (a pie's size); else itself."""
+        if total is None or not (self.share or self.percent):
+            return self
+        k = total if self.share else total / 100.0
+        return Number(self.lo * k, self.hi * k, self.start, self.end, False, False)
 
 
 UNITS = {
@@ -80,6 +88,17 @@ _DIGITS = re.compile(
     r"(?![\w])",
     re.I,
 )
+# Continental notation: "." groups thousands, "," marks decimals ("1.250,50", "62.000 £").
+# Read as such only when it cannot be an English decimal: a decimal comma, two or more dot
+# groups, or one dot group of three digits beside a currency sign or code.
+_LOCALE = re.compile(
+    r"(?<![\w.,])(?P<int>\d{1,3}(?:\.\d{3})+)(?P<dec>,\d{1,2})?(?![\d.,]\d)", re.I
+)
+_CURRENCY_NEAR = re.compile(r"^\s?(?:[$€£¥]|eur|euros?|usd|gbp|chf|pounds?|dollars?)\b|^\s?[$€£¥]",
+                            re.I)  # fmt: skip
+_CURRENCY_BEFORE = re.compile(r"(?:[$€£¥]|\b(?:eur|usd|gbp|chf))\s?$", re.I)
+# Nothing at all: a worth of zero ("worth nothing", "worthless", "zero").
+_NOTHING = re.compile(r"\b(?:nothing|worthless|zero|nil|nada)\b", re.I)
 _WORD = re.compile(r"[a-z]+")
 _DECADE_PHRASE = re.compile(
     r"\b(?:(?P<q>low|lower|early|mid|middle|high|upper|late)[\s-]+)?"
@@ -143,6 +162,7 @@ def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
     seen = False
     j = i
     frac = 0.0
+    last_scale = 1.0
     n = len(toks)
 
     def nxt_ok(k: int) -> bool:
@@ -161,6 +181,7 @@ def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
             group, last = (50.0 if half else 100.0), "hundred"
         elif toks[k].w in SCALES:
             total, last = (0.5 if half else 1.0) * SCALES[toks[k].w], "scale"
+            last_scale = SCALES[toks[k].w]
         else:
             return None
         seen, j = True, k + 1
@@ -178,6 +199,12 @@ def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
             group += v
             last, seen = cls, True
         elif w in TENS:
+            if last == "teen" and j == i + 1 and total == 0:
+                # "twelve-fifty", "fifteen fifty": a price said in hundreds
+                group = group * 100 + TENS[w]
+                last = "tens"
+                j += 1
+                continue
             if last in ("unit", "teen", "tens"):
                 break
             group += TENS[w]
@@ -202,7 +229,9 @@ def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
         elif w == "and" and seen and j + 1 < n and nxt_ok(j + 1):
             # "two hundred and fifty", "one and a half million"
             if toks[j + 1].w == "a" and j + 2 < n and toks[j + 2].w == "half":
-                frac += 0.5
+                # "one and a half million" halves what follows; "a grand and a half" (the
+                # scale already said) halves the scale
+                frac += 0.5 * (last_scale if last == "scale" else 1.0)
                 j += 3
                 last = "point"
                 continue
@@ -217,7 +246,7 @@ def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
                 break
             total += (group + frac) * SCALES[w]
             group, frac = 0.0, 0.0
-            last = "scale"
+            last, last_scale = "scale", SCALES[w]
         else:
             break
         j += 1
@@ -242,6 +271,13 @@ def parse_numbers(text: str) -> list[Number]:
             a, b = _QUALIFIER[q]
             lo, hi = base + a, base + b
         found.append(Number(float(lo), float(hi), m.start(), m.end(), implied_scale=True))
+    for m in _LOCALE.finditer(s):
+        groups = m.group("int").count(".")
+        money = _CURRENCY_NEAR.match(s[m.end() :]) or _CURRENCY_BEFORE.search(s[: m.start()])
+        if not (m.group("dec") or groups >= 2 or money):
+            continue
+        v = float(m.group("int").replace(".", "") + (m.group("dec") or "").replace(",", "."))
+        found.append(Number(v, v, m.start(), m.end()))
     taken = [(n.start, n.end) for n in found]
     for m in _DIGITS.finditer(s):
         if any(a <= m.start() < b for a, b in taken):
@@ -259,8 +295,48 @@ def parse_numbers(text: str) -> list[Number]:
         if pct:
             end += pct.end()
         found.append(Number(n.lo, n.hi, n.start, end, percent=bool(pct)))
+    taken = [(n.start, n.end) for n in found]
+    for m in _NOTHING.finditer(s):
+        if not any(a <= m.start() < b for a, b in taken):
+            found.append(Number(0.0, 0.0, m.start(), m.end()))
     found.sort(key=lambda n: n.start)
-    return _intervals(s, found)
+    return _fractions(s, _intervals(s, found))
+
+
+# Shares of a whole: "a quarter", "a third of the pie", "two thirds", "1/4". Their value is the
+# share (0.25); the secret's public total, when it has one, turns it into an amount.
+_FRACTION_WORDS = {
+    "half": 0.5, "third": 1 / 3, "thirds": 1 / 3, "quarter": 0.25, "quarters": 0.25,
+    "fifth": 0.2, "fifths": 0.2, "tenth": 0.1, "tenths": 0.1, "sixth": 1 / 6, "eighth": 0.125,
+}  # fmt: skip
+_FRACTION = re.compile(
+    r"\b(?P<n>a|an|one|two|three|four|\d)[\s-]+(?P<w>half|thirds?|quarters?|fifths?|tenths?|"
+    r"sixth|eighth)\b|\b(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})\b",
+    re.I,
+)
+
+
+def _fractions(s: str, nums: list[Number]) -> list[Number]:
+    """``nums`` with the shares of ``s`` added (flagged ``share``), replacing the bare count
+    a fraction word started with ("two thirds" is not 2)."""
+    shares = []
+    for m in _FRACTION.finditer(s):
+        if m.group("w"):
+            k = m.group("n").casefold()
+            count = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}.get(k)
+            share = (count if count is not None else int(k)) * _FRACTION_WORDS[m.group("w").casefold()]
+        else:
+            b = int(m.group("b"))
+            if not b or int(m.group("a")) >= b:
+                continue
+            share = int(m.group("a")) / b
+        inside = any(n.start <= m.start("w" if m.group("w") else "a") < n.end for n in nums)
+        if not inside:  # "a grand and a half" is one amount, not a share
+            shares.append(Number(share, share, m.start(), m.end(), share=True))
+    if not shares:
+        return nums
+    keep = [n for n in nums if not any(f.start <= n.start < f.end for f in shares)]
+    return sorted(keep + shares, key=lambda n: n.start)
 
 
 _RANGE_GAP = re.compile(r"^\s*(?:-|–|—|to)\s*(?:[$€£¥]\s*)?$", re.I)
