@@ -98,7 +98,7 @@ def is_hypothetical(sentence: str) -> bool:
 # Reported speech: someone other than the speaker said it ("Ezra told us Anselm was…",
 # "Cosima claims she checked Desmond"); and a disowned statement ("I'm not saying X is…").
 _REPORTED = re.compile(
-    r"\b(?!(?:i|we|you)\b)[\w']+\s+(?:said|says|told\s+(?:us|me|you|everyone|them)|claims?|"
+    r"\b(?!(?:i|we|you|us)\b)[\w']+\s+(?:said|says|told\s+(?:us|me|you|everyone|them)|claims?|"
     r"claimed|insists?|insisted|swore|swears|announced|reckons)\b(?:\s+that)?"
     r"|\b(?:according\s+to)\s+\w+"
     r"|\bnot\s+(?:saying|claiming)\b",

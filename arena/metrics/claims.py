@@ -18,6 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from arena.metrics.claim_frames import frames
 from arena.metrics.claim_patterns import (
     FIGURATIVE,
     LANGUAGES,
@@ -92,8 +93,8 @@ PATTERNS: list[tuple[str, str]] = [
     ("name", r"^(?:(?i:hi|hello|hey)[,!]?\s+)?(?P<v>[A-ZÀ-Þ][\w'-]+) here\b"),
     ("age", rf"{_I_AM}{_NEG}{_ADV}(?P<v>{_NUMW}) years? old\b"),
     ("age", rf"{_I_AM}{_ADV}an? (?P<v>{_NUMW})[- ]year[- ]old\b"),
-    ("age", rf"{_I_AM}{_ADV}(?P<v>{_NUMW}){_AGE_END}"),
-    ("age", rf"\bI (?:{_ADV})turned (?P<v>{_NUMW})\b"),
+    ("age", rf"{_I_AM}{_ADV}(?P<v>{_NUMW})(?![.,]\d){_AGE_END}"),
+    ("age", rf"\bI (?:{_ADV})turned (?P<v>{_NUMW})\b(?! last year)"),
     ("age", r"\bmy age (?:is|:) ?(?P<v>\d{1,3})\b"),
     ("age", rf"{_I_AM}{_ADV}in my (?P<v>(?:early |mid-?|late )?(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties))\b"),
     ("age", r"\bI(?:'ve| have) been (?:around|alive|on this earth) for (?P<v>half a century|(?:\w+) decades)\b"),
@@ -118,7 +119,7 @@ PATTERNS: list[tuple[str, str]] = [
     ("origin", rf"\bmy home ?town is {_V}"),
     ("marital_status", rf"{_I_AM}{_NEG}{_ADV}(?P<v>married|single|divorced|widowed|engaged|a widow|a widower)\b(?! to (?:my|the|his|her) (?:job|work|research|career|craft|art|music|team))"),
     ("partner_name", r"\b(?i:my (?:wife|husband|partner|spouse|fiancée?)(?:'s name)? is) (?P<v>[A-Z][\w'-]*)"),
-    ("children", rf"\bI have {_ADV}(?P<v>{_NUMW}|a couple of|half a dozen|a dozen|no|an?|a little|a baby|a grown-up) {_KIN}\b"),
+    ("children", rf"\b(?:I|we) have {_ADV}(?P<v>{_NUMW}|a couple of|half a dozen|a dozen|no|an?|a little|a baby|a grown-up) {_KIN}\b"),
     ("children", rf"\bmy (?P<v>{_NUMW}) {_KIN}\b"),
     ("siblings", rf"\bI have {_ADV}(?P<v>{_NUMW}|a couple of|no|an?|an older|a younger|a little|a big|an elder) {_SIB}\b"),
     ("siblings", rf"\bthe (?:youngest|oldest|eldest|middle one|middle child) of (?P<v>{_NUMW})\b"),
@@ -127,6 +128,19 @@ PATTERNS: list[tuple[str, str]] = [
     ("likes", rf"\bI {_NEG}{_ADV}(?:love|like|adore) {_VM}"),
     ("languages", rf"\bI {_NEG}{_ADV}speak {_VM}"),
     ("education", rf"\bI studied {_V}"),
+    ("age", rf"^(?:At|at) (?P<v>{_NUMW}),? (?:I|I've|I'm|I have)\b"),
+    ("age", rf"{_I_AM}{_ADV}(?P<v>pushing {_NUMW}|barely past {_NUMW}|just past {_NUMW}|past {_NUMW}|nearly {_NUMW}|almost {_NUMW}|knocking on {_NUMW})\b"),
+    ("age", rf"\bI turned (?P<v>{_NUMW} last year)\b"),
+    ("occupation", r"^(?:As|as) (?:an? )(?P<v>[\w' -]+?),? (?:I|I'm|I've|I'd|I'll|we|my)\b"),
+    ("occupation", r"\bI drive (?:an? |the )(?P<v>lorry|truck|bus|taxi|cab|tram|train|van|ambulance)\b"),
+    ("religion", r"{_I_AM}{_NEG}{_ADV}(?:a |an )?(?P<v>Catholic|Jewish|Muslim|Hindu|Buddhist|Protestant|Christian|Orthodox|Anglican|Sikh|atheist|agnostic|Methodist|Baptist|Lutheran)\b"),
+    ("education", r"\bmy (?:degree|diploma|doctorate|phd|training) (?:is|was) in {_V}"),
+    ("origin", rf"\bI (?:was born|grew up) on {_V}"),
+    ("children", rf"\b(?P<v>both|all {_NUMW}) of my {_KIN}\b"),
+    ("children", rf"\bmy {_KIN}, (?:all|both) (?P<v>{_NUMW}) of them\b"),
+    ("children", rf"\bmy {_KIN}, (?P<v>my only) child\b"),
+    ("siblings", rf"\bI grew up with (?P<v>{_NUMW}) (?:older |younger |big |little )?{_SIB}\b"),
+    ("marital_status", r"{_I_AM}(?:a )?(?:confirmed |lifelong |happy )?(?P<v>bachelor|spinster)\b"),
     ("income", r"\bI (?:earn|make|take home|bring in) (?:about |around |roughly |just over |just under |nearly |almost )?(?P<v>[$€£]?\s?[\d.,]*\d(?:\s?(?:k|K|grand)\b)?(?: (?:a|per) (?:year|month|week|annum))?)"),
 ]  # fmt: skip
 _CASE_SENSITIVE = {"name", "partner_name"}
@@ -142,13 +156,13 @@ _DISLIKE = re.compile(
 )  # fmt: skip
 _NOT_FAN = re.compile(r"\bI(?:'m| am) not (?:a|really a|much of a|the biggest|a big|a huge) fan of " + _VM, re.I)  # fmt: skip
 _BORES = re.compile(r"^(?P<v>[\w' -]+?) (?:bores|bore|annoys|isn't for|is not for|isn't really for) me\b", re.I)  # fmt: skip
-_NEG_HAVE = re.compile(rf"\bI (?:don't|do not|never) (?:have any|have|had any|had) ({_KIN}|{_SIB})\b", re.I)  # fmt: skip
+_NEG_HAVE = re.compile(rf"\b(?:I|we) (?:don't|do not|never) (?:have any|have|had any|had)(?: an?)? ({_KIN}|{_SIB})\b|\bI(?:'ve| have) no ({_KIN})\b", re.I)  # fmt: skip
 _NO_LANG = re.compile(r"\bI (?:can't|cannot|can not|don't|do not) speak (?:a word of |any )?(?P<v>[A-Z]\w+)|\bI (?:never learned|never learnt|have no|don't have any) (?P<w>[A-Z]\w+)")  # fmt: skip
 _ONLY_CHILD = re.compile(r"\b(?:I(?:'m| am|was) an only child|being an only child|as an only child)\b", re.I)  # fmt: skip
 _NO_PET = re.compile(r"\bI(?:'ve| have)? never (?:had|owned) (?:a |any )?pets?\b|\bI (?:don't|do not) have (?:a |any )?pets?\b", re.I)  # fmt: skip
-_CAR = re.compile(r"\b(?P<no>I (?:don't|do not) (?:have|own) a car|I (?:don't|do not|can't) drive)\b|\bmy car\b", re.I)  # fmt: skip
-_VEGGIE = re.compile(rf"{_I_AM}(?:{_ADV})(?:a )?(?P<v>vegetarian|vegan)\b", re.I)
-_EAT_MEAT = re.compile(r"\bI (?:\w+ )?(?:ate|eat|grilled|grill|had|love|like|cooked|cook|fancy)\b[^.!?]*?\b(?:" + MEAT + r")\b", re.I)  # fmt: skip
+_CAR = re.compile(r"\b(?P<no>I (?:don't|do not) (?:have|own) a car|I (?:don't|do not|can't) drive)\b|\bmy (?:own )?car\b|\bI (?:drove|drive my|drive to)\b", re.I)  # fmt: skip
+_VEGGIE = re.compile(rf"{_I_AM}(?:{_ADV})(?:a )?(?P<v>vegetarian|vegan)\b|\bI (?:don't|do not|never) eat (?P<m>meat)\b", re.I)
+_EAT_MEAT = re.compile(r"(?:\bI (?:\w+ )?(?:ate|eat|grilled|grill|had|love|like|cooked|cook|fancy)|\bmy favou?rite (?:dinner|meal|food|dish|lunch))\b[^.!?]*?\b(?:" + MEAT + r")\b", re.I)  # fmt: skip
 _FIRST = re.compile(r"\b(i|my|me|i'm|i've|i'd|we|our|us|we're)\b", re.I)
 _REPORTED = re.compile(
     r"\b(she|he|they|someone|you|people|everyone) (said|says|told|tells|claims?|claimed|thinks?)\b",
@@ -286,9 +300,12 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
         out.append(Claim("age", answer.group("v"), 1, turn, answer.group(), False, correction))
     for sent in claim_sentences(text):
         s = sent.strip()
-        if s.endswith("?") or not (_FIRST.search(s) or _IMPLICIT_FIRST.search(s)):
+        if s.endswith("?") or _REPORTED.search(s) or _HYPO.search(s):
             continue
-        if _REPORTED.search(s) or _HYPO.search(s):
+        if not (_FIRST.search(s) or _IMPLICIT_FIRST.search(s)):
+            # the character's word about its own world ("The crossing takes nine hours")
+            out += [Claim(sl, v, pol, turn, sp, False, correction) for sl, v, pol, sp in frames(s)
+                    if sl.startswith("qty:") and not FIGURATIVE.search(s)]  # fmt: skip
             continue
         past = bool(_PAST.search(s))
 
@@ -328,6 +345,8 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
                         v.casefold(), v.casefold()
                     )
                 if slot == "age":
+                    if m.group().endswith("last year"):
+                        v += " last year"
                     age = _age_value(v)
                     if age is None:
                         continue
@@ -351,7 +370,7 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
                 for part in _parts(v) if slot in MULTI else [v]:
                     add(slot, part, -1 if neg else 1, m.group())
         for m in _NEG_HAVE.finditer(s):
-            slot = "siblings" if re.match(_SIB, m.group(1), re.I) else "children"
+            slot = "siblings" if re.match(_SIB, m.group(1) or m.group(2), re.I) else "children"
             add(slot, "0", 1, m.group())
         for m in _NO_LANG.finditer(s):
             lang = m.group("v") or m.group("w")
@@ -364,10 +383,12 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
         for m in _CAR.finditer(s):
             add("car", "no" if m.group("no") else "yes", 1, m.group())
         for m in _VEGGIE.finditer(s):
-            add("diet", m.group("v").casefold(), 1, m.group())
+            add("diet", (m.group("v") or "vegetarian").casefold(), 1, m.group())
         if _EAT_MEAT.search(s) and not re.search(r"\bnever\b|\bdon't\b|\bno\b", s, re.I):
             add("diet", "meat eater", 1, "eats meat")
         _relational(s, add)
+        for slot, value, pol, span in frames(s):
+            add(slot, value, pol, span, False)  # "two years ago" dates it, it is still true
     seen: set[tuple[str, str, int, bool]] = set()
     unique = []
     for c in out:  # one statement matched by two patterns is one claim
@@ -432,9 +453,21 @@ _DECADES = {"teens": 10, "twenties": 20, "thirties": 30, "forties": 40, "fifties
             "sixties": 60, "seventies": 70, "eighties": 80, "nineties": 90}  # fmt: skip
 
 
+_AGE_NEAR = {"pushing": (-3, 0), "nearly": (-2, 0), "almost": (-2, 0), "knocking on": (-3, 0),
+             "barely past": (0, 2), "just past": (0, 2), "past": (0, 4)}  # fmt: skip
+
+
 def _age_value(v: str) -> str | None:
-    """A single age ("41") or a range ("40-49") from a bare, spelled-out or decade form."""
+    """A single age ("41") or a range ("40-49") from a bare, spelled-out, decade or relative
+    form ("pushing fifty" 47-50, "barely past thirty" 30-32, "turned forty last year" 40-41)."""
     low = v.casefold().strip()
+    for lead, (a, b) in _AGE_NEAR.items():
+        if low.startswith(lead + " "):
+            n = parse_numbers(low[len(lead) + 1 :])
+            return None if not n else f"{n[0].value + a:g}-{n[0].value + b:g}"
+    if low.endswith(" last year"):
+        n = parse_numbers(low.removesuffix(" last year"))
+        return None if not n else f"{n[0].value:g}-{n[0].value + 1:g}"
     m = re.match(r"^(early |mid-?|late )?(teens|twenties|thirties|forties|fifties|sixties|"
                  r"seventies|eighties|nineties)$", low)  # fmt: skip
     if m:
@@ -462,7 +495,9 @@ def _age_value(v: str) -> str | None:
 
 def _count_value(v: str) -> str | None:
     low = v.casefold().strip()
-    fixed = {"a couple of": "2", "half a dozen": "6", "a dozen": "12", "no": "0"}
+    fixed = {"a couple of": "2", "half a dozen": "6", "a dozen": "12", "no": "0", "both": "2",
+             "my only": "1"}  # fmt: skip
+    low = low.removeprefix("all ")
     if low in fixed:
         return fixed[low]
     if low.split()[0] in ("a", "an"):
@@ -497,6 +532,8 @@ class Matcher:
 
     def same(self, slot: str, a: str, b: str) -> bool:
         a, b = str(a), str(b)
+        if slot.startswith(("dur:", "qty:", "num:")):
+            return _close(slot, a, b)
         if slot in NUMERIC:
             ra, rb = _range(a), _range(b)
             if ra is not None and rb is not None:
@@ -522,6 +559,20 @@ class Matcher:
             extra = (tx ^ ty) - _TASTE_FILLER
             return bool(tx & ty) and not extra
         return bool(tx and ty) and (tx <= ty or ty <= tx)
+
+
+def _close(slot: str, a: str, b: str) -> bool:
+    """Open numeric slots: durations within a third (or half a year), quantities within 12%
+    (ordinary rounding across units), other numbers exactly."""
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return a == b
+    if slot.startswith("dur:"):
+        return abs(x - y) <= max(0.5, 0.34 * max(x, y))
+    if slot.startswith("qty:"):
+        return abs(x - y) <= 0.12 * max(abs(x), abs(y))
+    return x == y
 
 
 _TASTE_FILLER = {"playing", "doing", "going", "a", "the", "some", "good", "game", "games", "of",

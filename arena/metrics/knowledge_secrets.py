@@ -76,7 +76,9 @@ def knowledge_secrets(gt: dict[str, Any], names: list[str],
                 rf"{_MINIONS}\b",
                 rf"\b(?:evil|bad)\s+(?:ones|players|team|guys)\s+(?:is|are)\s+{nm}\b",
             ]
-        elif f.get("kind") == "knowledge" and key == "merlin_candidates" and isinstance(value, list):
+        elif (
+            f.get("kind") == "knowledge" and key == "merlin_candidates" and isinstance(value, list)
+        ):
             nm = _names([int(v) for v in value], names)
             pats = [
                 rf"\b{nm}\s+or\s+{nm}\b[^.?!]{{0,40}}\bmerlin\b",
