@@ -91,9 +91,7 @@ _DIGITS = re.compile(
 # Continental notation: "." groups thousands, "," marks decimals ("1.250,50", "62.000 £").
 # Read as such only when it cannot be an English decimal: a decimal comma, two or more dot
 # groups, or one dot group of three digits beside a currency sign or code.
-_LOCALE = re.compile(
-    r"(?<![\w.,])(?P<int>\d{1,3}(?:\.\d{3})+)(?P<dec>,\d{1,2})?(?![\d.,]\d)", re.I
-)
+_LOCALE = re.compile(r"(?<![\w.,])(?P<int>\d{1,3}(?:\.\d{3})+)(?P<dec>,\d{1,2})?(?![\d.,]\d)", re.I)
 _CURRENCY_NEAR = re.compile(r"^\s?(?:[$€£¥]|eur|euros?|usd|gbp|chf|pounds?|dollars?)\b|^\s?[$€£¥]",
                             re.I)  # fmt: skip
 _CURRENCY_BEFORE = re.compile(r"(?:[$€£¥]|\b(?:eur|usd|gbp|chf))\s?$", re.I)
@@ -324,7 +322,9 @@ def _fractions(s: str, nums: list[Number]) -> list[Number]:
         if m.group("w"):
             k = m.group("n").casefold()
             count = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}.get(k)
-            share = (count if count is not None else int(k)) * _FRACTION_WORDS[m.group("w").casefold()]
+            share = (count if count is not None else int(k)) * _FRACTION_WORDS[
+                m.group("w").casefold()
+            ]
         else:
             b = int(m.group("b"))
             if not b or int(m.group("a")) >= b:
