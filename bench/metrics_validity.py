@@ -197,8 +197,8 @@ def privacy_part(args: argparse.Namespace) -> None:
     emit("privacy_unmodelled_secrets", split=args.split,
          n=sum(bool(p.get("unmodelled")) for p in preds))  # fmt: skip
     for fig in privacy_figures(preds, args.split):
-        emit(fig.pop("figure"), **fig)
         FIGURES.append(fig | {"part": "privacy"})
+        emit(fig.pop("figure"), **fig)
     if args.show_errors:
         for p in preds:
             c = p["case"]
@@ -214,8 +214,8 @@ def persona_part(args: argparse.Namespace) -> None:
     backend = judge_backend(args)
 
     def out(d: dict[str, Any]) -> None:
-        emit(d.pop("figure"), **d)
         FIGURES.append(d | {"part": "persona"})
+        emit(d.pop("figure"), **d)
 
     run(args.split, backend, args.nli_path, args.judge_cache, args.limit, emit=out,
         path=DATA / persona_file(args.set))  # fmt: skip

@@ -135,6 +135,16 @@ def report(tiers: dict[str, list[bool | None]], cases: list[dict[str, Any]], spl
         if self_idx:
             emit({"figure": f"persona_{tier}_with_earlier_lines", "split": split,
                   **prf([pred[i] for i in self_idx], [gold[i] for i in self_idx])})  # fmt: skip
+        card_idx = [i for i, c in enumerate(cases) if not c.get("earlier")]
+        if card_idx:
+            emit({"figure": f"persona_{tier}_without_earlier_lines", "split": split,
+                  **prf([pred[i] for i in card_idx], [gold[i] for i in card_idx])})  # fmt: skip
+        neutral = [i for i, g in enumerate(gold) if not g]
+        if neutral:
+            called = sum(not pred[i] for i in neutral if pred[i] is not None)
+            emit({"figure": f"persona_{tier}_consistent_called_consistent", "split": split,
+                  "n": len(neutral), "value": _r(called / len(neutral)),
+                  "target": 0.90})  # fmt: skip
         for form in sorted({c["form"] for c in cases}):
             idx = [i for i, c in enumerate(cases) if c["form"] == form]
             emit({"figure": f"persona_{tier}_form", "form": form, "split": split,
