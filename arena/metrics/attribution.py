@@ -117,9 +117,11 @@ def void(sentence: str) -> bool:
 
 
 _CLIPPED = re.compile(
-    r"^\W*(?:can't|won't|couldn't|cannot|need|needs|not\s+(?:a|one|going)|never|no\s+(?:more|"
+    r"^\W*(?:[$€£¥]?\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a\s+grand)\b"
+    r"|(?:can't|won't|couldn't|cannot|need|needs|not\s+(?:a|one|going)|never|no\s+(?:more|"
     r"less|lower|higher)|got|have\s+to|will|would|could|just|only|guarding|guarded|protecting|"
-    r"checked|inspected|worth|walking|happy\s+to)\b",
+    r"checked|inspected|worth|walking|happy\s+to)\b)",
     re.I,
 )
 

@@ -242,7 +242,9 @@ def _never_and_lifelong(s: str) -> Iterator[tuple[str, str, int, str]]:
             r"(?:outside|anywhere)", m.group("o")
         ):
             continue
-        words = [t for t in re.findall(r"[\w']+", m.group("o").casefold()) if t not in _STOPW]
+        # what was never done, up to its first preposition ("the opera in Verona": the opera)
+        head = re.split(r"\s(?:in|at|on|with|for|from|near|by)\s", m.group("o"), maxsplit=1)[0]
+        words = [t for t in re.findall(r"[\w']+", head.casefold()) if t not in _STOPW]
         if words:
             yield "never", " ".join(words), 1, m.group()
     for m in _LIFELONG.finditer(s):

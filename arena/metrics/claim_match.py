@@ -38,6 +38,106 @@ LOC_ALIASES = [
     {"cologne", "koln"},
     {"turin", "torino"},
     {"prague", "praha"},
+    # exonyms and old names: one place, several spellings
+    *[
+        set(g.split("/"))
+        for g in (
+            "basel/basle/bale/basilea",
+            "brno/brunn",
+            "olomouc/olmutz",
+            "tallinn/reval",
+            "izmir/smyrna",
+            "crete/kriti/candia",
+            "beirut/beyrouth/bayrut",
+            "mysuru/mysore",
+            "mumbai/bombay",
+            "chennai/madras",
+            "kolkata/calcutta",
+            "bengaluru/bangalore",
+            "beijing/peking",
+            "guangzhou/canton",
+            "istanbul/constantinople/stamboul",
+            "gdansk/danzig",
+            "wroclaw/breslau",
+            "bratislava/pressburg/pozsony",
+            "lviv/lemberg/lwow/lvov",
+            "kaliningrad/konigsberg",
+            "livorno/leghorn",
+            "florence/firenze",
+            "venice/venezia",
+            "naples/napoli",
+            "milan/milano",
+            "rome/roma",
+            "genoa/genova",
+            "geneva/geneve/genf",
+            "vienna/wien",
+            "warsaw/warszawa",
+            "moscow/moskva",
+            "athens/athina/athinai",
+            "copenhagen/kobenhavn",
+            "gothenburg/goteborg",
+            "antwerp/antwerpen/anvers",
+            "the hague/den haag/s gravenhage",
+            "brussels/bruxelles/brussel",
+            "zurich/zuerich",
+            "nuremberg/nurnberg",
+            "hanover/hannover",
+            "brunswick/braunschweig",
+            "aachen/aix la chapelle",
+            "zaragoza/saragossa",
+            "a coruna/corunna/la coruna",
+            "kyiv/kiev",
+            "tbilisi/tiflis",
+            "corfu/kerkyra",
+            "rhodes/rodos",
+            "thessaloniki/salonica/salonika",
+            "heraklion/iraklio",
+            "chania/hania/canea",
+            "porto/oporto",
+            "seville/sevilla",
+            "cadiz/cadix",
+            "lyon/lyons",
+            "marseille/marseilles",
+            "dunkirk/dunkerque",
+            "ghent/gent/gand",
+            "bruges/brugge",
+            "leuven/louvain",
+            "liege/luik",
+            "strasbourg/strassburg",
+            "mainz/mayence",
+            "koblenz/coblenz",
+            "trier/treves",
+            "cracow/krakow/krakau",
+            "poznan/posen",
+            "szczepin/stettin/szczecin",
+            "ljubljana/laibach",
+            "zagreb/agram",
+            "pula/pola",
+            "rijeka/fiume",
+            "tartu/dorpat",
+            "riga/riia",
+            "vilnius/wilno/vilna",
+            "helsinki/helsingfors",
+            "turku/abo",
+            "bergen/bjorgvin",
+            "bolzano/bozen",
+            "merano/meran",
+            "trento/trient",
+            "ho chi minh city/saigon",
+            "yangon/rangoon",
+            "myanmar/burma",
+            "sri lanka/ceylon",
+            "varanasi/benares",
+            "pune/poona",
+            "kochi/cochin",
+            "thiruvananthapuram/trivandrum",
+            "mangaluru/mangalore",
+            "belagavi/belgaum",
+            "vadodara/baroda",
+            "kanpur/cawnpore",
+            "shimla/simla",
+        )
+    ],
 ]
 # marital values that can hold at once: "partnered" (a partner, boyfriend) is compatible with
 # married and engaged; the other values exclude each other
@@ -102,15 +202,33 @@ class Matcher:
                 return True
         tx, ty = set(x.split()), set(y.split())
         if slot in TASTE or slot == "dislikes":
-            # "chess" = "playing chess", but not "losing at chess": only filler words may differ
+            # "chess" = "playing chess", "skiing" = "cross-country skiing" (a kind of it), but
+            # not "losing at chess": only filler words or a leading modifier may differ
             extra = (tx ^ ty) - _TASTE_FILLER
-            return bool(tx & ty) and not extra
+            short, long_ = sorted((x, y), key=len)
+            kind_of = long_.endswith(" " + short) and not (set(long_.split()) & _TASTE_RELATIONS)
+            return bool(tx & ty) and (not extra or kind_of)
+        if slot in ("location", "origin") and _near_place(x, y):
+            return True
         return bool(tx and ty) and (tx <= ty or ty <= tx)
 
 
+_TASTE_RELATIONS = {"at", "in", "on", "to", "of", "for", "with", "about", "losing", "watching",
+                    "against", "without", "not", "no"}  # fmt: skip
+
+
+def _near_place(x: str, y: str) -> bool:
+    """One place in two spellings ("Basle"/"Basel", "Koeln"/"Köln" folded): same first letter,
+    five letters or more, and an edit similarity of 80% or more."""
+    from rapidfuzz import fuzz
+
+    return (len(x) >= 5 and len(y) >= 5 and x[0] == y[0]
+            and fuzz.ratio(x, y) >= 80)  # fmt: skip
+
+
 def _close(slot: str, a: str, b: str) -> bool:
-    """Open numeric slots: durations within a third (or half a year), quantities within 12%
-    (ordinary rounding across units), other numbers exactly."""
+    """Open numeric slots: durations within a third (or half a year), quantities within 6%
+    (ordinary rounding across units: 5'6" is 1.68 m), other numbers exactly."""
     try:
         x, y = float(a), float(b)
     except ValueError:
@@ -118,7 +236,7 @@ def _close(slot: str, a: str, b: str) -> bool:
     if slot.startswith("dur:"):
         return abs(x - y) <= max(0.5, 0.34 * max(x, y))
     if slot.startswith("qty:"):
-        return abs(x - y) <= 0.12 * max(abs(x), abs(y))
+        return abs(x - y) <= 0.06 * max(abs(x), abs(y))
     return x == y
 
 

@@ -19,7 +19,7 @@ OCCUPATIONS = {
     "planner", "coordinator", "officer", "volunteer", "seamstress", "runner", "lecturer",
     "solicitor", "attorney", "banker", "clerk", "butcher", "fisherman", "builder", "miner",
     "soldier", "priest", "therapist", "psychologist", "optician", "hairdresser", "bartender",
-    "lead", "owner", "surveyor", "tutor", "instructor", "dancer", "singer", "chemist",
+    "lead", "owner", "surveyor", "tutor", "instructor", "dancer", "singer", "chemist", "gp",
 }  # fmt: skip
 LANGUAGES = {
     "english", "german", "french", "spanish", "italian", "portuguese", "arabic", "polish",
@@ -114,7 +114,7 @@ PATTERNS: list[tuple[str, str]] = [
     ("age", rf"{I_AM}{NEG}{ADV}(?P<v>{NUMW}) years? old\b"),
     ("age", rf"{I_AM}{ADV}an? (?P<v>{NUMW})[- ]year[- ]old\b"),
     ("age", rf"{I_AM}{ADV}(?P<v>{NUMW})(?![.,]\d){AGE_END}"),
-    ("age", rf"\bI (?:{ADV})turned (?P<v>{NUMW})\b(?! last year)"),
+    ("age", rf"\bI (?:{ADV})turned (?P<v>{NUMW})\b(?!(?:[- ]\w+)? last year)"),
     ("age", r"\bmy age (?:is|:) ?(?P<v>\d{1,3})\b"),
     ("age", rf"{I_AM}{ADV}in my (?P<v>(?:early |mid-?|late )?(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties))\b"),
     ("age", r"\bI(?:'ve| have) been (?:around|alive|on this earth) for (?P<v>half a century|(?:\w+) decades)\b"),
@@ -148,19 +148,20 @@ PATTERNS: list[tuple[str, str]] = [
     ("likes", rf"\bI {NEG}{ADV}(?:love|like|adore) {VM}"),
     ("languages", rf"\bI {NEG}{ADV}speak {VM}"),
     ("education", rf"\bI studied {V}"),
+    ("employer", rf"\bI(?:'ve| have) (?:worked|been working) (?:at|for) {V}"),
     ("age", rf"^(?:At|at) (?P<v>{NUMW}),? (?:I|I've|I'm|I have)\b"),
     ("age", rf"{I_AM}{ADV}(?P<v>pushing {NUMW}|barely past {NUMW}|just past {NUMW}|past {NUMW}|nearly {NUMW}|almost {NUMW}|knocking on {NUMW})\b"),
     ("age", rf"\bI turned (?P<v>{NUMW} last year)\b"),
     ("occupation", r"^(?:As|as) (?:an? )(?P<v>[\w' -]+?),? (?:I|I'm|I've|I'd|I'll|we|my)\b"),
     ("occupation", r"\bI drive (?:an? |the )(?P<v>lorry|truck|bus|taxi|cab|tram|train|van|ambulance)\b"),
-    ("religion", r"{I_AM}{NEG}{ADV}(?:a |an )?(?P<v>Catholic|Jewish|Muslim|Hindu|Buddhist|Protestant|Christian|Orthodox|Anglican|Sikh|atheist|agnostic|Methodist|Baptist|Lutheran)\b"),
+    ("religion", rf"{I_AM}{NEG}{ADV}(?:a |an )?(?P<v>Catholic|Jewish|Muslim|Hindu|Buddhist|Protestant|Christian|Orthodox|Anglican|Sikh|atheist|agnostic|Methodist|Baptist|Lutheran)\b"),
     ("education", r"\bmy (?:degree|diploma|doctorate|phd|training) (?:is|was) in {V}"),
     ("origin", rf"\bI (?:was born|grew up) on {V}"),
     ("children", rf"\b(?P<v>both|all {NUMW}) of my {KIN}\b"),
     ("children", rf"\bmy {KIN}, (?:all|both) (?P<v>{NUMW}) of them\b"),
     ("children", rf"\bmy {KIN}, (?P<v>my only) child\b"),
     ("siblings", rf"\bI grew up with (?P<v>{NUMW}) (?:older |younger |big |little )?{SIB}\b"),
-    ("marital_status", r"{I_AM}(?:a )?(?:confirmed |lifelong |happy )?(?P<v>bachelor|spinster)\b"),
+    ("marital_status", rf"{I_AM}(?:an? )?(?:confirmed |lifelong |happy )?(?P<v>bachelor|spinster)\b"),
     ("income", r"\bI (?:earn|make|take home|bring in) (?:about |around |roughly |just over |just under |nearly |almost )?(?P<v>[$€£]?\s?[\d.,]*\d(?:\s?(?:k|K|grand)\b)?(?: (?:a|per) (?:year|month|week|annum))?)"),
 ]  # fmt: skip
 CASE_SENSITIVE = {"name", "partner_name"}
@@ -170,7 +171,7 @@ COMPILED = [
 ]  # fmt: skip
 DISLIKE = re.compile(
     r"\bI(?:'ve| have)? (?:really |just |honestly |absolutely |truly )?(?:hate|loathe|detest|"
-    r"despise|dislike|can't stand|cannot stand|can't bear|never liked|never enjoyed|don't like|"
+    r"despise|dislike|can't stand|cannot stand|can't bear|never liked|never enjoyed|don't like|never watch|never play|"
     r"do not like|don't enjoy|do not enjoy|no longer enjoy|don't love|don't care for)\s+" + VM,
     re.I,
 )  # fmt: skip
@@ -198,7 +199,7 @@ HYPO = re.compile(
     re.I,
 )
 PAST = re.compile(
-    r"\b(when i was|used to|back then|years ago|as a child|as a kid|as a student|before i|"
+    r"\b(when i was|(?<!'m )(?<!am )(?<!get )(?<!got )(?<!be )used to|back then|years ago|as a child|as a kid|as a student|before i|"
     r"before (?:switching|becoming|moving|that|medicine|university|uni)|^before\b|"
     r"in my (?:youth|twenties|student days)|until last|once upon)\b",
     re.I,
@@ -223,3 +224,12 @@ CORRECTS_EARLIER = re.compile(
     re.I,
 )
 LEAD_PREP = re.compile(r"^(?:in|from|at|to|for|with|it's|it is|i'm|i am)\s+", re.I)
+ASKED_ANSWERED = re.compile(
+    r"\b([Mm]y \w+)\?\s+(\d+|(?i:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)[\w-]*)"
+)
+# a claim followed by one of these is a figure of speech ("fourteen years old at heart")
+AT_HEART = re.compile(
+    r"^\W{0,2}(?:years?\s+old\s+|years?\s+young\s+)?(?:at heart|in spirit|in my head|on the inside|in dog years|if you ask my knees)\b",
+    re.I,
+)

@@ -29,6 +29,8 @@ from arena.metrics.claim_match import (
 )
 from arena.metrics.claim_patterns import (
     AGE_ANSWER,
+    ASKED_ANSWERED,
+    AT_HEART,
     BORES,
     CAR,
     COMPILED,
@@ -145,6 +147,8 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
     occ = OCCUPATIONS | {norm(o) for o in (occupations or set())}
     text = QUOTED.sub(" ", text.replace("’", "'").replace("‘", "'"))
     correction = bool(CORRECTS_EARLIER.search(text))
+    # "My handicap? Twenty-eight." answers its own question: one statement
+    text = ASKED_ANSWERED.sub(r"\1 is \2", text)
     text = repair(text)
     out: list[Claim] = []
     answer = AGE_ANSWER.match(text)
@@ -169,6 +173,12 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
             for m in rx.finditer(s):
                 taste_spans.append(m.span())
                 for part in parts(m.group("v")):
+                    if part.casefold() in ("it", "that", "them", "this"):
+                        # "Golf is a waste of a good walk, I can't stand it": what "it" is
+                        head = re.match(r"^\W*([A-Za-z][\w -]*?) (?:is|are|was)\b", s)
+                        if head is None:
+                            continue
+                        part = head.group(1)
                     add("likes", part, -1, m.group())
         for m in BORES.finditer(s):
             add("likes", clean(m.group("v")), -1, m.group())
@@ -176,11 +186,15 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
             for m in rx.finditer(s):
                 if any(a <= m.start() < b for a, b in taste_spans):
                     continue
+                if AT_HEART.match(s[m.end() :]):
+                    continue  # "I'm twelve years old at heart": a figure of speech
                 v = clean(m.group("v"))
                 neg = bool(m.groupdict().get("neg"))
                 if not v:
                     continue
                 if slot == "occupation":
+                    if m.group().startswith("I drive"):
+                        v += " driver"  # "I drive a lorry": a lorry driver
                     v = cut_place(v)
                     if not known_occupation(v, occ) or FIGURATIVE.search(s):
                         continue
@@ -263,7 +277,9 @@ def _relational(s: str, add: object) -> None:
             noun in ("wife", "husband", "spouse") and bool(PASSED.search(s))
         )
         if EX.search(mods):
-            continue  # an ex says nothing certain about the present
+            if noun in ("wife", "husband", "spouse") and re.search(r"\bex\b", mods, re.I):
+                add("marital_status", "divorced", 1, m.group())  # was married, is no longer
+            continue  # otherwise an ex says nothing certain about the present
         if noun in ("wife", "husband", "spouse"):
             add("marital_status", "widowed" if late else "married", 1, m.group())
         elif noun in ("fiance", "fiancé", "fiancée", "fiancee"):

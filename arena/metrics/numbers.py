@@ -197,8 +197,8 @@ def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
             group += v
             last, seen = cls, True
         elif w in TENS:
-            if last == "teen" and j == i + 1 and total == 0:
-                # "twelve-fifty", "fifteen fifty": a price said in hundreds
+            if last in ("teen", "unit") and j == i + 1 and total == 0:
+                # "twelve-fifty", "six-forty": a price said in hundreds
                 group = group * 100 + TENS[w]
                 last = "tens"
                 j += 1
@@ -318,6 +318,7 @@ def _fractions(s: str, nums: list[Number]) -> list[Number]:
     """``nums`` with the shares of ``s`` added (flagged ``share``), replacing the bare count
     a fraction word started with ("two thirds" is not 2)."""
     shares = []
+    digits: list[Number] = []  # "1/4": its digits were read as numbers, the share replaces them
     for m in _FRACTION.finditer(s):
         if m.group("w"):
             k = m.group("n").casefold()
@@ -330,12 +331,16 @@ def _fractions(s: str, nums: list[Number]) -> list[Number]:
             if not b or int(m.group("a")) >= b:
                 continue
             share = int(m.group("a")) / b
-        inside = any(n.start <= m.start("w" if m.group("w") else "a") < n.end for n in nums)
+            digits += [n for n in nums if m.start() <= n.start < m.end()]
+            shares.append(Number(share, share, m.start(), m.end(), share=True))
+            continue
+        inside = any(n.start <= m.start("w") < n.end for n in nums)
         if not inside:  # "a grand and a half" is one amount, not a share
             shares.append(Number(share, share, m.start(), m.end(), share=True))
     if not shares:
         return nums
-    keep = [n for n in nums if not any(f.start <= n.start < f.end for f in shares)]
+    keep = [n for n in nums if n not in digits
+            and not any(f.start <= n.start < f.end for f in shares)]  # fmt: skip
     return sorted(keep + shares, key=lambda n: n.start)
 
 
