@@ -76,14 +76,14 @@ def test_chat_register_contractions_and_caps() -> None:
     assert level(ww("role:2"), "ok so im the doctor 🙃 dont kill me", 2) == 1.0
 
 
-@pytest.mark.parametrize(
-    ("sid", "text", "speaker"),
-    [
-        ("role:1", "As the seeer I know things.", 1),
-        ("role:2", "I'm the docter here.", 2),
-        ("role:0", "I'm the merlyn, believe it.", 0),
-    ],  # fmt: skip
-)
+MISSPELT = [
+    ("role:1", "As the seeer I know things.", 1),
+    ("role:2", "I'm the docter here.", 2),
+    ("role:0", "I'm the merlyn, believe it.", 0),
+]
+
+
+@pytest.mark.parametrize(("sid", "text", "speaker"), MISSPELT)
 def test_misspelt_role_names(sid: str, text: str, speaker: int) -> None:
     get = av if sid == "role:0" else ww
     assert level(get(sid), text, speaker) == 1.0
