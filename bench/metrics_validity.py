@@ -222,15 +222,18 @@ def persona_part(args: argparse.Namespace) -> None:
 
 
 def judge_backend(args: argparse.Namespace) -> dict[str, Any] | None:
-    """``--judge`` takes a backend as JSON (an arena.llm BackendConfig) or as a plain
-    OpenAI-compatible base URL (``http://127.0.0.1:8000/v1``, model from ``--judge-model``)."""
+    """``--judge`` takes a backend as JSON (an arena.llm BackendConfig), ``local`` (the bundled
+    model in-process) or a plain OpenAI-compatible base URL (``http://127.0.0.1:8000/v1``,
+    model from ``--judge-model``)."""
     raw = args.judge or args.judge_backend
     if not raw:
         return None
     if raw.lstrip().startswith("{"):
         backend: dict[str, Any] = json.loads(raw)
         return backend
-    return {"kind": "openai", "base_url": raw, "model": args.judge_model or "default"}
+    if raw == "local":
+        return {"type": "local"}
+    return {"type": "openai", "base_url": raw, "model": args.judge_model or "default"}
 
 
 FIGURES: list[dict[str, Any]] = []

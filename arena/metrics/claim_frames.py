@@ -81,15 +81,15 @@ _UNITS = {
     "foot": ("length", 0.3048), "feet": ("length", 0.3048), "ft": ("length", 0.3048),
     "inch": ("length", 0.0254), "inches": ("length", 0.0254), "km": ("length", 1000.0),
     "kilometres": ("length", 1000.0), "kilometers": ("length", 1000.0),
-    "mile": ("length", 1609.34), "miles": ("length", 1609.34),
+    "mile": ("length", 1609.344), "miles": ("length", 1609.344),
     "kg": ("mass", 1.0), "kilo": ("mass", 1.0), "kilos": ("mass", 1.0),
     "kilograms": ("mass", 1.0), "kilogram": ("mass", 1.0), "lbs": ("mass", 0.4536),
-    "lb": ("mass", 0.4536), "stone": ("mass", 6.35), "tonnes": ("mass", 1000.0),
+    "lb": ("mass", 0.4536), "stone": ("mass", 6.35029), "tonnes": ("mass", 1000.0),
     "hours": ("time", 1.0), "hour": ("time", 1.0), "hrs": ("time", 1.0),
     "minutes": ("time", 1 / 60), "mins": ("time", 1 / 60),
 }  # fmt: skip
 _QTY = re.compile(
-    rf"(?<![\w.])(?P<n>\d+(?:[.,]\d+)?|{_WORDNUM})\s?(?P<u>"
+    rf"(?<![\w.])(?P<n>\d+(?:[.,]\d+)?|{_WORDNUM}(?: and a half)?)\s?(?P<u>"
     + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
     + rf")\b(?P<rest>\s?(?:(?:and )?(?P<inch>\d{{1,2}}|{_WORDNUM})(?: inch(?:es)?)?\b)?)",
     re.I,
