@@ -15,12 +15,6 @@ from typing import Any
 from arena.facts import fact_id
 from arena.registry import KnowledgeModel
 
-# What a Seer's verdict sounds like, per polarity.
-_EVIL = r"(?:a\s+|an\s+|the\s+)?(?:wolf|werewolf|wolves|evil|bad|one\s+of\s+them|on\s+the\s+wolf\s+side)"
-_GOOD = (
-    r"(?:not\s+a\s+(?:wolf|werewolf)|no\s+wolf|clean|innocent|fine|good|safe|village|"
-    r"a\s+villager|on\s+our\s+side|one\s+of\s+us)"
-)
 _BE = r"(?:is|'s|was|are|came\s+(?:back|up)(?:\s+as)?|showed\s+(?:up\s+)?as|turned\s+out(?:\s+to\s+be)?|checked\s+out(?:\s+as)?)"
 _CHECK = (
     r"(?:checked|inspected|investigated|looked\s+(?:into|at)|scried|peeked\s+at|"
@@ -37,25 +31,47 @@ def _names(seats: list[int], names: list[str]) -> str:
     return "(?:" + "|".join(got) + ")" if got else r"(?!)"
 
 
-def _is_evil(value: str, model: KnowledgeModel) -> bool:
+def _alt(words: set[str]) -> str:
+    got = sorted({re.escape(w).replace(r"\ ", r"\s+") for w in words if w}, key=len, reverse=True)
+    return "(?:" + "|".join(got) + ")" if got else r"(?!)"
+
+
+def _evil_words(gt: dict[str, Any], model: KnowledgeModel) -> set[str]:
+    """The names of the evil roles and sides in this game (from its knowledge model)."""
+    teams = {int(k): v for k, v in gt.get("teams", {}).items()}
+    roles = {int(k): v for k, v in gt.get("roles", {}).items()}
+    evil_roles = {roles[s] for s, t in teams.items() if t in model.evil_sides and s in roles}
+    words = {w for r in evil_roles for w in model.role_synonyms.get(r, (r,))}
+    words |= {w for side in model.evil_sides for w in model.side_synonyms.get(side, (side,))}
+    words |= {w + "s" for w in list(words) if " " not in w} | {"evil", "bad"}
+    return {w.casefold() for w in words}
+
+
+def _is_evil(value: str, evil: set[str], model: KnowledgeModel) -> bool:
     v = value.casefold().strip()
     if v.startswith(("not ", "no ")):
         return False
-    evil_roles = {r for r, _ in model.role_synonyms.items() if r in ("werewolf", "wolf")}
-    return v in evil_roles or v in ("wolf", "wolves", "evil", "bad") or v in model.evil_sides
+    return v in evil or v in model.evil_sides
 
 
-def inspection_patterns(target: str, evil: bool) -> list[str]:
-    """A Seer's result about ``target`` said with the true polarity."""
-    verdict = _EVIL if evil else _GOOD
+def inspection_patterns(target: str, evil: bool, evil_words: set[str],
+                        model: KnowledgeModel) -> list[str]:  # fmt: skip
+    """A Seer's result about ``target`` said with the true polarity, in the game's words."""
+    bad = _alt(evil_words)
+    idiom = "|".join(model.evil_verdicts) or r"(?!)"
+    if evil:
+        verdict = rf"(?:a\s+|an\s+|the\s+|one\s+of\s+the\s+)?{bad}"
+    else:
+        verdict = (rf"(?:not\s+(?:a\s+|an\s+)?{bad}|no\s+{bad}|clean|innocent|fine|good|safe|"
+                   r"one\s+of\s+us|on\s+our\s+side)")  # fmt: skip
     out = [
         rf"\b{target}\b[^.?!]{{0,60}}?\b{_BE}\s+{verdict}\b",
         rf"\b{_CHECK}\s+{target}\b[^?]{{0,80}}?(?:\b{_BE}\s+|:\s*|\b(?:she|he|they)\s+{_BE}\s+)"
         rf"{verdict}\b",
     ]
     if evil:
-        out.append(rf"\b{target}\b[^.?!]{{0,40}}\b(?:runs|ran|hunts)\s+with\s+the\s+pack\b")
-        out.append(rf"\b{_CHECK}\s+{target}\b[^?]{{0,80}}?\b(?:wolf|werewolf|the\s+pack)\b")
+        out.append(rf"\b{target}\b[^.?!]{{0,40}}\b(?:{idiom})\b")
+        out.append(rf"\b{_CHECK}\s+{target}\b[^?]{{0,80}}?\b(?:{bad}|{idiom})\b")
     return out
 
 
@@ -63,11 +79,13 @@ def knowledge_secrets(gt: dict[str, Any], names: list[str],
                       model: KnowledgeModel) -> list[dict[str, Any]]:  # fmt: skip
     """Keyword data for one ``SecretSpec`` per inspection or knowledge fact of ``gt``."""
     out: list[dict[str, Any]] = []
+    evil_words = _evil_words(gt, model)
     for f in gt.get("facts", []):
         owner, key, value = f["owner"], str(f.get("key", "")), f.get("value")
         if f.get("kind") == "inspection" and key.startswith("inspect:"):
             target = int(key.split(":", 1)[1])
-            pats = inspection_patterns(_names([target], names), _is_evil(str(value), model))
+            pats = inspection_patterns(_names([target], names),
+                                       _is_evil(str(value), evil_words, model), evil_words, model)  # fmt: skip
         elif f.get("kind") == "knowledge" and key == "evil_seen" and isinstance(value, list):
             nm = _names([int(v) for v in value], names)
             pats = [

@@ -92,6 +92,7 @@ KNOWLEDGE = KnowledgeModel(
         ),
     },
     # Old records have no side facts: the wolves know every side (they know the wolf team).
+    evil_verdicts=(r"(?:runs?|ran|hunts?) with the pack", r"one of the pack"),
     sides_known_by=("wolves",),
     evil_sides=("wolves",),
     belief_side="wolves",  # belief reports give P(wolf)
