@@ -47,7 +47,7 @@ def quantulum(text: str) -> list[Number]:
 
     try:
         found = parser.parse(text)
-    except Exception:  # noqa: BLE001 - the library fails on some lines (no unit classifier)
+    except Exception:  # the library fails on some lines (no unit classifier installed)
         return []
     return [Number(float(q.value), float(q.value), q.span[0], q.span[1],
                    percent=q.unit.name == "percentage") for q in found]  # fmt: skip
