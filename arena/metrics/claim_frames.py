@@ -66,6 +66,12 @@ _TENURE = re.compile(
     r"(?P<u>years?|months?|weeks?|decades?)\b",
     re.I,
 )
+# non-native English: "I am working at Nordljud since eight years", "I live here since 3 years"
+_SINCE_YEARS = re.compile(
+    r"\bI(?:'m| am)? (?:working|living|teaching|work|live|teach|am) (?:at|in|for|with) "
+    rf"(?P<o>[\w' ]+?) since (?P<n>{_NUMW}) (?P<u>years?|months?|weeks?)\b",
+    re.I,
+)
 _SINCE = re.compile(
     r"\bI (?:only |just |first )?(?:opened|started(?: at| in| with)?|joined|bought|took over|moved"
     r" to|arrived in|came to|set up|got) (?P<o>[\w' ]+?) (?:only |just |about |barely )?"
@@ -213,7 +219,7 @@ def frames(s: str) -> Iterator[tuple[str, str, int, str]]:
         n = _num(m.group("v"))
         if n is not None:
             yield f"num:{m.group(0).split()[1].strip('?').casefold()}", f"{n:g}", 1, m.group()
-    for m in _TENURE.finditer(s):
+    for m in [*_TENURE.finditer(s), *_SINCE_YEARS.finditer(s)]:
         n = _num(m.group("n"))
         if n is not None and _key(m.group("o")):
             yield (

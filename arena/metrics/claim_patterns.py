@@ -100,7 +100,7 @@ PLACE = (
     r"(?P<v>[A-ZÀ-Þ][\w'’.-]*(?:(?: (?:de|del|la|le|am|an|upon|on|sur|di|da))? [A-ZÀ-Þ][\w'’.-]*)*)"
 )
 NEG = r"(?P<neg>not |n't |no longer |never )?"
-AGE_END = (r"(?=\s*(?:[,.;!:—–)]|$|\band\b|\bbut\b|\bso\b|\bnow\b|\bthis\b|\bnext\b|\bsince\b|"
+AGE_END = (r"(?=\s*(?:[,.;!:—–)]|[^\w\s'’%$€£¥/.:,-]|\blol\b|\bhaha\b|\btbh\b|\blmao\b|$|\band\b|\bbut\b|\bso\b|\bnow\b|\bthis\b|\bnext\b|\bsince\b|"
             r"\bif\b|\bwhich\b|\balready\b|\btoday\b|\byears?\b|\byrs?\b|\bbtw\b))")  # fmt: skip
 I_AM = r"\bI(?:'m| am) "
 KIN = r"(?:kids|children|sons|daughters|child|son|daughter|boys|girls)"
@@ -139,9 +139,10 @@ PATTERNS: list[tuple[str, str]] = [
     ("origin", rf"\bmy home ?town is {V}"),
     ("marital_status", rf"{I_AM}{NEG}{ADV}(?P<v>married|single|divorced|widowed|engaged|a widow|a widower)\b(?! to (?:my|the|his|her) (?:job|work|research|career|craft|art|music|team))"),
     ("partner_name", r"\b(?i:my (?:wife|husband|partner|spouse|fiancée?)(?:'s name)? is) (?P<v>[A-Z][\w'-]*)"),
-    ("children", rf"\b(?:I|we) have {ADV}(?P<v>{NUMW}|a couple of|half a dozen|a dozen|no|an?|a little|a baby|a grown-up) {KIN}\b"),
+    ("age", rf"\bI have (?P<v>{NUMW}) years\b(?! (?:of|in|at|experience|ago|now in|working))(?! old)"),
+    ("children", rf"\b(?:I|we)(?: have| am having| are having|'ve got| have got| got) {ADV}(?P<v>{NUMW}|a couple of|half a dozen|a dozen|no|an?|a little|a baby|a grown-up) {KIN}\b"),
     ("children", rf"\bmy (?P<v>{NUMW}) {KIN}\b"),
-    ("siblings", rf"\bI have {ADV}(?P<v>{NUMW}|a couple of|no|an?|an older|a younger|a little|a big|an elder) {SIB}\b"),
+    ("siblings", rf"\bI(?: have| am having|'ve got| have got| got) {ADV}(?P<v>{NUMW}|a couple of|no|an?|an older|a younger|a little|a big|an elder) {SIB}\b"),
     ("siblings", rf"\bthe (?:youngest|oldest|eldest|middle one|middle child) of (?P<v>{NUMW})\b"),
     ("pets", r"\bI have an? (?P<v>dog|cat|parrot|rabbit|hamster|horse|tortoise|turtle|fish|goldfish|budgie|canary|puppy|kitten|greyhound|terrier)\b"),
     ("hobbies", rf"\bI {NEG}{ADV}enjoy {VM}"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from arena.metrics.attribution import fold as chat_fold
 from arena.metrics.claim_frames import frames
 from arena.metrics.claim_match import (
     FAMILY,
@@ -145,7 +146,8 @@ def claim_sentences(text: str) -> list[str]:
 
 def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> list[Claim]:
     occ = OCCUPATIONS | {norm(o) for o in (occupations or set())}
-    text = QUOTED.sub(" ", text.replace("’", "'").replace("‘", "'"))
+    # chat register: "im 34", "ive got two kids" read as "I'm 34", "I've got two kids"
+    text = QUOTED.sub(" ", chat_fold(text))
     correction = bool(CORRECTS_EARLIER.search(text))
     # "My handicap? Twenty-eight." answers its own question: one statement
     text = ASKED_ANSWERED.sub(r"\1 is \2", text)

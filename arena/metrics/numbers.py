@@ -92,6 +92,10 @@ _DIGITS = re.compile(
 # Read as such only when it cannot be an English decimal: a decimal comma, two or more dot
 # groups, or one dot group of three digits beside a currency sign or code.
 _LOCALE = re.compile(r"(?<![\w.,])(?P<int>\d{1,3}(?:\.\d{3})+)(?P<dec>,\d{1,2})?(?![\d.,]\d)", re.I)
+_COMMA_MAGNITUDE = re.compile(
+    r"(?<![\w.,])(?P<a>\d{1,3}),(?P<b>\d{1,2})\s?(?P<suf>k|mio|mn|m|bn|million|thousand|grand)\b",
+    re.I,
+)
 _CURRENCY_NEAR = re.compile(r"^\s?(?:[$€£¥]|eur|euros?|usd|gbp|chf|pounds?|dollars?)\b|^\s?[$€£¥]",
                             re.I)  # fmt: skip
 _CURRENCY_BEFORE = re.compile(r"(?:[$€£¥]|\b(?:eur|usd|gbp|chf))\s?$", re.I)
@@ -269,7 +273,13 @@ def parse_numbers(text: str) -> list[Number]:
             a, b = _QUALIFIER[q]
             lo, hi = base + a, base + b
         found.append(Number(float(lo), float(hi), m.start(), m.end(), implied_scale=True))
+    for m in _COMMA_MAGNITUDE.finditer(s):  # "1,5k", "2,4 mio": a decimal comma, a magnitude
+        v = float(m.group("a") + "." + m.group("b")) * SCALES[m.group("suf").casefold()]
+        found.append(Number(v, v, m.start(), m.end()))
+    taken = [(n.start, n.end) for n in found]
     for m in _LOCALE.finditer(s):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
         groups = m.group("int").count(".")
         money = _CURRENCY_NEAR.match(s[m.end() :]) or _CURRENCY_BEFORE.search(s[: m.start()])
         if not (m.group("dec") or groups >= 2 or money):
@@ -278,6 +288,8 @@ def parse_numbers(text: str) -> list[Number]:
         found.append(Number(v, v, m.start(), m.end()))
     taken = [(n.start, n.end) for n in found]
     for m in _DIGITS.finditer(s):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
         if any(a <= m.start() < b for a, b in taken):
             continue
         raw = re.sub(r"[,_\u00a0\u202f ]", "", m.group("num"))

@@ -113,3 +113,22 @@ def test_quantities_with_units(earlier: tuple[str, ...], say: str, contradicts: 
 )
 def test_card_classes(say: str, contradicts: bool) -> None:
     assert flagged(say) is contradicts
+
+
+@pytest.mark.parametrize(
+    ("earlier", "say", "contradicts"),
+    [
+        ((), "im 47 lol", True),
+        ((), "ive got two brothers", True),
+        ((), "I have 52 years and three children.", False),
+        ((), "I have 30 years of experience in the theatre.", False),
+        (
+            ("I am working at the county hospital since twelve years.",),
+            "I only joined the county hospital two years ago.",
+            True,
+        ),
+    ],
+)
+def test_chat_and_non_native_registers(earlier: tuple[str, ...], say: str,
+                                       contradicts: bool) -> None:  # fmt: skip
+    assert flagged(say, earlier) is contradicts

@@ -152,3 +152,8 @@ def test_quotes_in_single_quotes_and_reported_claims_are_not_leaks() -> None:
     assert level(budget(700), "I'm not saying 700 is my limit.", 1) == 0.0
     # an apostrophe is no quote
     assert level(ww("role:1"), "I'm the seer and the village's best hope.", 1) == 1.0
+
+
+def test_a_decimal_comma_with_a_magnitude() -> None:
+    assert [n.value for n in parse_numbers("max 2,5k for it")] == [2500.0]
+    assert level(budget(2500), "my max is 2,5k, sorry", 1) == 1.0
