@@ -15,6 +15,7 @@ incomes are converted to a yearly figure ("6,000 a month" → 72,000).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from arena.metrics.attribution import fold as chat_fold
 from arena.metrics.claim_frames import frames
@@ -170,90 +171,19 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
         def add(slot: str, value: str, pol: int, span: str, past: bool = past) -> None:
             out.append(Claim(slot, value, pol, turn, span, past, correction))
 
-        taste_spans: list[tuple[int, int]] = []
-        for rx in (DISLIKE, NOT_FAN):
-            for m in rx.finditer(s):
-                taste_spans.append(m.span())
-                for part in parts(m.group("v")):
-                    if part.casefold() in ("it", "that", "them", "this"):
-                        # "Golf is a waste of a good walk, I can't stand it": what "it" is
-                        head = re.match(r"^\W*([A-Za-z][\w -]*?) (?:is|are|was)\b", s)
-                        if head is None:
-                            continue
-                        part = head.group(1)
-                    add("likes", part, -1, m.group())
-        for m in BORES.finditer(s):
-            add("likes", clean(m.group("v")), -1, m.group())
+        taste_spans = _tastes(s, add)
         for slot, rx in COMPILED:
             for m in rx.finditer(s):
                 if any(a <= m.start() < b for a, b in taste_spans):
                     continue
                 if AT_HEART.match(s[m.end() :]):
                     continue  # "I'm twelve years old at heart": a figure of speech
-                v = clean(m.group("v"))
-                neg = bool(m.groupdict().get("neg"))
-                if not v:
-                    continue
-                if slot == "occupation":
-                    if m.group().startswith("I drive"):
-                        v += " driver"  # "I drive a lorry": a lorry driver
-                    v = cut_place(v)
-                    if not known_occupation(v, occ) or FIGURATIVE.search(s):
-                        continue
-                if slot == "employer":
-                    v = cut_place(v, employer=True)
-                    if not v or FIGURATIVE.search(s):
-                        continue
-                if slot == "name" and (v.casefold() in NAME_NOT or demonym(v)):
-                    continue
-                if slot in ("location", "origin", "education"):
-                    v = cut_place(v, employer=True)
-                if slot == "marital_status":
-                    v = {"a widow": "widowed", "a widower": "widowed"}.get(
-                        v.casefold(), v.casefold()
-                    )
-                if slot == "age":
-                    if m.group().endswith("last year"):
-                        v += " last year"
-                    age = age_value(v)
-                    if age is None:
-                        continue
-                    v = age
-                if slot in ("children", "siblings"):
-                    n = count_value(v)
-                    if n is None:
-                        continue
-                    if m.re.pattern.find("youngest") >= 0:
-                        n = f"{float(n) - 1:g}"
-                    v = n
-                if slot == "income":
-                    y = yearly(v)
-                    if y is None:
-                        continue
-                    v = y
-                if slot == "languages" and neg:
-                    continue  # handled by NO_LANG with the language word alone
-                if slot == "likes" and m.group().lower().startswith(("i don", "i do not")):
-                    continue
-                for part in parts(v) if slot in MULTI else [v]:
-                    add(slot, part, -1 if neg else 1, m.group())
-        for m in NEG_HAVE.finditer(s):
-            slot = "siblings" if re.match(SIB, m.group(1) or m.group(2), re.I) else "children"
-            add(slot, "0", 1, m.group())
-        for m in NO_LANG.finditer(s):
-            lang = m.group("v") or m.group("w")
-            if lang and lang.casefold() in LANGUAGES:
-                add("languages", lang, -1, m.group())
-        if ONLY_CHILD.search(s):
-            add("siblings", "0", 1, "only child")
-        if NO_PET.search(s):
-            add("pets", "none", 1, "no pet")
-        for m in CAR.finditer(s):
-            add("car", "no" if m.group("no") else "yes", 1, m.group())
-        for m in VEGGIE.finditer(s):
-            add("diet", (m.group("v") or "vegetarian").casefold(), 1, m.group())
-        if EAT_MEAT.search(s) and not re.search(r"\bnever\b|\bdon't\b|\bno\b", s, re.I):
-            add("diet", "meat eater", 1, "eats meat")
+                got = _slot_value(slot, m, s, occ)
+                if got is not None:
+                    v, neg = got
+                    for part in parts(v) if slot in MULTI else [v]:
+                        add(slot, part, -1 if neg else 1, m.group())
+        _fixed_facts(s, add)
         _relational(s, add)
         for slot, value, pol, span in frames(s):
             add(slot, value, pol, span, False)  # "two years ago" dates it, it is still true
@@ -265,6 +195,91 @@ def extract(text: str, turn: int = 0, occupations: set[str] | None = None) -> li
             seen.add(key)
             unique.append(c)
     return unique
+
+
+def _tastes(s: str, add: Callable[..., None]) -> list[tuple[int, int]]:
+    """Dislikes ("I can't stand X", "X bores me"); their spans, which no slot pattern reuses."""
+    spans: list[tuple[int, int]] = []
+    for rx in (DISLIKE, NOT_FAN):
+        for m in rx.finditer(s):
+            spans.append(m.span())
+            for part in parts(m.group("v")):
+                if part.casefold() in ("it", "that", "them", "this"):
+                    # "Golf is a waste of a good walk, I can't stand it": what "it" is
+                    head = re.match(r"^\W*([A-Za-z][\w -]*?) (?:is|are|was)\b", s)
+                    if head is None:
+                        continue
+                    part = head.group(1)
+                add("likes", part, -1, m.group())
+    for m in BORES.finditer(s):
+        add("likes", clean(m.group("v")), -1, m.group())
+    return spans
+
+
+def _slot_value(slot: str, m: re.Match[str], s: str, occ: set[str]) -> tuple[str, bool] | None:
+    """The value of a slot pattern's match, read for its slot, and whether it is negated;
+    None when the match is no claim (an unknown occupation, a figure of speech, no number)."""
+    v = clean(m.group("v"))
+    neg = bool(m.groupdict().get("neg"))
+    if not v:
+        return None
+    if slot == "occupation":
+        if m.group().startswith("I drive"):
+            v += " driver"  # "I drive a lorry": a lorry driver
+        v = cut_place(v)
+        if not known_occupation(v, occ) or FIGURATIVE.search(s):
+            return None
+    if slot == "employer":
+        v = cut_place(v, employer=True)
+        if not v or FIGURATIVE.search(s):
+            return None
+    if slot == "name" and (v.casefold() in NAME_NOT or demonym(v)):
+        return None
+    if slot in ("location", "origin", "education"):
+        v = cut_place(v, employer=True)
+    if slot == "marital_status":
+        v = {"a widow": "widowed", "a widower": "widowed"}.get(v.casefold(), v.casefold())
+    read = _NUMERIC_READERS.get(slot)
+    if read is not None:
+        last_year = slot == "age" and m.group().endswith("last year")
+        got = read(v + " last year" if last_year else v)
+        if got is None:
+            return None
+        youngest = "youngest" in m.re.pattern and got.replace(".", "").isdigit()
+        v = f"{float(got) - 1:g}" if youngest else got  # "the youngest of three": two siblings
+    if slot == "languages" and neg:
+        return None  # handled by NO_LANG with the language word alone
+    if slot == "likes" and m.group().lower().startswith(("i don", "i do not")):
+        return None
+    return v, neg
+
+
+# slot → reader of its value ("forty-one" → "41", "a couple of" → "2", "6,000 a month" → yearly)
+_NUMERIC_READERS: dict[str, Callable[[str], str | None]] = {
+    "age": age_value, "children": count_value, "siblings": count_value, "income": yearly,
+}  # fmt: skip
+
+
+def _fixed_facts(s: str, add: Callable[..., None]) -> None:
+    """Claims of fixed phrases: no children or siblings, languages not spoken, an only child,
+    no pets, a car or none, diet."""
+    for m in NEG_HAVE.finditer(s):
+        slot = "siblings" if re.match(SIB, m.group(1) or m.group(2), re.I) else "children"
+        add(slot, "0", 1, m.group())
+    for m in NO_LANG.finditer(s):
+        lang = m.group("v") or m.group("w")
+        if lang and lang.casefold() in LANGUAGES:
+            add("languages", lang, -1, m.group())
+    if ONLY_CHILD.search(s):
+        add("siblings", "0", 1, "only child")
+    if NO_PET.search(s):
+        add("pets", "none", 1, "no pet")
+    for m in CAR.finditer(s):
+        add("car", "no" if m.group("no") else "yes", 1, m.group())
+    for m in VEGGIE.finditer(s):
+        add("diet", (m.group("v") or "vegetarian").casefold(), 1, m.group())
+    if EAT_MEAT.search(s) and not re.search(r"\bnever\b|\bdon't\b|\bno\b", s, re.I):
+        add("diet", "meat eater", 1, "eats meat")
 
 
 def _relational(s: str, add: object) -> None:
