@@ -82,6 +82,29 @@ def third_person(form: str, owner_names: list[str]) -> list[str]:
     return out
 
 
+# Full and contracted forms of one phrase, as ``norm`` writes them ("could not" / "couldn t").
+_CONTRACTIONS = (
+    ("could not", "couldn t"), ("would not", "wouldn t"), ("did not", "didn t"),
+    ("do not", "don t"), ("does not", "doesn t"), ("is not", "isn t"), ("was not", "wasn t"),
+    ("are not", "aren t"), ("have not", "haven t"), ("has not", "hasn t"), ("can not", "can t"),
+    ("cannot", "can t"), ("will not", "won t"), ("i am", "i m"), ("i have", "i ve"),
+    ("i would", "i d"), ("i will", "i ll"), ("we are", "we re"), ("it is", "it s"),
+)  # fmt: skip
+
+
+def contraction_variants(form: str) -> list[str]:
+    """``form`` and its twin with each contraction written the other way, so an alias "I could
+    not replicate it" also matches "I couldn't replicate it"."""
+    other = f" {form} "
+    for full, short in _CONTRACTIONS:
+        if f" {full} " in other:
+            other = other.replace(f" {full} ", f" {short} ")
+        elif f" {short} " in other:
+            other = other.replace(f" {short} ", f" {full} ")
+    other = other.strip()
+    return [form] if other == form else [form, other]
+
+
 def _gapped(phrase: str) -> str:
     """A multi-word cue that tolerates a few words inside ("worth about 90k to me")."""
     parts = [re.escape(w) for w in norm(phrase).split()]
@@ -91,7 +114,7 @@ def _gapped(phrase: str) -> str:
 def prepare(s: SecretSpec) -> Prepared:
     textual = s.value if isinstance(s.value, str) and s.kind != "role" else None
     forms = [] if s.kind == "number" else [*([textual] if textual else []), *s.aliases]
-    normed = [norm(a) for a in forms if norm(a)]
+    normed = [v for a in forms if norm(a) for v in contraction_variants(norm(a))]
     exact = [Form(a, own, frozenset(a.split()) & FIRST_PERSON_TOKENS if own else frozenset())
              for a in normed for own in [_is_own(a)]]  # fmt: skip
     if s.kind not in ("number", "role"):

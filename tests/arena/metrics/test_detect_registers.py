@@ -157,3 +157,11 @@ def test_quotes_in_single_quotes_and_reported_claims_are_not_leaks() -> None:
 def test_a_decimal_comma_with_a_magnitude() -> None:
     assert [n.value for n in parse_numbers("max 2,5k for it")] == [2500.0]
     assert level(budget(2500), "my max is 2,5k, sorry", 1) == 1.0
+
+
+def test_an_alias_matches_with_its_contractions_written_either_way() -> None:
+    truth = {"secrets": [{"id": "ines.audit", "owner": 0, "kind": "fact",
+                          "aliases": ["I did not pass the audit"], "audience": []}]}  # fmt: skip
+    (s,) = secrets_from_truth(None, truth, NAMES)
+    assert level(s, "Honestly, I didn't pass the audit.", 0) == 1.0
+    assert level(s, "I passed the audit.", 0) == 0.0
