@@ -23,13 +23,16 @@ import asyncio
 import time
 from typing import Any
 
+from pydantic import ConfigDict, Field
+
 from arena.agents.base import Agent, MatchContext
 from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
-from arena.llm.config import LLMAgentParams
+from arena.llm.config import BackendConfig, PromptOptions
 from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
 from arena.llm.parse import interpret, prompt_copy, words
 from arena.llm.prompt import (
+    SeatTranscript,
     choice_candidates,
     is_ranked_choice,
     is_turn_to_speak,
@@ -42,6 +45,21 @@ from arena.llm.prompt import (
 )
 from arena.memory.spec import MemorySpec
 from arena.types import Action, Decision, InvalidAction, Observation
+
+
+class LLMAgentParams(PromptOptions):
+    """The ``params`` of an ``llm`` agent entry in a tournament config: the backend, the prompt
+    options, and memory: static notes (a list) or an insight bank read once per match."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: BackendConfig = Field(default_factory=BackendConfig)
+    memory: list[str] | MemorySpec = Field(default_factory=list)  # docs/memory.md
+
+    @property
+    def notes(self) -> list[str]:
+        """The static notes, or none when memory is a bank."""
+        return self.memory if isinstance(self.memory, list) else []
 
 
 class LLMAgent(Agent):
@@ -70,6 +88,7 @@ class LLMAgent(Agent):
         self.backend: Backend | None = None
         self._records: list[dict[str, Any]] = []
         self._system_cache: tuple[Any, str] | None = None
+        self._seen = SeatTranscript()  # this seat's transcript lines, kept between prompts
         self._attempt = 0
         self._last_kind: tuple[str, str] | None = None
         self._bank_version: int | None = None  # the one bank version this match reads
@@ -85,6 +104,7 @@ class LLMAgent(Agent):
         super().reset(context)
         self._records = []
         self._system_cache = None
+        self._seen = SeatTranscript()
         self._last_kind = None
         self._memory_block = None
         self._memory_record = None
@@ -108,7 +128,9 @@ class LLMAgent(Agent):
         if self._system_cache is None or self._system_cache[0] != key:
             ctx = self.context
             rules, names = (ctx.rules, ctx.names) if ctx else (None, None)
-            text = system_prompt(obs, self.config, rules, names, self._memory(obs))
+            text = system_prompt(
+                obs, self.config, rules, names, self._memory(obs), self.config.notes
+            )
             self._system_cache = (key, text)
         return self._system_cache[1]
 
@@ -147,7 +169,7 @@ class LLMAgent(Agent):
         # end: asked for JSON, SmolLM2-135M wrote its prompt back (docs/llm.md)
         plain = b.type == "local" and is_turn_to_speak(decision) and not belief
         messages, _ = render_messages(
-            obs, decision, self.config, keys, self._system(obs), plain_speech=plain
+            obs, decision, self.config, keys, self._system(obs), plain_speech=plain, seen=self._seen
         )
         request = ChatRequest(
             messages=messages,

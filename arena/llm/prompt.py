@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from arena import registry, transcript
-from arena.llm.config import LLMAgentParams
+from arena.llm.config import PromptOptions
 from arena.types import Decision, Observation
 from arena.untrusted import quote
 
@@ -47,7 +48,7 @@ TRANSCRIPT_CLOSE = "</transcript>"
 LEGAL_PREFIX = "Legal ids: "
 
 
-def wants_belief(decision: Decision, params: LLMAgentParams) -> bool:
+def wants_belief(decision: Decision, params: PromptOptions) -> bool:
     if params.beliefs == "never":
         return decision.belief_only
     return decision.belief_only or params.beliefs == "always"
@@ -125,15 +126,16 @@ def protocol_text(decision: Decision, belief: bool, belief_keys: list[str]) -> s
 # -- rendering ----------------------------------------------------------------------------
 def system_prompt(
     obs: Observation,
-    params: LLMAgentParams,
+    params: PromptOptions,
     rules: dict[str, Any] | None = None,
     names: list[str] | None = None,
     memory: str | None = None,
+    notes: Sequence[str] = (),
 ) -> str:
     """Briefing (game template or generic) + style + persona + memory + guard line.
 
-    ``memory`` is the quoted insight block of a bank (:mod:`arena.memory.inject`); a list
-    ``params.memory`` is static notes from the config."""
+    ``memory`` is the quoted insight block of a bank (the memory wing writes it); ``notes`` are
+    static notes from the config, shown when no bank block is."""
     if params.system_prompt is not None:
         parts = [fill(params.system_prompt, {"name": obs.name, "seat": obs.seat, "game": obs.game})]
     else:
@@ -159,10 +161,8 @@ def system_prompt(
         parts.append("Style: " + params.style)
     if memory:
         parts.append(memory)
-    elif isinstance(params.memory, list) and params.memory:
-        parts.append(
-            "Notes from your earlier games:\n" + "\n".join(f"- {m}" for m in params.memory)
-        )
+    elif notes:
+        parts.append("Notes from your earlier games:\n" + "\n".join(f"- {m}" for m in notes))
     if params.extra_instructions:
         parts.append(params.extra_instructions)
     parts.append(
@@ -262,22 +262,51 @@ def elision_start(lengths: list[int], room: int) -> int:
     return min(len(lengths), -(-need // step) * step)
 
 
+class SeatTranscript:
+    """One seat's transcript lines kept between its decisions: a seat's events only grow at
+    their end within a match, so each prompt renders the events that arrived since the last
+    one instead of the whole match again (the same lines as :func:`transcript_lines`)."""
+
+    def __init__(self) -> None:
+        self._events: list[Any] = []
+        self._lines: list[str] = []
+        self._seat: int | None = None
+
+    def lines(self, obs: Observation) -> list[str]:
+        events, done = obs.events, len(self._events)
+        grown = (
+            obs.seat == self._seat
+            and len(events) >= done
+            and (done == 0 or events[done - 1] is self._events[-1])
+        )
+        if not grown:  # another seat, match or history: start over
+            self._events, self._lines, self._seat, done = [], [], obs.seat, 0
+        if len(events) > done:
+            new = events[done:]
+            names = obs.names or _names_from(obs)
+            self._lines.extend(transcript.lines(new, obs.seat, names))
+            self._events.extend(new)
+        return self._lines
+
+
 def render_messages(
     obs: Observation,
     decision: Decision,
-    params: LLMAgentParams,
+    params: PromptOptions,
     belief_keys: list[str],
     system: str | None = None,
     plain_speech: bool = False,
+    seen: SeatTranscript | None = None,
 ) -> tuple[list[dict[str, str]], int]:
     """Chat messages within the token budget; returns (messages, elided transcript lines).
 
     Laid out to grow only at its end between a seat's turns: the system prompt, then the
-    transcript (elided from the front in steps), then the decision request."""
+    transcript (elided from the front in steps), then the decision request. ``seen``: the
+    seat's transcript kept from its earlier prompts (rendered incrementally)."""
     belief = wants_belief(decision, params)
     sys_text = system if system is not None else system_prompt(obs, params)
     tail = decision_text(obs, decision, belief, belief_keys, plain_speech)
-    lines = transcript_lines(obs)
+    lines = seen.lines(obs) if seen is not None else transcript_lines(obs)
     budget = int(params.max_prompt_tokens * params.chars_per_token)
     # 64: the tags, the elision note and the chat template's role markers
     room = budget - len(sys_text) - max(len(tail), TAIL_RESERVE_CHARS) - 64
