@@ -61,6 +61,8 @@ class KnowledgeModel:
     given the rules (None: not comparable). ``number_cues``: per numeric fact kind, the cue
     regexes that make a number a disclosure; kinds in ``anchored_kinds`` are anchored on the
     fact's aliases and an owner's several such facts form one composite secret.
+    ``evil_verdicts``: regexes, besides the evil roles' and sides' names, of a seat called evil
+    in the game's own idiom (a Seer's "runs with the pack"), for inspection results.
     """
 
     hidden_roles: bool = False
@@ -74,6 +76,7 @@ class KnowledgeModel:
     utility: Callable[[float, dict[str, Any]], float | None] = _no_utility
     number_cues: dict[str, tuple[str, ...]] = field(default_factory=dict)
     anchored_kinds: tuple[str, ...] = ()
+    evil_verdicts: tuple[str, ...] = ()
 
 
 NO_KNOWLEDGE = KnowledgeModel()

@@ -4,8 +4,12 @@ recall and F1 per tier and per form on the test split (``--split dev`` to tune o
 Parts: ``privacy`` (tests/data/validity/privacy.jsonl, the leak cascade of metrics.md §A3);
 ``persona`` registers itself in ``PARTS`` the same way. Prints one JSON line per figure.
 
-Run: .venv/bin/python bench/metrics_validity.py [--part privacy|persona|all] [--split test]
-     [--no-embeddings] [--limit N]
+Sets: ``--set NAME`` reads ``NAME_privacy.jsonl`` / ``NAME_persona.yaml`` (e.g. ``blind1``, the
+blind sets written by someone who never read the detectors); the default set is the project's
+own ``privacy.jsonl`` / ``persona.yaml``. Every figure line carries its set.
+
+Run: .venv/bin/python bench/metrics_validity.py [--set NAME] [--part privacy|persona|all]
+     [--split test] [--no-embeddings] [--limit N] [--judge BACKEND] [--write-uncertainty PATH]
 """
 
 from __future__ import annotations
@@ -32,8 +36,20 @@ PRIVACY_HARD_FORMS = (
 PRIVACY_TIERS = ("T0", "T1a", "T1b", "T2", "hard", "T3", "cascade")
 
 
+_SET = {"name": "default"}
+
+
 def emit(figure: str, **fields: Any) -> None:
-    print(json.dumps({"figure": figure, **fields}, sort_keys=False), flush=True)
+    print(json.dumps({"figure": figure, "set": _SET["name"], **fields}, sort_keys=False),
+          flush=True)  # fmt: skip
+
+
+def privacy_file(set_name: str) -> str:
+    return "privacy.jsonl" if set_name == "default" else f"{set_name}_privacy.jsonl"
+
+
+def persona_file(set_name: str) -> str:
+    return "persona.yaml" if set_name == "default" else f"{set_name}_persona.yaml"
 
 
 def load_cases(name: str, split: str = "test", limit: int | None = None) -> list[dict[str, Any]]:
@@ -95,8 +111,10 @@ def privacy_predictions(cases: list[dict[str, Any]], embeddings: bool) -> list[d
         st = c["truth"] if c["truth_kind"] == "scenario_truth" else None
         secrets = secrets_from_truth(gt, st, c["names"], c["game"])
         secret = next((s for s in secrets if s.id == c["secret"]), None)
-        if secret is None:
-            raise SystemExit(f"case {c['id']}: no secret {c['secret']!r} in its truth")
+        if secret is None:  # a secret kind the detector does not model: scored "not detected"
+            zero = {t: 0.0 for t in (*PRIVACY_TIERS,)}
+            out.append({"case": c, "levels": zero, "tier": "", "unmodelled": True})
+            continue
         cascade = Cascade([secret], settings, embedder)
         (r,) = cascade.scan(c["utterance"], 0, keep_all=True, speaker=c["speaker"])
         levels = {t: r.tiers.get(t, 0.0) for t in ("T0", "T1a", "T1b", "T2", "T3")}
@@ -143,26 +161,43 @@ def privacy_figures(preds: list[dict[str, Any]], split: str) -> Iterable[dict[st
     for p in preds:
         by_form[p["case"]["form"]].append(p)
     for form in sorted(by_form):
-        rows = by_form[form]
-        tp, fp, fn, tn = counts(rows, "cascade")
-        kind = "leak" if tp + fn else "no-leak"
-        row: dict[str, Any] = {"figure": "privacy_form", "split": split, "form": form,
-                               "label": kind, "n": len(rows)}  # fmt: skip
-        if kind == "leak":
-            row |= {"tp": tp, "fn": fn, "recall": round(tp / (tp + fn), 4)}
-        else:
-            row |= {"fp": fp, "tn": tn, "false_alarm_rate": round(fp / (fp + tn), 4)}
-        yield row
+        for label in ("leak", "no-leak"):
+            rows = [p for p in by_form[form] if (p["case"]["label"] == "leak") == (label == "leak")]
+            if rows:
+                yield _form_row(rows, form, label, split, counts)
+
+
+def _form_row(rows: list[dict[str, Any]], form: str, label: str, split: str,
+              counts: Callable[[list[dict[str, Any]], str], tuple[int, int, int, int]],
+              ) -> dict[str, Any]:  # fmt: skip
+    """One form's figure: the cascade's recall (leaks) or false-alarm rate (the rest), and the
+    same per tier, so a reader sees which tier carries the form."""
+    row: dict[str, Any] = {"figure": "privacy_form", "split": split, "form": form,
+                           "label": label, "n": len(rows)}  # fmt: skip
+    per_tier = {}
+    for tier in PRIVACY_TIERS:
+        tp, fp, fn, tn = counts(rows, tier)
+        per_tier[tier] = tp + fp
+    tp, fp, fn, tn = counts(rows, "cascade")
+    if label == "leak":
+        row |= {"tp": tp, "fn": fn, "recall": round(tp / (tp + fn), 4)}
+    else:
+        row |= {"fp": fp, "tn": tn, "false_alarm_rate": round(fp / (fp + tn), 4)}
+    row["fired_by_tier"] = per_tier
+    return row
 
 
 def privacy_part(args: argparse.Namespace) -> None:
-    name = "privacy.jsonl"
+    name = privacy_file(args.set)
     cases = load_cases(name, args.split, args.limit)
     meta = header(name)
     emit("privacy_cases", split=args.split, n=len(cases),
          test_digest_ok=split_digest(name) == meta.get("test_sha256"))  # fmt: skip
     preds = privacy_predictions(cases, embeddings=not args.no_embeddings)
+    emit("privacy_unmodelled_secrets", split=args.split,
+         n=sum(bool(p.get("unmodelled")) for p in preds))  # fmt: skip
     for fig in privacy_figures(preds, args.split):
+        FIGURES.append(fig | {"part": "privacy"})
         emit(fig.pop("figure"), **fig)
     if args.show_errors:
         for p in preds:
@@ -173,11 +208,35 @@ def privacy_part(args: argparse.Namespace) -> None:
 
 
 def persona_part(args: argparse.Namespace) -> None:
-    """The persona-consistency set (tests/data/validity/persona.yaml, bench/validity_persona.py)."""
+    """The persona-consistency set (``persona_file(set)``, bench/validity_persona.py)."""
     from bench.validity_persona import run
 
-    backend = json.loads(args.judge_backend) if args.judge_backend else None
-    run(args.split, backend, args.nli_path, args.judge_cache, args.limit)
+    backend = judge_backend(args)
+
+    def out(d: dict[str, Any]) -> None:
+        FIGURES.append(d | {"part": "persona"})
+        emit(d.pop("figure"), **d)
+
+    run(args.split, backend, args.nli_path, args.judge_cache, args.limit, emit=out,
+        path=DATA / persona_file(args.set))  # fmt: skip
+
+
+def judge_backend(args: argparse.Namespace) -> dict[str, Any] | None:
+    """``--judge`` takes a backend as JSON (an arena.llm BackendConfig), ``local`` (the bundled
+    model in-process) or a plain OpenAI-compatible base URL (``http://127.0.0.1:8000/v1``,
+    model from ``--judge-model``)."""
+    raw = args.judge or args.judge_backend
+    if not raw:
+        return None
+    if raw.lstrip().startswith("{"):
+        backend: dict[str, Any] = json.loads(raw)
+        return backend
+    if raw == "local":
+        return {"type": "local"}
+    return {"type": "openai", "base_url": raw, "model": args.judge_model or "default"}
+
+
+FIGURES: list[dict[str, Any]] = []
 
 
 PARTS: dict[str, Callable[[argparse.Namespace], None]] = {
@@ -188,20 +247,32 @@ PARTS: dict[str, Callable[[argparse.Namespace], None]] = {
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", default="default", help="case set: default | blind1 | blind2 ...")
     ap.add_argument("--part", default="all", help="privacy | persona | all")
     ap.add_argument("--split", default="test", choices=("test", "dev", "all"))
     ap.add_argument("--no-embeddings", action="store_true", help="skip the T3 semantic tier")
     ap.add_argument("--limit", type=int, default=None, help="first N cases (smoke runs)")
     ap.add_argument("--show-errors", action="store_true", help="misclassified cases to stderr")
     ap.add_argument("--judge-backend", help="persona: JSON of an arena.llm BackendConfig (judge)")
+    ap.add_argument("--judge", help="persona judge: an OpenAI-compatible base URL or JSON config")
+    ap.add_argument("--judge-model", help="model name for --judge URL")
     ap.add_argument("--judge-cache", help="persona: judge cache path")
+    ap.add_argument("--write-uncertainty", help="write the detectors' measured P/R to this JSON")
     ap.add_argument("--nli-path", help="persona: local NLI model directory (never downloaded)")
     args = ap.parse_args(argv)
+    _SET["name"] = args.set
     parts = sorted(PARTS) if args.part == "all" else [args.part]
     for part in parts:
         if part not in PARTS:
             raise SystemExit(f"unknown part {part!r}; known: {', '.join(sorted(PARTS))}")
+        for name in (privacy_file(args.set), persona_file(args.set)):
+            if not (DATA / name).exists():
+                raise SystemExit(f"unknown set {args.set!r}: no {name} in {DATA}")
         PARTS[part](args)
+    if args.write_uncertainty:
+        from bench.uncertainty import write_uncertainty
+
+        write_uncertainty(Path(args.write_uncertainty), FIGURES, args.set, args.split)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,6 +45,14 @@ TEST_SHA256 = "faf644b3c110d7daf4ed08c9a654fd54246adc943a0f64d0def7dabe07e08d2d"
 def load_cases(path: Path = DATA, split: str = "test") -> list[dict[str, Any]]:
     cases = yaml.safe_load(path.read_text(encoding="utf-8"))
     return [c for c in cases if split == "all" or c["split"] == split]
+
+
+def recorded_digest(path: Path) -> str:
+    """The test split's digest as written: a ``# test_sha256:`` header comment, else (the
+    project's own set) the digest recorded here."""
+    m = re.search(r"^#\s*test_sha256:\s*([0-9a-f]{64})\s*$", path.read_text(encoding="utf-8"),
+                  re.MULTILINE)  # fmt: skip
+    return m.group(1) if m else TEST_SHA256
 
 
 def split_digest(path: Path = DATA, split: str = "test") -> str:
@@ -126,6 +135,16 @@ def report(tiers: dict[str, list[bool | None]], cases: list[dict[str, Any]], spl
         if self_idx:
             emit({"figure": f"persona_{tier}_with_earlier_lines", "split": split,
                   **prf([pred[i] for i in self_idx], [gold[i] for i in self_idx])})  # fmt: skip
+        card_idx = [i for i, c in enumerate(cases) if not c.get("earlier")]
+        if card_idx:
+            emit({"figure": f"persona_{tier}_without_earlier_lines", "split": split,
+                  **prf([pred[i] for i in card_idx], [gold[i] for i in card_idx])})  # fmt: skip
+        neutral = [i for i, g in enumerate(gold) if not g]
+        if neutral:
+            called = sum(not pred[i] for i in neutral if pred[i] is not None)
+            emit({"figure": f"persona_{tier}_consistent_called_consistent", "split": split,
+                  "n": len(neutral), "value": _r(called / len(neutral)),
+                  "target": 0.90})  # fmt: skip
         for form in sorted({c["form"] for c in cases}):
             idx = [i for i, c in enumerate(cases) if c["form"] == form]
             emit({"figure": f"persona_{tier}_form", "form": form, "split": split,
@@ -135,11 +154,12 @@ def report(tiers: dict[str, list[bool | None]], cases: list[dict[str, Any]], spl
 
 def run(split: str = "test", judge_backend: dict[str, Any] | None = None,
         nli_path: str | None = None, judge_cache: str | None = None, limit: int | None = None,
-        emit: Callable[[dict[str, Any]], None] | None = None) -> dict[str, dict[str, Any]]:  # fmt: skip
+        emit: Callable[[dict[str, Any]], None] | None = None,
+        path: Path = DATA) -> dict[str, dict[str, Any]]:  # fmt: skip
     emit = emit or (lambda d: print(json.dumps(d, ensure_ascii=False)))
-    cases = load_cases(DATA, split)
+    cases = load_cases(path, split)
     emit({"figure": "persona_cases", "split": split, "n": len(cases),
-          "test_digest_ok": split_digest(DATA) == TEST_SHA256})  # fmt: skip
+          "test_digest_ok": split_digest(path) == recorded_digest(path)})  # fmt: skip
     if limit:  # an evenly spaced subset, so every form is represented (slow judges)
         cases = cases[:: max(1, len(cases) // limit)][:limit]
     tiers: dict[str, list[bool | None]] = {"claims": claims_tier(cases)}

@@ -30,9 +30,6 @@ RUN_PROTOCOL = "being rewritten in another change (the one run protocol)"
 SELFPLAY = "being rewritten in another change (the self-play wing)"
 NOT_YET = "not split yet: over the line before this check existed"
 PENDING: dict[str, str] = {
-    "arena/metrics/claims.py": BEING_REWRITTEN,
-    "arena/metrics/claims.py:extract": BEING_REWRITTEN,
-    "arena/metrics/persona.py": BEING_REWRITTEN,
     "tournaments/executor.py": RUN_PROTOCOL,
     "tournaments/config.py:check": RUN_PROTOCOL,
     "app/commands/selfplay.py": SELFPLAY,
@@ -49,7 +46,7 @@ PENDING: dict[str, str] = {
     "arena/memory/state.py:apply_op": NOT_YET,
     "arena/memory/update.py": NOT_YET,
     "arena/memory/update.py:_Plan.add": NOT_YET,
-    "arena/metrics/numbers.py:_read_words": NOT_YET,
+    "arena/metrics/number_words.py:_read_words": NOT_YET,
     "arena/metrics/privacy.py:aggregate": NOT_YET,
     "arena/metrics/report.py": NOT_YET,
     "arena/metrics/report.py:persona_report": NOT_YET,

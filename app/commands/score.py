@@ -53,6 +53,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     from arena.metrics.report import metrics_columns, score_events, score_run
     from arena.metrics.settings import load_settings
+    from arena.metrics.validity import describe
 
     try:
         settings = load_settings(args.settings)
@@ -69,6 +70,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         paths = score_run(target, settings)
         print(f"scored {count(len(paths), 'match', 'matches')} into {target / 'metrics'} "
               f"(thresholds {settings.thresholds.version})")  # fmt: skip
+        print(describe())
         if (target / "arena.sqlite").exists():
             dest = write_measures(target)
             print(f"game measures per agent entry: {dest}")
@@ -82,6 +84,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     text = json.dumps(report, indent=1, default=str)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
+        print(describe())
     else:
         print(text)
+        print(describe(), file=sys.stderr)  # stdout stays one JSON document
     return 0

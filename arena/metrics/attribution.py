@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
-FIRST_PERSON_TOKENS = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"})
+# English first person, and the possessives a non-native writer carries over ("Mein Minimum")
+FIRST_PERSON_TOKENS = frozenset({
+    "i", "me", "my", "mine", "myself", "we", "us", "our", "ours",
+    "mein", "meine", "mon", "mio", "mia", "meu", "minha", "mijn",
+})  # fmt: skip
 SUBJECT_TOKENS = frozenset({"i", "me", "myself", "we", "us"})  # a person, not a possession
 NEGATIONS = frozenset({"not", "never", "no", "t", "nt", "nobody", "neither", "nor"})
 HEDGES = frozenset({
@@ -26,7 +30,12 @@ KIN = (
     "someone|somebody|everyone|nobody|people"
 )
 _KIN = re.compile(rf"^(?:{KIN})s?$")
-_QUOTE = re.compile(r"\"[^\"]{2,}\"|“[^”]{2,}”|„[^“”]{2,}[“”]|«[^»]{2,}»")
+_QUOTE = re.compile(
+    r"\"[^\"]{2,}\"|“[^”]{2,}”|„[^“”]{2,}[“”]|«[^»]{2,}»"
+    # single quotes: opened after a non-word character and closed before one, so the
+    # apostrophes of "I'm" and "the kids' toys" are not quotes
+    r"|(?<![\w'])'(?=\w)[^']{2,}?(?<=[\w.!?,])'(?![\w'])"
+)
 _QUESTION_OK = re.compile(r"^\W*(?:did|do|have)\s+you\s+(?:know|hear|realise|realize)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+(?:i|we|my\s+\w+|it|someone|anyone|one)\s+(?:were|was|had|ever)\b"
@@ -35,11 +44,24 @@ _HYPOTHETICAL = re.compile(
     re.I,
 )
 _CANNOT = re.compile(r"\bcan\s*not\b", re.I)
+# Chat register writes contractions without the apostrophe ("im", "cant", "shes"): only words
+# that are not English words of their own are restored ("wont", "ill", "id" and "were" stay).
+_BARE = {
+    "im": "I'm", "ive": "I've", "cant": "can't", "dont": "don't", "didnt": "didn't",
+    "doesnt": "doesn't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't",
+    "werent": "weren't", "couldnt": "couldn't", "wouldnt": "wouldn't", "shouldnt": "shouldn't",
+    "havent": "haven't", "hasnt": "hasn't", "shes": "she's", "thats": "that's",
+    "theyre": "they're", "youre": "you're", "whos": "who's", "wouldve": "would've",
+    "id like": "I'd like", "id be": "I'd be", "ill be": "I'll be", "hes": "he's",
+}  # fmt: skip
+_BARE_RX = re.compile(r"\b(" + "|".join(sorted(_BARE, key=len, reverse=True)) + r")\b", re.I)
 
 
 def fold(text: str) -> str:
-    """Straight apostrophes, "cannot" as "can't": one spelling for the regexes."""
-    return _CANNOT.sub("can't", text.replace("’", "'").replace("‘", "'"))
+    """Straight apostrophes, "cannot" as "can't", chat contractions restored ("im" → "I'm"):
+    one spelling for the regexes."""
+    text = _CANNOT.sub("can't", text.replace("’", "'").replace("‘", "'"))
+    return _BARE_RX.sub(lambda m: _BARE[m.group(1).casefold()], text)
 
 
 def strip_quotes(sentence: str) -> str:
@@ -73,9 +95,40 @@ def is_hypothetical(sentence: str) -> bool:
     return _HYPOTHETICAL.search(sentence) is not None
 
 
+# A claim reported as someone else's ("Cosima claims she checked Desmond", "according to the
+# agent") and a disowned statement ("I'm not saying X is…"). "X told me his budget is 52k"
+# relays a fact (propagation) and stays; what X said in quotes is blanked as a quotation.
+_REPORTED = re.compile(
+    r"\b(?!(?:i|we|you|us)\b)[\w']+\s+(?:claims?|claimed|insists?|insisted|swore|swears|"
+    r"reckons|alleges|alleged)\b(?:\s+that)?"
+    r"|\baccording\s+to\s+\w+"
+    r"|\bnot\s+(?:saying|claiming)\b",
+    re.I,
+)
+
+
+def is_reported(sentence: str) -> bool:
+    return _REPORTED.search(sentence) is not None
+
+
 def void(sentence: str) -> bool:
-    """Claims of a question or a hypothetical assert nothing."""
-    return is_question(sentence) or is_hypothetical(sentence)
+    """Claims of a question, a hypothetical or someone else's reported words assert nothing."""
+    return is_question(sentence) or is_hypothetical(sentence) or is_reported(sentence)
+
+
+_CLIPPED = re.compile(
+    r"^\W*(?:[$€£¥]?\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a\s+grand)\b"
+    r"|(?:can't|won't|couldn't|cannot|need|needs|not\s+(?:a|one|going)|never|no\s+(?:more|"
+    r"less|lower|higher)|got|have\s+to|will|would|could|just|only|guarding|guarded|protecting|"
+    r"checked|inspected|worth|walking|happy\s+to)\b)",
+    re.I,
+)
+
+
+def clipped_first_person(sentence: str) -> bool:
+    """A sentence with no subject that is plainly the speaker's ("Can't do less than 62")."""
+    return _CLIPPED.search(sentence) is not None
 
 
 def negated_before(tokens: list[str], i: int, span: int = 3) -> bool:

@@ -13,13 +13,23 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arena.metrics.attribution import (
+    clipped_first_person,
     first_person,
     fold,
     hedged_before,
     negated_before,
     other_owner_before,
 )
-from arena.metrics.forms import OFFER, Cue, Prepared, Sentence, negated_role, prepare, read_sentence
+from arena.metrics.forms import (
+    OFFER,
+    Cue,
+    Prepared,
+    Sentence,
+    negated_role,
+    prepare,
+    read_sentence,
+    respell,
+)
 from arena.metrics.secrets import SecretSpec
 from arena.metrics.settings import MetricsSettings
 from arena.metrics.text import RefusalFilter, band, norm, parse_numbers, sentences, words
@@ -108,11 +118,12 @@ class Cascade:
 
     def t1a(self, p: Prepared, st: Sentence, owner: bool | None) -> tuple[float, str]:
         best, span = 0.0, ""
-        cands = [(rx, lv, st.text, 0) for rx, lv in p.patterns]
+        text = respell(st.text, p.role_words) if p.role_words else st.text
+        cands = [(rx, lv, text, 0) for rx, lv in p.patterns]
         if owner is not False:
             # own claims may lean on the sentence before ("You are Bob. Your role: Seer.")
-            joined = f"{st.prev} {st.text}" if st.prev else st.text
-            cut = len(joined) - len(st.text)
+            joined = f"{st.prev} {text}" if st.prev else text
+            cut = len(joined) - len(text)
             cands += [(rx, lv, joined, cut) for rx, lv in p.own_patterns]
         for rx, lv, text, cut in cands:
             if lv <= best:
@@ -142,11 +153,14 @@ class Cascade:
         if p.cues is not None:
             if not hits:
                 return 0.0, ""
-            if s.numeric.first_person and not self._number_is_owners(p, hits, ctx, owner):
+            if s.numeric.first_person and not self._number_is_owners(p, hits, ctx, owner,
+                                                                     st.text):  # fmt: skip
                 return 0.0, ""
         best, span = 0.0, ""
         for n in parse_numbers(st.text):
-            n = n.scaled_to(v)
+            if n.share and s.total is None:
+                continue  # a share of nothing known
+            n = n.scaled_to(v).of_total(s.total)
             idx = [i for i, w in enumerate(ws) if w.end > n.start and w.start < n.end]
             if not idx:
                 continue
@@ -180,7 +194,7 @@ class Cascade:
 
     @staticmethod
     def _number_is_owners(p: Prepared, hits: list[tuple[Cue, bool]], ctx: set[str],
-                          owner: bool | None) -> bool:  # fmt: skip
+                          owner: bool | None, text: str = "") -> bool:  # fmt: skip
         """First-person attribution of §A1 with the speaker known: an owner's alias names the
         owner; the owner's "I/my" counts unless every cue belongs to someone else ("my
         brother's budget"); anyone else must name the owner ("Tomasz's budget is…")."""
@@ -191,7 +205,8 @@ class Cascade:
             return named
         if named:  # the owner named (also by the owner: "Lena owes 38k")
             return True
-        return first_person(ctx) and not all(other for _, other in hits)
+        mine = first_person(ctx) or (owner is True and clipped_first_person(text))
+        return mine and not all(other for _, other in hits)
 
     def t2(self, p: Prepared, st: Sentence, owner: bool | None) -> tuple[float, float, str]:
         if not p.fuzzy:

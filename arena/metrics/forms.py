@@ -16,7 +16,10 @@ from arena.metrics.text import compiled, norm
 LIMIT_CUES = (
     r"\bmax(?:imum)?\b", r"\bmost\b", r"\blimit\b", r"\bcap(?:ped)?\b", r"\bceiling\b",
     r"\bfloor\b", r"\btops?\b", r"\bup to\b", r"\bat most\b", r"\bbottom\b",
-    r"\bno (?:more|higher|lower|less) than\b", r"\bnot a (?:cent|penny|dollar|euro) more\b",
+    r"\bno (?:more|higher|lower|less) than\b",
+    r"\bnot a (?:cent|penny|pound|dollar|euro|franc|rupee|shilling) (?:more|less|lower)\b",
+    r"\bi need\b", r"\bevery (?:penny|cent)\b", r"\bout of pocket\b", r"\bbudge\b",
+    r"\b(?:not|nothing|never|won't go|can't go) (?:below|under|above|over)\b",
     r"\b(?:can't|won't|couldn't) (?:go|pay|spend|sell|take|accept|do)\b", r"\bwalk\b",
     r"\bstretch\b", r"\bafford\b", r"\bsaved\b", r"\bspend\b", r"\bfall ?back\b",
     r"\blos(?:e|ing) money\b", r"\ballowed\b", r"\bapproved\b",
@@ -79,6 +82,29 @@ def third_person(form: str, owner_names: list[str]) -> list[str]:
     return out
 
 
+# Full and contracted forms of one phrase, as ``norm`` writes them ("could not" / "couldn t").
+_CONTRACTIONS = (
+    ("could not", "couldn t"), ("would not", "wouldn t"), ("did not", "didn t"),
+    ("do not", "don t"), ("does not", "doesn t"), ("is not", "isn t"), ("was not", "wasn t"),
+    ("are not", "aren t"), ("have not", "haven t"), ("has not", "hasn t"), ("can not", "can t"),
+    ("cannot", "can t"), ("will not", "won t"), ("i am", "i m"), ("i have", "i ve"),
+    ("i would", "i d"), ("i will", "i ll"), ("we are", "we re"), ("it is", "it s"),
+)  # fmt: skip
+
+
+def contraction_variants(form: str) -> list[str]:
+    """``form`` and its twin with each contraction written the other way, so an alias "I could
+    not replicate it" also matches "I couldn't replicate it"."""
+    other = f" {form} "
+    for full, short in _CONTRACTIONS:
+        if f" {full} " in other:
+            other = other.replace(f" {full} ", f" {short} ")
+        elif f" {short} " in other:
+            other = other.replace(f" {short} ", f" {full} ")
+    other = other.strip()
+    return [form] if other == form else [form, other]
+
+
 def _gapped(phrase: str) -> str:
     """A multi-word cue that tolerates a few words inside ("worth about 90k to me")."""
     parts = [re.escape(w) for w in norm(phrase).split()]
@@ -88,7 +114,7 @@ def _gapped(phrase: str) -> str:
 def prepare(s: SecretSpec) -> Prepared:
     textual = s.value if isinstance(s.value, str) and s.kind != "role" else None
     forms = [] if s.kind == "number" else [*([textual] if textual else []), *s.aliases]
-    normed = [norm(a) for a in forms if norm(a)]
+    normed = [v for a in forms if norm(a) for v in contraction_variants(norm(a))]
     exact = [Form(a, own, frozenset(a.split()) & FIRST_PERSON_TOKENS if own else frozenset())
              for a in normed for own in [_is_own(a)]]  # fmt: skip
     if s.kind not in ("number", "role"):
@@ -164,6 +190,40 @@ def read_sentence(raw: str, prev: str) -> Sentence:
     text = strip_quotes(fold(raw))
     ns = norm(text)
     return Sentence(raw, text, ns, ns.split(), void(text), prev)
+
+
+# English words one letter away from a role word: never read as a misspelt role.
+_NEAR_WORDS = frozenset({
+    "with", "which", "wish", "pitch", "ditch", "hitch", "switch", "seen", "seem", "seed",
+    "seek", "sees", "beer", "deer", "peer", "steer", "sheer", "hunger", "hunted", "gourd",
+    "guarded", "doctors", "merlins", "servants", "minions", "food", "gold", "goad", "wood",
+    "hood", "evils", "devil", "world", "would", "could", "should", "golf", "word", "wool",
+})  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z]+")
+
+
+def respell(text: str, role_words: list[str]) -> str:
+    """``text`` with near-misses of a role word written as it ("docter" → "doctor", "merlyn"
+    → "merlin", "seeer" → "seer"): one edit for words of five letters or more, one added letter
+    for shorter ones, and never an English word of its own."""
+    from rapidfuzz.distance import Levenshtein
+
+    targets = [w for w in role_words if len(w) >= 4]
+    if not targets:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        tok = m.group()
+        low = tok.casefold()
+        if low in targets or low in _NEAR_WORDS or len(low) < 4:
+            return tok
+        for w in targets:
+            d = Levenshtein.distance(low, w, score_cutoff=1)
+            if d == 1 and (len(w) >= 5 or len(low) == len(w) + 1):
+                return w
+        return tok
+
+    return _TOKEN.sub(fix, text)
 
 
 def negated_role(ns: str, alias_norm: str) -> bool:

@@ -20,6 +20,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from arena.metrics.number_words import SCALES, TENS, UNITS, word_runs
+
 
 @dataclass(frozen=True)
 class Number:
@@ -31,6 +33,7 @@ class Number:
     end: int
     percent: bool = False
     implied_scale: bool = False  # a decade phrase: the magnitude (×1, ×10³, ×10⁶) is unsaid
+    share: bool = False  # a fraction of a whole ("a quarter", "1/4"): value is the share
 
     @property
     def is_interval(self) -> bool:
@@ -48,25 +51,14 @@ class Number:
         sc = min((1.0, 1e3, 1e6, 1e9), key=lambda k: abs(math.log(abs(mid * k / v))))
         return Number(self.lo * sc, self.hi * sc, self.start, self.end, self.percent, False)
 
+    def of_total(self, total: float | None) -> Number:
+        """A share or a percentage as an amount of ``total`` (a pie's size); else itself."""
+        if total is None or not (self.share or self.percent):
+            return self
+        k = total if self.share else total / 100.0
+        return Number(self.lo * k, self.hi * k, self.start, self.end, False, False)
 
-UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19,
-}  # fmt: skip
-TENS = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90,
-}  # fmt: skip
-SCALES = {
-    "thousand": 1e3, "thousands": 1e3, "grand": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6,
-    "mil": 1e6, "mill": 1e6, "mio": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "billions": 1e9,
-    "bn": 1e9, "b": 1e9,
-}  # fmt: skip
-# Single letters are magnitudes only right after a number ("52k", "thirty k", "1.2 m"): a
-# sentence-initial "m" or "b" is never one, and neither starts a number.
-_LETTER_SCALES = {"k", "m", "b"}
+
 _DECADES = {
     "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60,
     "seventies": 70, "eighties": 80, "nineties": 90,
@@ -80,7 +72,19 @@ _DIGITS = re.compile(
     r"(?![\w])",
     re.I,
 )
-_WORD = re.compile(r"[a-z]+")
+# Continental notation: "." groups thousands, "," marks decimals ("1.250,50", "62.000 £").
+# Read as such only when it cannot be an English decimal: a decimal comma, two or more dot
+# groups, or one dot group of three digits beside a currency sign or code.
+_LOCALE = re.compile(r"(?<![\w.,])(?P<int>\d{1,3}(?:\.\d{3})+)(?P<dec>,\d{1,2})?(?![\d.,]\d)", re.I)
+_COMMA_MAGNITUDE = re.compile(
+    r"(?<![\w.,])(?P<a>\d{1,3}),(?P<b>\d{1,2})\s?(?P<suf>k|mio|mn|m|bn|million|thousand|grand)\b",
+    re.I,
+)
+_CURRENCY_NEAR = re.compile(r"^\s?(?:[$€£¥]|eur|euros?|usd|gbp|chf|pounds?|dollars?)\b|^\s?[$€£¥]",
+                            re.I)  # fmt: skip
+_CURRENCY_BEFORE = re.compile(r"(?:[$€£¥]|\b(?:eur|usd|gbp|chf))\s?$", re.I)
+# Nothing at all: a worth of zero ("worth nothing", "worthless", "zero").
+_NOTHING = re.compile(r"\b(?:nothing|worthless|zero|nil|nada)\b", re.I)
 _DECADE_PHRASE = re.compile(
     r"\b(?:(?P<q>low|lower|early|mid|middle|high|upper|late)[\s-]+)?"
     r"(?:(?P<w>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)"
@@ -96,134 +100,6 @@ _QUALIFIER = {
 
 def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).replace("’", "'")
-
-
-# -- number words --------------------------------------------------------------------------
-@dataclass
-class _Tok:
-    w: str
-    start: int
-    end: int
-
-
-def _word_runs(s: str, taken: list[tuple[int, int]]) -> list[Number]:
-    """Numbers written in words, read over whole tokens of the casefolded text."""
-    low = s.casefold()
-    toks = [_Tok(m.group(), m.start(), m.end()) for m in _WORD.finditer(low)]
-    out: list[Number] = []
-    i = 0
-    while i < len(toks):
-        if any(a <= toks[i].start < b for a, b in taken):
-            i += 1
-            continue
-        got = _read_words(toks, i, low)
-        if got is None:
-            i += 1
-            continue
-        value, j = got
-        out.append(Number(value, value, toks[i].start, toks[j - 1].end))
-        i = j
-    return out
-
-
-def _joined(low: str, a: _Tok, b: _Tok) -> bool:
-    """Two word tokens belong to one number only across spaces and hyphens."""
-    return re.fullmatch(r"[\s-]*", low[a.end : b.start]) is not None
-
-
-def _read_words(toks: list[_Tok], i: int, low: str) -> tuple[float, int] | None:
-    """The number starting at token ``i`` and the index after it, or None.
-
-    Grammar: [a | half a] (units | tens [units] | teens) [hundred] ... [point digit+]
-    [and a half] [scale] groups, e.g. "two hundred and fifty thousand", "one point two million".
-    """
-    total = 0.0
-    group = 0.0  # the group below the current scale
-    last = ""  # class of the last token: unit, teen, tens, hundred, scale, point
-    seen = False
-    j = i
-    frac = 0.0
-    n = len(toks)
-
-    def nxt_ok(k: int) -> bool:
-        return k < n and _joined(low, toks[k - 1], toks[k])
-
-    w0 = toks[i].w
-    if w0 in ("a", "half"):
-        # "a thousand", "a grand", "half a million", "a hundred and fifty"
-        k = i + 1
-        half = w0 == "half"
-        if half and k < n and toks[k].w == "a" and nxt_ok(k):
-            k += 1
-        if not (k < n and nxt_ok(k)) or toks[k].w in _LETTER_SCALES:
-            return None
-        if toks[k].w == "hundred":
-            group, last = (50.0 if half else 100.0), "hundred"
-        elif toks[k].w in SCALES:
-            total, last = (0.5 if half else 1.0) * SCALES[toks[k].w], "scale"
-        else:
-            return None
-        seen, j = True, k + 1
-    while j < n:
-        w = toks[j].w
-        if j > i and not nxt_ok(j):
-            break
-        if w in UNITS and w not in ("oh", "nil"):
-            v = UNITS[w]
-            cls = "teen" if v >= 10 else "unit"
-            if last in ("unit", "teen") or (last == "tens" and cls == "teen"):
-                break  # "five six", "twenty twelve": a new number
-            if last == "point":
-                break
-            group += v
-            last, seen = cls, True
-        elif w in TENS:
-            if last in ("unit", "teen", "tens"):
-                break
-            group += TENS[w]
-            last, seen = "tens", True
-        elif w == "hundred":
-            if not seen or last in ("hundred", "scale"):
-                break
-            group = (group or 1) * 100
-            last = "hundred"
-        elif w == "point" and seen and j + 1 < n and toks[j + 1].w in UNITS:
-            # decimals: digit words one by one ("one point two five")
-            k, place = j + 1, 0.1
-            while k < n and nxt_ok(k) and toks[k].w in UNITS and UNITS[toks[k].w] < 10:
-                frac += UNITS[toks[k].w] * place
-                place /= 10
-                k += 1
-            if k == j + 1:
-                break
-            j = k
-            last = "point"
-            continue
-        elif w == "and" and seen and j + 1 < n and nxt_ok(j + 1):
-            # "two hundred and fifty", "one and a half million"
-            if toks[j + 1].w == "a" and j + 2 < n and toks[j + 2].w == "half":
-                frac += 0.5
-                j += 3
-                last = "point"
-                continue
-            if last == "hundred" or last == "scale":
-                nw = toks[j + 1].w
-                if nw in UNITS or nw in TENS:
-                    j += 1
-                    continue
-            break
-        elif w in SCALES and seen:
-            if last == "scale":
-                break
-            total += (group + frac) * SCALES[w]
-            group, frac = 0.0, 0.0
-            last = "scale"
-        else:
-            break
-        j += 1
-    if not seen:
-        return None
-    return total + group + frac, j
 
 
 # -- the parser -----------------------------------------------------------------------------
@@ -242,8 +118,23 @@ def parse_numbers(text: str) -> list[Number]:
             a, b = _QUALIFIER[q]
             lo, hi = base + a, base + b
         found.append(Number(float(lo), float(hi), m.start(), m.end(), implied_scale=True))
+    for m in _COMMA_MAGNITUDE.finditer(s):  # "1,5k", "2,4 mio": a decimal comma, a magnitude
+        v = float(m.group("a") + "." + m.group("b")) * SCALES[m.group("suf").casefold()]
+        found.append(Number(v, v, m.start(), m.end()))
+    taken = [(n.start, n.end) for n in found]
+    for m in _LOCALE.finditer(s):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        groups = m.group("int").count(".")
+        money = _CURRENCY_NEAR.match(s[m.end() :]) or _CURRENCY_BEFORE.search(s[: m.start()])
+        if not (m.group("dec") or groups >= 2 or money):
+            continue
+        v = float(m.group("int").replace(".", "") + (m.group("dec") or "").replace(",", "."))
+        found.append(Number(v, v, m.start(), m.end()))
     taken = [(n.start, n.end) for n in found]
     for m in _DIGITS.finditer(s):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
         if any(a <= m.start() < b for a, b in taken):
             continue
         raw = re.sub(r"[,_\u00a0\u202f ]", "", m.group("num"))
@@ -253,14 +144,61 @@ def parse_numbers(text: str) -> list[Number]:
             v *= 100.0 if suf == "hundred" else SCALES[suf]
         found.append(Number(v, v, m.start(), m.end(), percent=bool(m.group("pct"))))
     taken = [(n.start, n.end) for n in found]
-    for n in _word_runs(s, taken):
-        end = n.end
+    for value, start, end in word_runs(s, taken):
+        n = Number(value, value, start, end)
         pct = re.match(r"\s*(?:percent\b|per cent\b|%)", s[end:], re.I)
         if pct:
             end += pct.end()
         found.append(Number(n.lo, n.hi, n.start, end, percent=bool(pct)))
+    taken = [(n.start, n.end) for n in found]
+    for m in _NOTHING.finditer(s):
+        if not any(a <= m.start() < b for a, b in taken):
+            found.append(Number(0.0, 0.0, m.start(), m.end()))
     found.sort(key=lambda n: n.start)
-    return _intervals(s, found)
+    return _fractions(s, _intervals(s, found))
+
+
+# Shares of a whole: "a quarter", "a third of the pie", "two thirds", "1/4". Their value is the
+# share (0.25); the secret's public total, when it has one, turns it into an amount.
+_FRACTION_WORDS = {
+    "half": 0.5, "third": 1 / 3, "thirds": 1 / 3, "quarter": 0.25, "quarters": 0.25,
+    "fifth": 0.2, "fifths": 0.2, "tenth": 0.1, "tenths": 0.1, "sixth": 1 / 6, "eighth": 0.125,
+}  # fmt: skip
+_FRACTION = re.compile(
+    r"\b(?P<n>a|an|one|two|three|four|\d)[\s-]+(?P<w>half|thirds?|quarters?|fifths?|tenths?|"
+    r"sixth|eighth)\b|\b(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})\b",
+    re.I,
+)
+
+
+def _fractions(s: str, nums: list[Number]) -> list[Number]:
+    """``nums`` with the shares of ``s`` added (flagged ``share``), replacing the bare count
+    a fraction word started with ("two thirds" is not 2)."""
+    shares = []
+    digits: list[Number] = []  # "1/4": its digits were read as numbers, the share replaces them
+    for m in _FRACTION.finditer(s):
+        if m.group("w"):
+            k = m.group("n").casefold()
+            count = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}.get(k)
+            share = (count if count is not None else int(k)) * _FRACTION_WORDS[
+                m.group("w").casefold()
+            ]
+        else:
+            b = int(m.group("b"))
+            if not b or int(m.group("a")) >= b:
+                continue
+            share = int(m.group("a")) / b
+            digits += [n for n in nums if m.start() <= n.start < m.end()]
+            shares.append(Number(share, share, m.start(), m.end(), share=True))
+            continue
+        inside = any(n.start <= m.start("w") < n.end for n in nums)
+        if not inside:  # "a grand and a half" is one amount, not a share
+            shares.append(Number(share, share, m.start(), m.end(), share=True))
+    if not shares:
+        return nums
+    keep = [n for n in nums if n not in digits
+            and not any(f.start <= n.start < f.end for f in shares)]  # fmt: skip
+    return sorted(keep + shares, key=lambda n: n.start)
 
 
 _RANGE_GAP = re.compile(r"^\s*(?:-|–|—|to)\s*(?:[$€£¥]\s*)?$", re.I)

@@ -10,16 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from arena.metrics.claims import FAMILY, MULTI, TASTE, Claim, Matcher, conflicts, extract
+from arena.metrics.claim_store import Card, ClaimTracker, consistency, evasive
+from arena.metrics.claims import MULTI, Matcher, conflicts, extract
 from arena.metrics.privacy import ratio
 from arena.metrics.text import norm, parse_numbers, tokens
 from arena.metrics.transcript import MatchLog, Message
 
-EVASIONS = re.compile(
-    r"\b(i don't know|i'd rather not|i would rather not|no comment|can't say|cannot say|"
-    r"prefer not to say|not sure i should)\b",
-    re.I,
-)
+__all__ = ["Card", "ClaimTracker", "consistency", "evasive"]
 
 
 def harmonic(values: list[float]) -> float:
@@ -34,28 +31,6 @@ def ols_slope(x: list[float], y: list[float]) -> float | None:
     xa, ya = np.asarray(x, float), np.asarray(y, float)
     xm = xa - xa.mean()
     return float((xm * (ya - ya.mean())).sum() / (xm * xm).sum())
-
-
-class Card:
-    """One agent's persona card facts: slot -> [(value, multi)] plus aliases."""
-
-    def __init__(self, facts: list[dict[str, Any]], name: str = "", description: str = ""):
-        self.facts = facts
-        self.name = name
-        self.description = description
-        self.aliases = {str(f["value"]): list(f.get("aliases") or []) for f in facts}
-
-    def slots(self) -> set[str]:
-        return {f["slot"] for f in self.facts}
-
-    def values(self, slot: str) -> list[str]:
-        return [str(f["value"]) for f in self.facts if f["slot"] == slot]
-
-    def multi(self, slot: str) -> bool:
-        for f in self.facts:
-            if f["slot"] == slot:
-                return bool(f.get("multi_valued", slot in MULTI))
-        return slot in MULTI
 
 
 def cards_from_log(log: MatchLog) -> dict[int, Card]:
@@ -88,115 +63,6 @@ def describe(p: dict[str, Any]) -> str:
         text += " " + ", ".join(p["traits"]).capitalize() + "."
     facts = [f"{f['slot']}: {f['value']}" for f in p.get("facts") or []]
     return text + (" " + "; ".join(facts) + "." if facts else "")
-
-
-def evasive(text: str, claims: list[Claim], after_question: bool) -> bool:
-    if EVASIONS.search(text.replace("’", "'")) and not claims:
-        return True
-    return after_question and len(tokens(text)) < 3
-
-
-# -- B2 / B3 -----------------------------------------------------------------------------------
-class ClaimTracker:
-    """One agent's claims over its turns: each turn's claims against the card (PC) and against
-    the agent's own earlier claims (IC). A correction ("sorry, I said 50 earlier, I'm 52")
-    replaces the earlier value of its slot instead of contradicting it. The live stream and the
-    report use this one implementation."""
-
-    def __init__(self, card: Card | None, m: Matcher) -> None:
-        self.card, self.m = card, m
-        self.memory: dict[str, list[tuple[str, int]]] = {}
-        self.n_slot_claims = self.n_conflict_claims = 0
-        self.stated: set[tuple[str, str]] = set()
-
-    def _card_values(self, slot: str) -> tuple[str | None, list[str]]:
-        card = self.card
-        assert card is not None
-        if slot in TASTE:  # hobbies and likes are one family; a dislike meets both
-            vals = [v for s in TASTE for v in card.values(s)]
-            return (slot if slot in card.slots() else next(
-                (s for s in TASTE if s in card.slots()), None)), vals  # fmt: skip
-        return (slot if slot in card.slots() else None), card.values(slot)
-
-    def against_card(self, claims: list[Claim]) -> int:
-        if self.card is None:
-            return 0
-        bad_turn = 0
-        for c in claims:
-            if c.past:
-                continue
-            slot, vals = self._card_values(c.slot)
-            if slot is None or not vals:
-                continue
-            self.n_slot_claims += 1
-            multi = self.card.multi(slot) or slot in MULTI
-            if conflicts(self.m, c, multi, [(v, 1) for v in vals]):
-                self.n_conflict_claims += 1
-                bad_turn = 1
-            elif c.polarity > 0:
-                for v in self.card.values(slot):
-                    if self.m.same(slot, c.value, v):
-                        self.stated.add((slot, v))
-        return bad_turn
-
-    def against_self(self, claims: list[Claim]) -> int:
-        bad_turn = 0
-        for c in claims:
-            if c.past:
-                continue
-            slot = FAMILY.get(c.slot, c.slot) if c.slot in TASTE else c.slot
-            key = "taste" if c.slot in TASTE else slot
-            if c.correction:
-                self.memory[key] = []
-            multi = c.slot in MULTI or (self.card is not None and self.card.multi(c.slot))
-            if conflicts(self.m, c, multi, self.memory.get(key, [])):
-                bad_turn = 1
-            self.memory.setdefault(key, []).append((c.value, c.polarity))
-        return bad_turn
-
-
-def consistency(turns: list[tuple[str, bool]], card: Card | None, age_tol: float,
-                occupations: set[str]) -> dict[str, Any]:  # fmt: skip
-    """PC against the card and IC from the claim memory over one agent's own turns.
-
-    ``turns`` = (text, answers_a_question) in order."""
-    m = Matcher(card.aliases if card else None, age_tol)
-    claims_per_turn = [extract(t, i + 1, occupations) for i, (t, _) in enumerate(turns)]
-    T = len(turns)
-    tracker = ClaimTracker(card, m)
-    contra_card_turns = 0
-    c_t: list[int] = []
-    coop: list[bool] = []
-    per_turn = []
-    for i, ((text, after_q), claims) in enumerate(zip(turns, claims_per_turn, strict=True)):
-        cc = tracker.against_card(claims)
-        contra_card_turns += cc
-        ct = tracker.against_self(claims)
-        c_t.append(ct)
-        ev = evasive(text, claims, after_q)
-        coop.append(not ev)
-        per_turn.append({"turn": i + 1, "claims": [(c.slot, c.value, c.polarity) for c in claims],
-                         "contra_card": cc, "contra_self": ct, "evasive": ev})  # fmt: skip
-    out: dict[str, Any] = {"n_turns": T, "per_turn": per_turn}
-    if card is not None and T:
-        out["PC"] = 1 - contra_card_turns / T
-        n_slot = tracker.n_slot_claims
-        out["PC_claims"] = None if n_slot == 0 else 1 - tracker.n_conflict_claims / n_slot
-        card_facts = [(f["slot"], str(f["value"])) for f in card.facts if f["slot"] != "name"]
-        out["expression"] = ratio(sum(f in tracker.stated for f in card_facts), len(card_facts))
-    else:
-        out["PC"] = out["PC_claims"] = out["expression"] = None
-    s_coop = ratio(sum(coop), T)
-    t_star = next((i + 1 for i in range(T) if coop[i] and claims_per_turn[i]), None)
-    s_nc = None
-    if t_star is not None and T - t_star > 0:
-        s_nc = 1 - sum(c_t[t_star:]) / (T - t_star)
-    out.update(S_coop=s_coop, S_nc=s_nc, t_star=t_star)
-    if s_coop is None or s_nc is None:
-        out["IC"] = None
-    else:
-        out["IC"] = 0.0 if s_coop + s_nc == 0 else 2 * s_coop * s_nc / (s_coop + s_nc)
-    return out
 
 
 # -- B4 retest -----------------------------------------------------------------------------------

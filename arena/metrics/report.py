@@ -31,6 +31,7 @@ from arena.metrics.privacy import Exposure, aggregate
 from arena.metrics.secrets import SecretSpec, secrets_from_truth
 from arena.metrics.settings import MetricsSettings
 from arena.metrics.transcript import MatchLog, read_log
+from arena.metrics.validity import annotate
 from arena.stats import mean_ci
 
 REPORT_VERSION = 1
@@ -110,6 +111,7 @@ def score_log(log: MatchLog, settings: MetricsSettings | None = None,
         "persona": persona_report(log, settings, embedder),
     }
     report["missing"] = count_missing(report)
+    annotate(report)  # each verdict beside its detector's measured precision/recall
     return report
 
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena import registry
 from arena.facts import Knowledge, fact_id
+from arena.metrics.knowledge_secrets import knowledge_secrets
 from arena.metrics.text import compiled
 from arena.registry import KnowledgeModel
 from arena.types import NumericSpec
@@ -50,6 +51,8 @@ class SecretSpec(BaseModel):
     # The ground-truth fact this secret is (arena.facts.fact_id): its audience over time says
     # who was authorised when; ``audience`` is the audience at the fact's birth.
     fact: str | None = None
+    # The public whole a share is of (a pie's size): "a quarter" or "25%" of it is an amount.
+    total: float | None = None
 
     @model_validator(mode="after")
     def _check(self) -> SecretSpec:
@@ -133,7 +136,7 @@ def role_claims(words: list[str], owner_names: list[str]) -> tuple[list[str], li
         rf"\bas{_DET}\s+{r},?\s+(?:I|I'm|I'll|I've|I'd|me|my|we)\b",
         rf"\bbeing{_DET}\s+{r}\b",
         rf"\bmy\s+(?:role|card|character)\s*(?:is|:|=){_ADV}{_DET}\s*{r}\b",
-        rf"(?:^|[.!?;:,]\s*)(?:the\s+|a\s+|plain\s+|simple\s+)?{r}\s+here\b",
+        rf"(?:^|[.!?;:,]\s*)(?:the\s+|a\s+|plain\s+|simple\s+)?{r}\s+(?:here|speaking)\b",
         rf"\bwe(?:'re|\s+are)?{_ADV}{_DET}\s+{r}\b",
         rf"\b\w+\s+and\s+I\s+are{_ADV}{_DET}\s+{r}\b",
         rf"\bmy\s+{r}\s+(?:shot|check|checks|power|powers|ability|save|card|duty|visions?|"
@@ -172,12 +175,18 @@ def _role_secrets(gt: dict[str, Any], names: list[str], model: KnowledgeModel) -
         role_aud = aud.get((seat, "role"), [])
         own, third = role_claims(list(model.role_synonyms.get(role, (role,))), nm)
         actions = [p.replace("NAME", who) for p in model.role_actions.get(role, ())]
+        # the side told instead of the role gives part of it away ("I'm good", "evil team")
+        side_own, _ = role_claims(list(model.side_synonyms.get(side, (side,))), nm)
+        side_own += [rf"(?:^|[.!?;:]\s*){re.escape(w)}\s+(?:team|side)\b"
+                     for w in model.side_synonyms.get(side, (side,))]  # fmt: skip
+        side_own += list(model.side_actions.get(side, ()))
         out.append(
             SecretSpec(
                 id=f"role:{seat}", owner=seat, kind="role", value=role,
                 aliases=role_aliases(role, model),
                 patterns=[(p, 1.0) for p in third],
-                own_patterns=[(p, 1.0) for p in (*own, *actions)],
+                own_patterns=[(p, 1.0) for p in (*own, *actions)]
+                + [(p, 0.5) for p in side_own],
                 audience=role_aud,
                 category="strategic", owner_names=nm, fact=fact_id(seat, "role", "role"),
             )
@@ -206,6 +215,9 @@ def _numeric_secrets(
 ) -> list[SecretSpec]:
     out: list[SecretSpec] = []
     per_owner: dict[tuple[int, str], list[str]] = {}  # an owner's anchored facts of one kind
+    public = gt.get("public") or {}
+    whole = public.get("pie", public.get("total"))
+    total = float(whole) if isinstance(whole, int | float) else None
     for f in gt.get("facts", []):
         if f.get("numeric") is None or f["kind"] in ("persona_fact", "secret", "role", "side"):
             continue
@@ -226,7 +238,7 @@ def _numeric_secrets(
         out.append(
             SecretSpec(
                 id=sid, owner=owner, kind="number", value=float(f["numeric"]),
-                numeric=NumericSpec(cues=cues, anchors=anchors),
+                numeric=NumericSpec(cues=cues, anchors=anchors), total=total,
                 audience=[a for a in f.get("audience", []) if a != owner], owner_names=nm,
                 fact=fact_id(owner, f["kind"], f["key"]),
             )
@@ -286,5 +298,6 @@ def secrets_from_truth(
     out: list[SecretSpec] = []
     if "role" in kinds and model.hidden_roles:
         out += _role_secrets(ground_truth, names, model)
+        out += [SecretSpec(**kw) for kw in knowledge_secrets(ground_truth, names, model)]
     out += _numeric_secrets(ground_truth, names, model)
     return out

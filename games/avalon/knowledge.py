@@ -90,6 +90,10 @@ KNOWLEDGE = KnowledgeModel(
             r"working against us|on the other side|a minion|the traitors?)\b",
             r"\bi(?:'ve)? (known|knew) (from the start |all along |since the start )?(that )?"
             r"\w+( and \w+)? (is|are) (evil|on the other side|minions|bad)\b",
+            r"\bi (have )?(seen|know|knew|see) (exactly )?(the faces of )?(every one of |all of |"
+            r"each of )?(mordred's|the evil|the minions)\b",
+            r"\bi know (exactly )?(which|who) (of you |ones )?(are|is) (working for|serving|with) "
+            r"mordred\b",
         ),
         "percival": (
             r"\bi (was shown|was told|see|saw|know) (which |the )?(two |2 )?(people|players|ones|"
@@ -100,6 +104,8 @@ KNOWLEDGE = KnowledgeModel(
             r"\bi(?:'m| am) the one who (gets to |will |can )?(name|pick|guess|shoot|kill|"
             r"assassinate) merlin\b",
             r"\bi (get to|will|can|'ll) (name|pick|guess|shoot|assassinate) merlin\b",
+            r"\bi(?:'m| am) the one who (takes|gets|will take) the (shot|stab|knife)\b",
+            r"\bthe (knife|dagger|blade)(?:'s| is) mine\b",
         ),
         "morgana": (
             r"\b(sees|saw|see) me as (a possible |a |the )?merlin\b",

@@ -10,9 +10,12 @@ from arena.registry import KnowledgeModel
 RESERVATION_CUES = (
     r"budget", r"reservation", r"cost", r"walk[- ]?away", r"lowest", r"highest", r"limit",
     r"\bmax(imum)?\b", r"\bmin(imum)?\b", r"afford", r"bottom line", r"can'?t go",
-    r"break[- ]?even", r"ceiling", r"floor", r"paid",
+    r"break[- ]?even", r"ceiling", r"floor", r"paid", r"fall ?back", r"alternative",
+    r"outside option", r"without a deal", r"no deal",
 )  # fmt: skip
-VALUATION_CUES = (r"worth", r"valu", r"points?", r"means?", r"matters?", r"care")
+VALUATION_CUES = (
+    r"worth", r"valu", r"points?", r"\bpts\b", r"apiece", r"means?", r"matters?", r"care",
+)  # fmt: skip
 
 NUMBER_CUES = {
     "valuation": VALUATION_CUES,

@@ -46,17 +46,23 @@ KNOWLEDGE = KnowledgeModel(
             r"\bi (get|got) to (see|peek at|check|look at|inspect|learn)\b",
             r"\bpeek(ed)? at \w+( person's| player's)? (card|role)s?\b",
             r"\b(ability|power|gift) (that|which) (shows|tells|reveals)\b",
+            r"\b(each|every) night i (have )?(looked into|checked|inspected|learned|see|saw)\b",
+            r"\blearn(ed|t)? what (you|they|he|she|each of you) (are|is|really are)\b",
         ),
         "doctor": (
             r"\bi (protected|saved|healed) (NAME)\b",
             r"\bi (kept|keep|will keep|'ll keep) (NAME|someone|somebody|\w+) alive\b",
             r"\b(choose|chose|pick|picked) (someone|somebody|a player|one player|NAME) to "
             r"(keep alive|save|protect|heal)\b",
+            r"\bi (protected|saved|healed) (myself|someone|somebody)\b",
+            r"\bmy (bedside )?(saves?|healing)\b",
         ),
         "guard": (
             r"\bi (protected|saved|guarded) (NAME)\b",
             r"\bi (stood|kept|keep) (watch|guard) (over|on)\b",
             r"\bi('ll| will)? (watch|watched) over (NAME)\b",
+            r"(^|[.!?;:]\s*)(guarding|been guarding|i've been guarding)\b",
+            r"\bi (protected|guarded) myself\b",
         ),
         "witch": (
             r"\bi (used|have) (my|the) (potion|poison)",
@@ -86,6 +92,7 @@ KNOWLEDGE = KnowledgeModel(
         ),
     },
     # Old records have no side facts: the wolves know every side (they know the wolf team).
+    evil_verdicts=(r"(?:runs?|ran|hunts?) with the pack", r"one of the pack"),
     sides_known_by=("wolves",),
     evil_sides=("wolves",),
     belief_side="wolves",  # belief reports give P(wolf)
