@@ -270,6 +270,9 @@ class LLMAgent(Agent):
             "model": (result.model if result else "")
             or (b.model if b.type == "openai" else "local"),
             "latency_s": round(latency, 6),
+            # of the latency, the wait in queues before a model worked on the call (not counted
+            # against the decision's time limit)
+            "queue_s": round(result.queue_s if result else done.queued_s, 6),
             "tokens_in": result.tokens_in if result else 0,
             "tokens_out": result.tokens_out if result else 0,
             # prompt tokens a local backend reused from the seat's KV cache

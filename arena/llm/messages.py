@@ -84,6 +84,7 @@ class CallProgress:
     retries: int = 0
     errors: list[str] = field(default_factory=list)
     sent: bool = False  # an attempt reached the transport (past the gate and the limiter)
+    queued_s: float = 0.0  # time waited in queues (gate, limiter) so far
 
 
 @dataclass
@@ -95,6 +96,9 @@ class ChatResult:
     tokens_out: int = 0
     tokens_cached: int = 0  # prompt tokens a local backend reused from the seat's KV cache
     latency_s: float = 0.0
+    # of latency_s, the time the request waited in queues before a model worked on it (the
+    # backend's concurrency gate, its rate limiter, a local model's batch queue)
+    queue_s: float = 0.0
     retries: int = 0
     cost_usd: float = 0.0
     model: str = ""

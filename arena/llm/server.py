@@ -81,6 +81,9 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
     from starlette.routing import Route
 
     stats = {"requests": 0, "faults": 0}
+    # a server with a capacity works on that many requests at once; the rest queue here
+    capacity = int(getattr(engine, "capacity", 0) or 0)
+    serving: Any = asyncio.Semaphore(capacity) if capacity > 0 else contextlib.nullcontext()
 
     def error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
         body = {"error": {"message": message, "type": "arena_error", "code": status}}
@@ -107,6 +110,18 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
             return error(404, f"model {body.get('model')!r} not found; this server has {model!r}")
         if body.get("stream"):
             return error(400, "streaming is not supported")
+        counted = hasattr(engine, "in_flight")
+        if counted:
+            engine.in_flight += 1
+            engine.max_in_flight = max(engine.max_in_flight, engine.in_flight)
+        try:
+            async with serving:
+                return await answer(body)
+        finally:
+            if counted:
+                engine.in_flight -= 1
+
+    async def answer(body: dict[str, Any]) -> Response:
         fault = engine.next_fault() if hasattr(engine, "next_fault") else None
         if hasattr(engine, "delay"):
             delay = engine.delay()
