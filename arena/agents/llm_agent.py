@@ -143,9 +143,11 @@ class LLMAgent(Agent):
         keys = self.belief_keys(obs)
         belief = wants_belief(decision, self.config)
         b = self.config.backend
-        # a local model is asked for plain words on a turn to speak, its reply cut at the line's
-        # end: asked for JSON, SmolLM2-135M wrote its prompt back (docs/llm.md)
-        plain = b.type == "local" and is_turn_to_speak(decision) and not belief
+        rank_moves = self.config.ranks_moves() and not belief
+        # a local model (or one that ranks its moves) is asked for plain words on a turn to
+        # speak, its reply cut at the line's end: asked for JSON, SmolLM2-135M wrote its prompt
+        # back (docs/llm.md)
+        plain = (b.type == "local" or rank_moves) and is_turn_to_speak(decision) and not belief
         messages, _ = render_messages(
             obs, decision, self.config, keys, self._system(obs), plain_speech=plain
         )
@@ -161,15 +163,23 @@ class LLMAgent(Agent):
             session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
             stable=stable_point(messages),
         )
-        local_rank = b.type == "local" and b.rank_choices and not belief
-        if local_rank and is_ranked_choice(decision):
-            request.choices = choice_candidates(decision)
-        elif local_rank and obs.error and _has_moves(decision):
-            # a re-ask of a decision with moves besides talk (Deal or No Deal's negotiate): a
-            # small model's free answer failed once (it wrote its prompt back), so it picks a
-            # legal move by likelihood, as on a choice decision
+        if self.decide_by_rank(decision, belief, bool(obs.error)):
             request.choices = choice_candidates(decision)
         return request
+
+    def decide_by_rank(self, decision: Decision, belief: bool, reask: bool) -> bool:
+        """Whether this decision is taken by ranking its legal moves by likelihood."""
+        b = self.config.backend
+        if belief or (b.type == "local" and not b.rank_choices):
+            return False
+        if self.config.ranks_moves():  # every decision with moves besides talk
+            return is_ranked_choice(decision) or _has_moves(decision)
+        if b.type != "local" or self.config.decide == "generate":
+            return False
+        # a local model ranks choice decisions; on a re-ask of a decision with moves besides
+        # talk (Deal or No Deal's negotiate), its free answer failed once (it wrote its prompt
+        # back), so it picks a legal move by likelihood
+        return is_ranked_choice(decision) or (reask and _has_moves(decision))
 
     # -- acting ------------------------------------------------------------------------
     async def act(

@@ -123,6 +123,11 @@ class BackendConfig(BaseModel):
         return f"openai:{self.model}@{self.base_url}"
 
 
+def bundled(backend: BackendConfig) -> bool:
+    """The bundled small model, in process."""
+    return backend.type == "local" and backend.model_path is None
+
+
 class LLMAgentParams(BaseModel):
     """The ``params`` of an ``llm`` agent entry in a tournament config."""
 
@@ -139,5 +144,15 @@ class LLMAgentParams(BaseModel):
     # static notes (a list), or an insight bank read once per match (docs/memory.md)
     memory: list[str] | MemorySpec = Field(default_factory=list)
     beliefs: Literal["auto", "always", "never"] = "auto"  # auto: when the decision asks
+    # how moves are chosen: ``rank`` takes every decision with a finite set of legal moves by
+    # ranking the moves by the model's likelihood (local, or a server returning prompt
+    # logprobs) and asks for plain words on a turn to speak; ``generate`` asks for a written
+    # answer; ``auto``: rank for the bundled model, otherwise as before (a local model ranks
+    # choice-only decisions, a server writes its answers)
+    decide: Literal["auto", "rank", "generate"] = "auto"
     max_prompt_tokens: int = Field(6000, ge=256, le=1_000_000)
     chars_per_token: float = Field(3.5, gt=0)
+
+    def ranks_moves(self) -> bool:
+        """Moves are ranked by likelihood, never written first (``decide``)."""
+        return self.decide == "rank" or (self.decide == "auto" and bundled(self.backend))

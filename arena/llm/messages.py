@@ -56,6 +56,8 @@ class ChatRequest:
     # seat's turns. A local backend keeps the session's KV cache that far and no further (the
     # decision request after it is never reused). A hint: None caches the whole prompt.
     stable: tuple[int, int] | None = None
+    # return the log-probability of each generated token (``ChatResult.token_logprobs``)
+    logprobs: bool = False
 
     def cache_key(self, backend: str, model: str) -> str:
         data = {
@@ -107,3 +109,7 @@ class ChatResult:
     errors: list[str] = field(default_factory=list)
     ranked: list[int] | None = None  # candidate order (best first) when choices were ranked
     scores: list[float] | None = None
+    # per candidate (ranked) or for the one reply (generated, when asked): the tokens and their
+    # log-probabilities, which ``arena serve`` returns as logprobs
+    token_ids: list[list[int]] | None = None
+    token_logprobs: list[list[float]] | None = None
