@@ -76,8 +76,9 @@ class DecisionClock:
     def reason(self) -> str:
         """Why the deadline passed, for the refusal the runner records."""
         if self.in_queue:
-            return f"queued for more than {self.queue_limit_s:g}s before the model started"
-        return f"no answer within {self.limit_s:g}s of computing (queued {self.queued_s:.1f}s)"
+            return f"queued for more than {self.queue_limit_s}s before the model started"
+        waited = f" (besides {self.queued_s:.1f}s queued)" if self.queued_s >= 0.05 else ""
+        return f"no answer within {self.limit_s}s{waited}"
 
 
 @contextmanager

@@ -174,7 +174,7 @@ class LLMAgent(Agent):
             return False
         if self.config.ranks_moves():  # every decision with moves besides talk
             return is_ranked_choice(decision) or _has_moves(decision)
-        if b.type != "local" or self.config.decide == "generate":
+        if b.type != "local":
             return False
         # a local model ranks choice decisions; on a re-ask of a decision with moves besides
         # talk (Deal or No Deal's negotiate), its free answer failed once (it wrote its prompt

@@ -147,8 +147,9 @@ class LLMAgentParams(BaseModel):
     # how moves are chosen: ``rank`` takes every decision with a finite set of legal moves by
     # ranking the moves by the model's likelihood (local, or a server returning prompt
     # logprobs) and asks for plain words on a turn to speak; ``generate`` asks for a written
-    # answer; ``auto``: rank for the bundled model, otherwise as before (a local model ranks
-    # choice-only decisions, a server writes its answers)
+    # answer first (a local model still ranks choice-only decisions, see
+    # BackendConfig.rank_choices, and a decision with moves when re-asked); ``auto``: rank for
+    # the bundled model, generate otherwise
     decide: Literal["auto", "rank", "generate"] = "auto"
     max_prompt_tokens: int = Field(6000, ge=256, le=1_000_000)
     chars_per_token: float = Field(3.5, gt=0)

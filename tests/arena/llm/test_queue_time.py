@@ -61,7 +61,7 @@ async def test_a_queue_that_never_moves_still_ends_in_a_timeout(scripted):
     result = await runner.run()
     assert result.status == "finished"
     errors = [e.payload["error"] for e in runner.recorder.events if e.type == "invalid_action"]
-    assert any("0.5s of computing" in e for e in errors)  # the hung call itself
+    assert any(e.startswith("no answer within 0.5s") for e in errors)  # the hung call itself
 
 
 def _capacity_server(latency: str) -> tuple[ServerThread, ScriptedEngine]:
