@@ -25,7 +25,7 @@ from arena.deadline import DecisionClock, current_clock
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
-from arena.rating_batch import seat_results
+from arena.ratings.batch import seat_results
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
 from arena.seeding import derive_seed
 from arena.sinks import EventSink

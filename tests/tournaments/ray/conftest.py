@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from tests.tournaments.ray_setup import CHILD, in_child
+from tests.tournaments.ray.ray_setup import CHILD, in_child
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT_S = 900
 SUMMARY = re.compile(r"^=*\s*\d+ (passed|failed|skipped|error)", re.M)
 

@@ -7,9 +7,9 @@ import random
 
 import numpy as np
 
-from arena.rating_batch import MU0, SCALE, SIGMA0, fit, rank_intervals, samples_of
-from arena.ratings import KEYS, leaderboard
-from tests.arena.test_ratings import head_to_heads, match, team_match
+from arena.ratings.batch import MU0, SCALE, SIGMA0, fit, rank_intervals, samples_of
+from arena.ratings.leaderboard import KEYS, leaderboard
+from tests.arena.ratings.test_leaderboard import head_to_heads, match, team_match
 
 AGENT = KEYS["agent"]
 

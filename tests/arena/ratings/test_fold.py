@@ -7,8 +7,8 @@ import random
 import pytest
 
 from arena.live.status import history_cuts, leaderboard_doc
-from arena.rating_fold import RatingFold
-from arena.ratings import SIDE, fold_order, rate, trueskill_rows
+from arena.ratings.fold import RatingFold
+from arena.ratings.leaderboard import SIDE, fold_order, rate, trueskill_rows
 from arena.results import MatchResult, SeatResult
 
 AGENTS = ["rule", "random", "llm", "cautious"]
