@@ -13,7 +13,7 @@ from arena.agents.llm_agent import LLMAgent
 from arena.llm.backends.openai_backend import OpenAIBackend
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest, LLMError
-from arena.llm.scripted import ScriptedEngine, parse_latency
+from arena.llm.fakes.scripted import ScriptedEngine, parse_latency
 from arena.llm.server import ServerThread
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner
