@@ -282,8 +282,12 @@ def main() -> int:
     ap.add_argument("--only-matches", action="store_true", help="skip the prompt replay")
     ap.add_argument("--bound-dtypes", default="float32,bfloat16,float16",
                     help="dtypes of the decode-bound figures (empty: skip them)")  # fmt: skip
-    ap.add_argument("--bound-prompts", type=int, default=8,
-                    help="recorded prompts (seat 0's turns) the dtypes' outputs are compared on")
+    ap.add_argument(
+        "--bound-prompts",
+        type=int,
+        default=8,
+        help="recorded prompts (seat 0's turns) the dtypes' outputs are compared on",
+    )
     ap.add_argument("--decode-steps", type=int, default=DECODE_STEPS)
     args = ap.parse_args()
     if args.record:

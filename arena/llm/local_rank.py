@@ -20,11 +20,18 @@ from arena.llm.messages import ChatRequest, ChatResult
 
 
 class RankingModel(Protocol):
-    torch: Any
-    tok: Any
-    name: str
-    device: str
-    pad_id: int
+    """What ranking needs of a loaded local model (:class:`arena.llm.local_model.LocalModel`)."""
+
+    @property
+    def torch(self) -> Any: ...
+    @property
+    def tok(self) -> Any: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def device(self) -> str: ...
+    @property
+    def pad_id(self) -> int: ...
 
     def _prefill(
         self, requests: list[ChatRequest], kv: KVStore | None

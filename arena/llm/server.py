@@ -209,7 +209,11 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
                 "created": int(time.time()),
                 "model": model,
                 "choices": [choice],
-                **({"prompt_logprobs": extra["prompt_logprobs"]} if "prompt_logprobs" in extra else {}),
+                **(
+                    {"prompt_logprobs": extra["prompt_logprobs"]}
+                    if "prompt_logprobs" in extra
+                    else {}
+                ),
                 "usage": {
                     "prompt_tokens": tin,
                     "completion_tokens": tout,

@@ -12,8 +12,8 @@ import openai  # noqa: F401  # imported here, not inside the first timed call
 from arena.agents.llm_agent import LLMAgent
 from arena.llm.backends.openai_backend import OpenAIBackend
 from arena.llm.config import BackendConfig
-from arena.llm.messages import ChatRequest, LLMError
 from arena.llm.fakes.scripted import ScriptedEngine, parse_latency
+from arena.llm.messages import ChatRequest, LLMError
 from arena.llm.server import ServerThread
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner
