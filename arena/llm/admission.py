@@ -6,8 +6,9 @@ them slower, until they reach the decision's time limit and fall back. The admis
 follows the measured service time of the calls (from leaving our queue to the reply, which
 includes any queue inside the server): when a call took more than half its budget the limit
 halves (once per round of calls: the calls already in flight were admitted under the old
-limit), and when calls come back in under a quarter of it while every slot is busy, the limit
-grows by one, up to the configured ``concurrency``. Calls beyond the limit wait in the
+limit), and once as many calls as the limit have come back in under a quarter of it while every
+slot was busy, the limit grows by one, up to the configured ``concurrency`` (additive increase,
+multiplicative decrease: growing faster would admit a burst the server then queues). Calls beyond the limit wait in the
 backend's gate, a queue wait that does not count against the decision's time limit
 (:mod:`arena.deadline`).
 """
@@ -27,6 +28,7 @@ class Admission:
         self.round = 0  # bumped at each decrease; a call admitted earlier cannot decrease again
         self.decreases = 0
         self.lowest = gate.limit
+        self._fast = 0  # fast replies with every slot busy since the limit last changed
 
     @property
     def limit(self) -> int:
@@ -46,9 +48,13 @@ class Admission:
                 self.round += 1
                 self.decreases += 1
                 self.lowest = min(self.lowest, self.gate.limit)
+                self._fast = 0
         elif (
             service_s < FAST_SHARE * budget_s
             and self.gate.active >= self.gate.limit
             and self.gate.limit < self.ceiling
         ):
-            self.gate.resize(self.gate.limit + 1)
+            self._fast += 1
+            if self._fast >= self.gate.limit:
+                self.gate.resize(self.gate.limit + 1)
+                self._fast = 0

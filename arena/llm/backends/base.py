@@ -8,9 +8,11 @@ limits hold across every agent of a run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 
 from arena.deadline import current_clock, queued
 from arena.llm.admission import Admission
@@ -115,15 +117,13 @@ class Backend(ABC):
         """One attempt past the gate and the limiter. Their waits are queue time: they do not
         count against the decision's time limit (:mod:`arena.deadline`) and are recorded."""
         loop = asyncio.get_running_loop()
-        began = loop.time()
-        with queued():
+        with _waiting(progress, loop):
             await self.gate.acquire()
         try:
             est = self.estimate_tokens(request)
-            with queued():
+            with _waiting(progress, loop):
                 await self.limiter.acquire(est)
             sent = loop.time()
-            progress.queued_s += sent - began
             progress.sent = True
             admitted = self.admission.admitted()
             result = await self._attempt(request)
@@ -153,6 +153,18 @@ class Backend(ABC):
 
     async def close(self) -> None:
         return None
+
+
+@contextlib.contextmanager
+def _waiting(progress: CallProgress, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """A queue wait: off the decision's clock, and added to the call's recorded queue time
+    (also when the wait is cut short)."""
+    began = loop.time()
+    with queued():
+        try:
+            yield
+        finally:
+            progress.queued_s += loop.time() - began
 
 
 def _request_record(request: ChatRequest) -> dict[str, object]:
