@@ -11,6 +11,7 @@ prefilled), and whether each dtype's outputs on the recorded prompts diverge fro
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from arena.llm.messages import ChatRequest
@@ -64,16 +65,15 @@ def outputs(model: Any, requests: list[ChatRequest]) -> list[tuple[str, list[int
     return [(r.text, r.ranked) for req in requests for r in model.run_batch([req])]
 
 
-def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> list[dict[str, Any]]:
+def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Iterator[dict[str, Any]]:
     """Bandwidth, then per dtype: weight bytes, decode bound, measured rate and its share,
-    divergence from float32 on ``requests``; last, the fastest dtype that does not diverge."""
+    divergence from float32 on ``requests``; last, the fastest dtype that does not diverge.
+    Each figure as soon as it is measured (a loaded machine is slow)."""
     from arena.llm.local_model import load_model
 
     bandwidth = memory_bandwidth_gbs()
-    out: list[dict[str, Any]] = [
-        {"figure": "memory_read_bandwidth", "value": round(bandwidth, 2), "unit": "GB/s",
-         "buffer_mb": BUFFER_MB}
-    ]  # fmt: skip
+    yield {"figure": "memory_read_bandwidth", "value": round(bandwidth, 2), "unit": "GB/s",
+           "buffer_mb": BUFFER_MB}  # fmt: skip
     reference: list[tuple[str, list[int] | None]] | None = None
     rates: dict[str, tuple[float, int]] = {}
     for dtype in ["float32", *[d for d in dtypes if d != "float32"]]:
@@ -85,13 +85,12 @@ def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> list[
         reference = reference if reference is not None else got
         diverged = sum(1 for a, b in zip(reference, got, strict=True) if a != b)
         rates[dtype] = (rate, diverged)
-        out.append({"figure": f"decode_1seat_{dtype}", "weights_mb": round(size / 2**20, 1),
+        yield ({"figure": f"decode_1seat_{dtype}", "weights_mb": round(size / 2**20, 1),
                     "bound_tokens_per_s": round(bound, 1), "tokens_per_s": round(rate, 1),
                     "share_of_bound": round(rate / bound, 3), "target_share": 0.5,
                     "ok": rate / bound >= 0.5, "diverged_vs_float32": diverged,
                     "prompts": len(requests)})  # fmt: skip
     safe = [d for d, (_, div) in rates.items() if div == 0]
     best = max(safe, key=lambda d: rates[d][0])
-    out.append({"figure": "fastest_non_diverging_dtype", "value": best,
-                "tokens_per_s": {d: round(r, 1) for d, (r, _) in rates.items()}})  # fmt: skip
-    return out
+    yield {"figure": "fastest_non_diverging_dtype", "value": best,
+           "tokens_per_s": {d: round(r, 1) for d, (r, _) in rates.items()}}  # fmt: skip
