@@ -8,6 +8,8 @@ from typing import Any
 from arena.errors import ConfigError, describe_validation
 
 LLM_KINDS = ("llm",)
+# every kind that is checked before a run: LLM backends and remote agent servers
+PREFLIGHT_KINDS = ("llm", "remote")
 
 
 def _one_line(err: BaseException) -> str:
@@ -22,40 +24,62 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
     from pydantic import ValidationError
 
     from arena.llm.backends import get_backend
-    from arena.llm.config import LLMAgentParams
+    from arena.llm.config import BackendConfig
     from arena.llm.messages import PreflightError
 
     problems: list[str] = []
     done: dict[str, str] = {}
     report: list[str] = []
     for entry in entries:
+        if entry.kind == "remote":
+            await _remote(entry, problems, report)
+            continue
         if entry.kind not in LLM_KINDS:
             continue
         try:
-            params = LLMAgentParams.model_validate(entry.params)
+            # only the backend matters here; the config check has validated the rest
+            backend = BackendConfig.model_validate(entry.params.get("backend") or {})
         except ValidationError as err:
-            problems += [f"agent {entry.name}: {m}" for m in describe_validation(err, "params")]
+            lines = describe_validation(err, "params.backend")
+            problems += [f"agent {entry.name}: {m}" for m in lines]
             continue
-        key = params.backend.key()
+        key = backend.key()
         if key in done:
             if done[key] == "failed":
                 problems.append(f"agent {entry.name}: same backend as above, which failed")
             continue
-        if params.backend.cache.mode == "replay_only":
+        if backend.cache.mode == "replay_only":
             # replies come from the cache only (a miss is an error): the server may be down
-            done[key] = f"replay-only cache {params.backend.cache.path}: server not contacted"
+            done[key] = f"replay-only cache {backend.cache.path}: server not contacted"
             report.append(f"agent {entry.name}: {done[key]}")
             continue
         try:
-            done[key] = await get_backend(params.backend).preflight()
+            done[key] = await get_backend(backend).preflight()
             report.append(f"agent {entry.name}: {done[key]}")
         except PreflightError as err:
             done[key] = "failed"
             problems.append(f"agent {entry.name}: {_one_line(err)}")
         except Exception as err:  # a client library's own error: still one line, no traceback
             done[key] = "failed"
-            where = params.backend.describe()
+            where = backend.describe()
             problems.append(f"agent {entry.name}: {where}: {type(err).__name__}: {_one_line(err)}")
     if problems:
         raise ConfigError(problems)
     return report
+
+
+async def _remote(entry: Any, problems: list[str], report: list[str]) -> None:
+    """A remote agent entry: its server answers ``/info`` with our protocol version."""
+    from pydantic import ValidationError
+
+    from arena.remote.client import RemoteCallError, RemoteParams, preflight
+
+    try:
+        params = RemoteParams.model_validate(entry.params)
+    except ValidationError as err:
+        problems.extend(f"agent {entry.name}: {m}" for m in describe_validation(err, "params"))
+        return
+    try:
+        report.append(f"agent {entry.name}: {await preflight(params)}")
+    except RemoteCallError as err:
+        problems.append(f"agent {entry.name}: {_one_line(err)}")
