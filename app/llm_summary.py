@@ -23,6 +23,8 @@ class CallStats:
     backend: str
     model: str = ""
     latencies: list[float] = field(default_factory=list)
+    queues: list[float] = field(default_factory=list)  # each call's wait in queues
+    timed_out: int = 0  # calls stopped by the decision's time limit
     generated: int = 0  # replies sampled token by token (speech, beliefs)
     ranked: int = 0  # choices answered by ranking the legal options
     tokens_in: int = 0
@@ -34,8 +36,10 @@ class CallStats:
 
     def add(self, call: dict[str, Any]) -> None:
         self.latencies.append(float(call.get("latency_s") or 0.0))
+        self.queues.append(float(call.get("queue_s") or 0.0))
         if not call.get("ok", True):
             self.failed += 1
+            self.timed_out += call.get("status") == "timeout"
             return
         self.model = self.model or str(call.get("model") or "")
         self.tokens_in += int(call.get("tokens_in") or 0)
@@ -64,10 +68,13 @@ class CallStats:
             "generated": self.generated,
             "ranked": self.ranked,
             "failed": self.failed,
+            "timeouts": self.timed_out,
             "refused": self.refused,
             "latency_mean_s": round(sum(lat) / len(lat), 3) if lat else 0.0,
             "latency_p50_s": round(_quantile(lat, 0.5), 3),
             "latency_p95_s": round(_quantile(lat, 0.95), 3),
+            "queue_mean_s": round(sum(self.queues) / len(self.queues), 3) if self.queues else 0.0,
+            "queue_max_s": round(max(self.queues), 3) if self.queues else 0.0,
             "tokens_in_mean": round(self.tokens_in / ok, 1) if ok else 0.0,
             "cached_share": round(self.tokens_cached / self.tokens_in, 3)
             if self.tokens_in
@@ -125,6 +132,7 @@ def summary_lines(figures: list[dict[str, Any]]) -> list[str]:
             f"LLM calls of {f['agent']} ({f['backend']} {f['model'] or '?'}): {f['calls']} calls ({f['generated']} generated, "
             f"{f['ranked']} ranked"
             + (f", {f['failed']} failed" if f["failed"] else "")
+            + (f" ({f['timeouts']} timed out)" if f["timeouts"] else "")
             + (f", {f['refused']} refused as not speech" if f["refused"] else "")
             + ")"
         )
@@ -133,6 +141,11 @@ def summary_lines(figures: list[dict[str, Any]]) -> list[str]:
             f"  latency per call mean {f['latency_mean_s']:.2f} s, p50 {f['latency_p50_s']:.2f} s, "
             f"p95 {f['latency_p95_s']:.2f} s; prompt {f['tokens_in_mean']:.0f} tokens"
         )
+        if f["queue_max_s"]:
+            detail += (
+                f"; waited in queues mean {f['queue_mean_s']:.2f} s, "
+                f"max {f['queue_max_s']:.2f} s (not counted against the time limit)"
+            )
         if f["cached_share"]:
             detail += f" ({100 * f['cached_share']:.0f}% reused from the KV cache)"
         if f["generated"]:

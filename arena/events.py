@@ -216,7 +216,7 @@ class Event(GameEvent):
         data = self.model_dump(mode="json")
         data.pop("ts", None)
         payload = data.get("payload") or {}
-        for key in ("latency_s", "elapsed_s", "wall_s"):
+        for key in ("latency_s", "queue_s", "elapsed_s", "wall_s"):
             payload.pop(key, None)
         return data
 

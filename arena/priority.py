@@ -62,12 +62,25 @@ class PriorityGate:
             raise
 
     def release(self) -> None:
+        if self.active > self.limit:  # the limit was lowered: this slot closes
+            self.active -= 1
+            return
         while self._waiters:
             _, _, fut = heapq.heappop(self._waiters)
             if not fut.done():
                 fut.set_result(None)  # the slot passes straight to the waiter
                 return
         self.active -= 1
+
+    def resize(self, limit: int) -> None:
+        """A new limit (at least 1): a higher one admits waiters at once, a lower one closes
+        slots as their holders release them."""
+        self.limit = max(1, limit)
+        while self.active < self.limit and self._waiters:
+            _, _, fut = heapq.heappop(self._waiters)
+            if not fut.done():
+                self.active += 1
+                fut.set_result(None)
 
     @asynccontextmanager
     async def slot(self, priority: int | None = None) -> AsyncIterator[None]:

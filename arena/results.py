@@ -25,6 +25,15 @@ class InvalidActionPolicy(BaseModel):
     retries: int = Field(2, ge=0, le=10)
     fallback: Literal["random_legal", "abstain", "forfeit"] = "random_legal"
     timeout_s: float | None = Field(300.0, gt=0)
+    # how long one decision may wait in a model's queue before it is computed (that wait does
+    # not count against timeout_s); None: ten times timeout_s
+    queue_timeout_s: float | None = Field(None, gt=0)
+
+    def queue_limit(self) -> float | None:
+        """The bound on a decision's queue wait (None: no bound, as without ``timeout_s``)."""
+        if self.queue_timeout_s is not None:
+            return self.queue_timeout_s
+        return None if self.timeout_s is None else 10 * self.timeout_s
 
 
 class MatchSpec(BaseModel):

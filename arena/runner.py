@@ -21,6 +21,7 @@ from typing import Any
 
 from arena import registry, transcript
 from arena.agents.base import Agent, AgentForfeit
+from arena.deadline import DecisionClock, current_clock
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event
 from arena.facts import FactTracker
@@ -128,8 +129,18 @@ class MatchRunner:
             return await agent.act(obs, decision)
         # asyncio.timeout, not wait_for: wait_for wraps every answer in a new task, so even a
         # bot that answers at once costs a trip through the event loop.
-        async with asyncio.timeout(limit):
-            return await agent.act(obs, decision)
+        # the limit counts computing only: a backend's queue waits stop it (arena.deadline)
+        clock: DecisionClock | None = None
+        try:
+            async with asyncio.timeout(limit) as timeout:
+                clock = DecisionClock(timeout, limit, self.policy.queue_limit())
+                token = current_clock.set(clock)
+                try:
+                    return await agent.act(obs, decision)
+                finally:
+                    current_clock.reset(token)
+        except TimeoutError:
+            raise TimeoutError(clock.reason() if clock is not None else "") from None
 
     async def _ask(
         self, seat: int, error: str | None = None, attempt: int = 0
@@ -152,10 +163,10 @@ class MatchRunner:
             except AgentForfeit as err:
                 error = self._gone[seat] = str(err) or "the agent gave up"
                 attempt = self.policy.retries  # no more asking: this is the last attempt
-            except TimeoutError:
+            except TimeoutError as err:
                 self._trouble[seat].add("timeout")
                 limit = self.agents[seat].time_limit(self.policy.timeout_s)
-                error = f"no answer within {limit}s"
+                error = str(err) or f"no answer within {limit}s"
                 mark = getattr(self.agents[seat], "mark_timed_out", None)
                 if mark is not None:  # its cancelled call record says why (issue 15, item 11)
                     mark()

@@ -9,7 +9,10 @@ off, at 1 seat (turns interleaved on/off, so both see the same machine load) and
 concurrent seats (the batcher groups them; on and off runs alternate). Prints one JSON line
 per figure: prefill tokens computed per turn, mean per-call latency from turn 5 on, tokens/s,
 their ratio (target ≥ 3 x), and divergence: calls whose greedy output (text, or ranked order)
-differs with reuse, per dtype.
+differs with reuse, per dtype. First it prints the machine's measured memory read bandwidth and,
+per dtype, the decode bound it implies for the model's weights, one seat's measured decode rate
+as a share of it (target ≥ 50%), and whether the dtype's outputs on the recorded prompts
+diverge from float32's; then the fastest dtype that does not diverge (``bench/decode_bound.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from arena.llm.backends.local import LocalBackend
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest, ChatResult
 from arena.llm.prompt import stable_point
+from bench.decode_bound import DECODE_STEPS
+from bench.decode_bound import figures as bound_figures
 
 DATA = Path(__file__).resolve().parent / "data" / "werewolf_seat_prompts.json"
 # classic8 with three discussion rounds a day: a surviving seat gets 20 turns in most matches
@@ -275,10 +280,23 @@ def main() -> int:
     )
     ap.add_argument("--llm-seats", type=int, default=2, help="local-model seats per match")
     ap.add_argument("--only-matches", action="store_true", help="skip the prompt replay")
+    ap.add_argument("--bound-dtypes", default="float32,bfloat16,float16",
+                    help="dtypes of the decode-bound figures (empty: skip them)")  # fmt: skip
+    ap.add_argument(
+        "--bound-prompts",
+        type=int,
+        default=8,
+        help="recorded prompts (seat 0's turns) the dtypes' outputs are compared on",
+    )
+    ap.add_argument("--decode-steps", type=int, default=DECODE_STEPS)
     args = ap.parse_args()
     if args.record:
         return record(args.data, 8, args.turns, args.max_tokens, args.max_prompt_tokens)
     seats = load_seats(args.data, max(args.seats, 1), args.turns, args.max_tokens)
+    if args.bound_dtypes:
+        prompts = seats[0][: args.bound_prompts]
+        for f in bound_figures(args.bound_dtypes.split(","), prompts, args.decode_steps):
+            print(json.dumps({**f, "load_avg_1m": round(os.getloadavg()[0], 2)}), flush=True)
     for dtype in args.dtypes.split(","):
         if args.only_matches:
             f = match_divergence(dtype, args.matches, args.max_tokens, args.llm_seats)

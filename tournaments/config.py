@@ -204,6 +204,13 @@ def _check_lineup(
         return [
             f"{where}: a lineup is a seat list, {{entry: seats}}, {{team: entry}} or {{vs: [a, b]}}"
         ]
+    if "matches" in lineup:  # its own number of matches, in place of the run's ``matches``
+        count = lineup["matches"]
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            problems.append(f"{where}.matches: a whole number of matches >= 1, got {count!r}")
+        lineup = {k: v for k, v in lineup.items() if k != "matches"}
+        if not lineup:
+            return [*problems, f"{where}: a lineup needs its seats besides its matches"]
     if "vs" in lineup:
         pair = lineup["vs"]
         if (
@@ -261,8 +268,14 @@ def planned_matches(config: RunConfig, seats: int | None = None) -> int:
         by_team = config.seating == "by_team"
         n_lineups = math.comb(n, seats) if seats and n > seats and not by_team else 1
     else:
-        n_lineups = len(config.lineups)
+        return sum(lineup_matches(lu, config.matches) for lu in config.lineups) * config.repeats
     return n_lineups * config.matches * config.repeats
+
+
+def lineup_matches(lineup: Any, default: int) -> int:
+    """The matches a lineup plays: its own ``matches`` when it gives one, else the run's."""
+    count = lineup.get("matches") if isinstance(lineup, dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) else default
 
 
 def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:

@@ -20,7 +20,7 @@ from arena.engine import RulesEngine
 from arena.ratings.coverage import Coverage, pair_coverage, summary
 from arena.results import MatchSpec
 from arena.seeding import derive_seed
-from tournaments.config import RunConfig
+from tournaments.config import RunConfig, lineup_matches
 
 
 @dataclass
@@ -31,6 +31,7 @@ class Lineup:
     kind: str
     entries: list[str] = field(default_factory=list)  # seats: the multiset; vs: [a, b]
     teams: dict[str, str] = field(default_factory=dict)
+    matches: int | None = None  # its own number of matches (None: the run's ``matches``)
 
 
 def n_seats(config: RunConfig) -> int:
@@ -70,6 +71,7 @@ def lineups(config: RunConfig) -> list[Lineup]:
     out: list[Lineup] = []
     for raw in config.lineups:
         lu = normalise(raw)
+        lu.matches = lineup_matches(raw, config.matches)
         same = sum(1 for o in out if o.key.split("#")[0] == lu.key)
         if same:  # a repeated lineup gets its own seeds
             lu.key = f"{lu.key}#{same + 1}"
@@ -89,6 +91,7 @@ def normalise(raw: Any) -> Lineup:
     """A lineup from its config form; its key (its content) names it in seeds."""
     if isinstance(raw, list):
         return seat_list(raw)
+    raw = {k: v for k, v in raw.items() if k != "matches"}  # not part of what is played
     if "vs" in raw:
         return vs(*raw["vs"])
     if all(isinstance(v, int) for v in raw.values()):
@@ -200,7 +203,7 @@ def plan(config: RunConfig, run_id: str = "") -> list[MatchSpec]:
         index = 0
         for lu in all_lineups:
             seater = Seater(config, lu)
-            for k in range(config.matches):
+            for k in range(lu.matches or config.matches):
                 seed = match_seed(config, repeat, lu.key, k)
                 specs.append(
                     MatchSpec(
@@ -223,7 +226,7 @@ def total_planned(config: RunConfig) -> int:
     if config.format == "rating_driven":
         rd = config.rating_driven
         return (rd.budget if rd else 200) * config.repeats
-    return len(lineups(config)) * config.matches * config.repeats
+    return sum(lu.matches or config.matches for lu in lineups(config)) * config.repeats
 
 
 def coverage(config: RunConfig, specs: list[MatchSpec]) -> Coverage:

@@ -172,6 +172,22 @@ class MatchModel:
             return ""
         return f"{entry} ({kind})" if kind and kind != entry else entry
 
+    def is_model(self, seat: int, view: int | None = None) -> bool:
+        """Whether ``seat`` is played by an LLM agent, as ``view`` may know it."""
+        kind = self.kinds[seat] if seat < len(self.kinds) else ""
+        if not kind and (view is None or view == seat):
+            kind = self.secret_kinds.get(seat, "")
+        return kind == "llm"
+
+    def model_seats(self, view: int | None = None) -> str:
+        """The seats an LLM plays, as "Name (entry)", for a match list."""
+        n = len(self.names)
+        return ", ".join(
+            f"{self.name(s)} ({self.agent(s, view).split(' (')[0]})"
+            for s in range(n)
+            if self.is_model(s, view)
+        )
+
     def name(self, seat: int | None) -> str:
         if seat is None:
             return "narrator"

@@ -56,6 +56,12 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("--retry-after", type=float, default=1.0, help="scripted: 429 Retry-After s")
     p.add_argument("--hang-s", type=float, default=3600.0, help="scripted: how long a hang lasts")
+    p.add_argument(
+        "--capacity",
+        type=int,
+        default=0,
+        help="scripted: requests worked on at once (0: no limit); more wait in the server's queue",
+    )
     p.add_argument("--model-path", help="transformers: GGUF file or HF model directory")
     p.add_argument("--gguf-file", help="transformers: GGUF file name inside --model-path")
     p.add_argument("--batch-window", type=float, default=0.02)
@@ -103,6 +109,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 fault_rates=rates,
                 retry_after_s=args.retry_after,
                 hang_s=args.hang_s,
+                capacity=args.capacity,
             )
         except ValueError as err:
             print(f"error: {err}", file=sys.stderr)

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
 from arena.agents.base import Agent, MatchContext
 from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
-from arena.llm.config import BackendConfig, PromptOptions
+from arena.llm.config import BackendConfig, PromptOptions, bundled
 from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
 from arena.llm.parse import interpret, prompt_copy, words
 from arena.llm.prompt import (
@@ -55,6 +55,17 @@ class LLMAgentParams(PromptOptions):
 
     backend: BackendConfig = Field(default_factory=BackendConfig)
     memory: list[str] | MemorySpec = Field(default_factory=list)  # docs/memory.md
+    # how moves are chosen: ``rank`` takes every decision with a finite set of legal moves by
+    # ranking the moves by the model's likelihood (local, or a server returning prompt
+    # logprobs) and asks for plain words on a turn to speak; ``generate`` asks for a written
+    # answer first (a local model still ranks choice-only decisions, see
+    # BackendConfig.rank_choices, and a decision with moves when re-asked); ``auto``: rank for
+    # the bundled model, generate otherwise
+    decide: Literal["auto", "rank", "generate"] = "auto"
+
+    def ranks_moves(self) -> bool:
+        """Moves are ranked by likelihood, never written first (``decide``)."""
+        return self.decide == "rank" or (self.decide == "auto" and bundled(self.backend))
 
     @property
     def notes(self) -> list[str]:
@@ -165,9 +176,11 @@ class LLMAgent(Agent):
         keys = self.belief_keys(obs)
         belief = wants_belief(decision, self.config)
         b = self.config.backend
-        # a local model is asked for plain words on a turn to speak, its reply cut at the line's
-        # end: asked for JSON, SmolLM2-135M wrote its prompt back (docs/llm.md)
-        plain = b.type == "local" and is_turn_to_speak(decision) and not belief
+        rank_moves = self.config.ranks_moves() and not belief
+        # a local model (or one that ranks its moves) is asked for plain words on a turn to
+        # speak, its reply cut at the line's end: asked for JSON, SmolLM2-135M wrote its prompt
+        # back (docs/llm.md)
+        plain = (b.type == "local" or rank_moves) and is_turn_to_speak(decision) and not belief
         messages, _ = render_messages(
             obs, decision, self.config, keys, self._system(obs), plain_speech=plain, seen=self._seen
         )
@@ -183,15 +196,23 @@ class LLMAgent(Agent):
             session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
             stable=stable_point(messages),
         )
-        local_rank = b.type == "local" and b.rank_choices and not belief
-        if local_rank and is_ranked_choice(decision):
-            request.choices = choice_candidates(decision)
-        elif local_rank and obs.error and _has_moves(decision):
-            # a re-ask of a decision with moves besides talk (Deal or No Deal's negotiate): a
-            # small model's free answer failed once (it wrote its prompt back), so it picks a
-            # legal move by likelihood, as on a choice decision
+        if self.decide_by_rank(decision, belief, bool(obs.error)):
             request.choices = choice_candidates(decision)
         return request
+
+    def decide_by_rank(self, decision: Decision, belief: bool, reask: bool) -> bool:
+        """Whether this decision is taken by ranking its legal moves by likelihood."""
+        b = self.config.backend
+        if belief or (b.type == "local" and not b.rank_choices):
+            return False
+        if self.config.ranks_moves():  # every decision with moves besides talk
+            return is_ranked_choice(decision) or _has_moves(decision)
+        if b.type != "local":
+            return False
+        # a local model ranks choice decisions; on a re-ask of a decision with moves besides
+        # talk (Deal or No Deal's negotiate), its free answer failed once (it wrote its prompt
+        # back), so it picks a legal move by likelihood
+        return is_ranked_choice(decision) or (reask and _has_moves(decision))
 
     # -- acting ------------------------------------------------------------------------
     async def act(
@@ -292,6 +313,9 @@ class LLMAgent(Agent):
             "model": (result.model if result else "")
             or (b.model if b.type == "openai" else "local"),
             "latency_s": round(latency, 6),
+            # of the latency, the wait in queues before a model worked on the call (not counted
+            # against the decision's time limit)
+            "queue_s": round(result.queue_s if result else done.queued_s, 6),
             "tokens_in": result.tokens_in if result else 0,
             "tokens_out": result.tokens_out if result else 0,
             # prompt tokens a local backend reused from the seat's KV cache

@@ -17,6 +17,7 @@ import contextlib
 import itertools
 from collections.abc import Callable
 
+from arena.deadline import queued
 from arena.llm.messages import ChatRequest, ChatResult
 from arena.priority import UNTAGGED, match_priority
 
@@ -28,8 +29,10 @@ class Batcher:
         self.run_batch = run_batch
         self.window_s = window_s
         self.max_batch = max_batch
-        # (priority, arrival, request, future)
+        # (priority, arrival, request, future); a future's ``taken`` event is set when a batch
+        # takes it (the end of its queue wait)
         self._queue: list[tuple[int, int, ChatRequest, asyncio.Future[ChatResult]]] = []
+        self._taken: dict[asyncio.Future[ChatResult], asyncio.Event] = {}
         self._tick = itertools.count()
         self._wake = asyncio.Event()
         self._full = asyncio.Event()
@@ -38,7 +41,11 @@ class Batcher:
         self.batch_sizes: list[int] = []
 
     async def submit(self, request: ChatRequest) -> ChatResult:
-        fut: asyncio.Future[ChatResult] = asyncio.get_running_loop().create_future()
+        """The request's result; its wait for a batch is queue time (``ChatResult.queue_s``),
+        which does not count against the caller's decision time limit (:mod:`arena.deadline`)."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[ChatResult] = loop.create_future()
+        taken = self._taken[fut] = asyncio.Event()
         prio = match_priority.get()
         self._queue.append((UNTAGGED if prio is None else prio, next(self._tick), request, fut))
         self._wake.set()
@@ -46,7 +53,19 @@ class Batcher:
             self._full.set()
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._run())
-        return await fut
+        began = loop.time()
+        try:
+            with queued():
+                await taken.wait()
+            waited = loop.time() - began
+            result = await fut
+        except asyncio.CancelledError:
+            fut.cancel()  # a batch not yet run leaves it out
+            raise
+        finally:
+            self._taken.pop(fut, None)
+        result.queue_s += waited
+        return result
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -66,6 +85,10 @@ class Batcher:
             taken = self._queue[: self.max_batch]
             del self._queue[: len(taken)]
             batch = [(r, f) for _, _, r, f in taken if not f.cancelled()]
+            for _, fut in batch:
+                event = self._taken.get(fut)
+                if event is not None:
+                    event.set()
             if not batch:
                 continue
             self.batch_sizes.append(len(batch))

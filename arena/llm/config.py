@@ -124,6 +124,11 @@ class BackendConfig(BaseModel):
         return f"openai:{self.model}@{self.base_url}"
 
 
+def bundled(backend: BackendConfig) -> bool:
+    """The bundled small model, in process."""
+    return backend.type == "local" and backend.model_path is None
+
+
 class PromptOptions(BaseModel):
     """How an agent's prompt is written: every part overridable, because prompt variants are
     what self-play evolves. Static notes and an insight block come in as arguments."""

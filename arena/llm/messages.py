@@ -56,6 +56,8 @@ class ChatRequest:
     # seat's turns. A local backend keeps the session's KV cache that far and no further (the
     # decision request after it is never reused). A hint: None caches the whole prompt.
     stable: tuple[int, int] | None = None
+    # return the log-probability of each generated token (``ChatResult.token_logprobs``)
+    logprobs: bool = False
 
     def cache_key(self, backend: str, model: str) -> str:
         data = {
@@ -84,6 +86,7 @@ class CallProgress:
     retries: int = 0
     errors: list[str] = field(default_factory=list)
     sent: bool = False  # an attempt reached the transport (past the gate and the limiter)
+    queued_s: float = 0.0  # time waited in queues (gate, limiter) so far
 
 
 @dataclass
@@ -95,6 +98,9 @@ class ChatResult:
     tokens_out: int = 0
     tokens_cached: int = 0  # prompt tokens a local backend reused from the seat's KV cache
     latency_s: float = 0.0
+    # of latency_s, the time the request waited in queues before a model worked on it (the
+    # backend's concurrency gate, its rate limiter, a local model's batch queue)
+    queue_s: float = 0.0
     retries: int = 0
     cost_usd: float = 0.0
     model: str = ""
@@ -103,3 +109,7 @@ class ChatResult:
     errors: list[str] = field(default_factory=list)
     ranked: list[int] | None = None  # candidate order (best first) when choices were ranked
     scores: list[float] | None = None
+    # per candidate (ranked) or for the one reply (generated, when asked): the tokens and their
+    # log-probabilities, which ``arena serve`` returns as logprobs
+    token_ids: list[list[int]] | None = None
+    token_logprobs: list[list[float]] | None = None

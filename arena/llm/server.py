@@ -48,19 +48,32 @@ class TransformersEngine:
         self.backend = LocalBackend(self.config)
         await self.backend.load()
 
-    async def reply(self, body: dict[str, Any]) -> tuple[str, int, int]:
+    async def reply(self, body: dict[str, Any]) -> tuple[str, int, int, dict[str, Any]]:
+        """(content, prompt tokens, completion tokens, extra response fields).
+
+        A request whose last message is the assistant's, with ``prompt_logprobs`` (the vLLM
+        extension) and ``continue_final_message``, is a scoring request: the reply is empty
+        and ``prompt_logprobs`` holds the log-probability of each token of that last message
+        as the reply to the conversation before it (earlier positions: null). Generated
+        replies carry ``logprobs`` when asked. The prompt is never echoed in a reply."""
         from arena.llm.messages import ChatRequest
 
         self.served += 1
+        messages = body.get("messages") or []
+        if is_scoring(body):
+            request = ChatRequest(messages=messages[:-1], choices=[messages[-1]["content"]])
+            result = await self.backend.complete(request)
+            return "", result.tokens_in, 0, self._prompt_logprobs(result)
         schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema")
         props = (schema or {}).get("properties") or {}
         request = ChatRequest(
-            messages=body.get("messages") or [],
+            messages=messages,
             max_tokens=int(body.get("max_tokens") or body.get("max_completion_tokens") or 256),
             temperature=float(body.get("temperature") or 0.0),
             top_p=float(body.get("top_p") or 1.0),
             seed=body.get("seed"),
             stop=[body["stop"]] if isinstance(body.get("stop"), str) else body.get("stop") or [],
+            logprobs=bool(body.get("logprobs")),
         )
         multi = "choices" in props
         ids: list[str] = []
@@ -76,7 +89,44 @@ class TransformersEngine:
         if multi and result.ranked is not None:
             k = max(1, int(props["choices"].get("minItems") or 1))
             text = json.dumps({"choices": [ids[j] for j in result.ranked[:k]]})
-        return text, result.tokens_in, result.tokens_out
+        ranked = result.ranked is not None
+        extra: dict[str, Any] = {"finish_reason": "stop" if ranked else result.finish_reason}
+        if request.logprobs and not ranked and result.token_ids:
+            extra["logprobs"] = {"content": self._token_entries(result)}
+        return text, result.tokens_in, result.tokens_out, extra
+
+    def _decoded(self, token: int) -> str:
+        return str(self.backend.model.tok.decode([token]))
+
+    def _prompt_logprobs(self, result: Any) -> dict[str, Any]:
+        tokens, lps = result.token_ids[0], result.token_logprobs[0]
+        head: list[dict[str, Any] | None] = [None] * result.tokens_in
+        tail = [
+            {str(t): {"logprob": lp, "decoded_token": self._decoded(t)}}
+            for t, lp in zip(tokens, lps, strict=True)
+        ]
+        return {"prompt_logprobs": [*head, *tail], "finish_reason": "length"}
+
+    def _token_entries(self, result: Any) -> list[dict[str, Any]]:
+        out = []
+        for t, lp in zip(result.token_ids[0], result.token_logprobs[0], strict=True):
+            text = self._decoded(t)
+            out.append({"token": text, "logprob": lp, "bytes": list(text.encode()),
+                        "top_logprobs": []})  # fmt: skip
+        return out
+
+
+def is_scoring(body: dict[str, Any]) -> bool:
+    """A request to score its last (assistant) message, the vLLM way: ``prompt_logprobs`` set
+    and the final message continued rather than answered."""
+    messages = body.get("messages") or []
+    return (
+        body.get("prompt_logprobs") is not None
+        and bool(messages)
+        and isinstance(messages[-1], dict)
+        and messages[-1].get("role") == "assistant"
+        and bool(body.get("continue_final_message") or body.get("add_generation_prompt") is False)
+    )
 
 
 def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -> Any:
@@ -86,6 +136,9 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
     from starlette.routing import Route
 
     stats = {"requests": 0, "faults": 0}
+    # a server with a capacity works on that many requests at once; the rest queue here
+    capacity = int(getattr(engine, "capacity", 0) or 0)
+    serving: Any = asyncio.Semaphore(capacity) if capacity > 0 else contextlib.nullcontext()
 
     def error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
         body = {"error": {"message": message, "type": "arena_error", "code": status}}
@@ -112,6 +165,18 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
             return error(404, f"model {body.get('model')!r} not found; this server has {model!r}")
         if body.get("stream"):
             return error(400, "streaming is not supported")
+        counted = hasattr(engine, "in_flight")
+        if counted:
+            engine.in_flight += 1
+            engine.max_in_flight = max(engine.max_in_flight, engine.in_flight)
+        try:
+            async with serving:
+                return await answer(body)
+        finally:
+            if counted:
+                engine.in_flight -= 1
+
+    async def answer(body: dict[str, Any]) -> Response:
         fault = engine.next_fault() if hasattr(engine, "next_fault") else None
         if hasattr(engine, "delay"):
             delay = engine.delay()
@@ -133,7 +198,8 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
         reply = engine.reply(body)
         if asyncio.iscoroutine(reply):
             reply = await reply
-        content, tin, tout = reply
+        content, tin, tout, *more = reply
+        extra: dict[str, Any] = more[0] if more else {}
         if fault is not None and fault.kind == "garbage":
             # a well-formed completion whose answer no parser accepts: the model's fault, not
             # the transport's, so it reaches the agent and the runner refuses it
@@ -142,19 +208,25 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
             # the right answer in prose and a code fence, as chat models often write it: a
             # lenient parser reads it, a strict one refuses it (`arena reparse` tells which)
             content = FENCED.format(answer=content)
+        choice: dict[str, Any] = {
+            "index": 0,
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": extra.get("finish_reason", "stop"),
+        }
+        if "logprobs" in extra:
+            choice["logprobs"] = extra["logprobs"]
         return JSONResponse(
             {
                 "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": content},
-                        "finish_reason": "stop",
-                    }
-                ],
+                "choices": [choice],
+                **(
+                    {"prompt_logprobs": extra["prompt_logprobs"]}
+                    if "prompt_logprobs" in extra
+                    else {}
+                ),
                 "usage": {
                     "prompt_tokens": tin,
                     "completion_tokens": tout,

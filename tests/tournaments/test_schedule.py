@@ -143,3 +143,22 @@ def test_the_plan_says_which_pairs_a_format_leaves_apart() -> None:
     )
     driven = toy(2, 3, format="rating_driven")
     assert "not planned" in schedule.coverage_note(driven, schedule.plan(driven))
+
+
+def test_a_lineup_with_its_own_matches_plays_that_many_and_keeps_its_seeds() -> None:
+    base = toy(3, 3, lineups=[{"vs": ["e0", "e1"]}, {"e0": 1, "e1": 1, "e2": 1}], matches=2)
+    own = base.model_copy(
+        update={"lineups": [{"vs": ["e0", "e1"], "matches": 5}, {"e0": 1, "e1": 1, "e2": 1}]}
+    )
+    tconfig.check(own)
+    specs = schedule.plan(own)
+    assert len(specs) == schedule.total_planned(own) == tconfig.planned_matches(own) == 5 + 2
+    # the first two matches of each lineup are those of the plan without its own count
+    seeds = [s.seed for s in schedule.plan(base)]
+    assert [s.seed for s in specs[:2]] == seeds[:2] and [s.seed for s in specs[5:]] == seeds[2:]
+
+
+@pytest.mark.parametrize("count", [0, True, "3", 2.5])
+def test_a_lineup_matches_that_is_not_a_count_is_refused(count: object) -> None:
+    with pytest.raises(ConfigError, match=r"lineups\.0\.matches"):
+        toy(3, 3, lineups=[{"vs": ["e0", "e1"], "matches": count}])

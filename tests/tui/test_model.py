@@ -166,3 +166,16 @@ def test_a_secret_seating_is_the_spectators_and_each_seats_own() -> None:
     public.add(ev(0, "match_start", payload={"names": ["A", "B"], "seats": {"0": "gpt", "1": "bot"},
                                              "kinds": {"0": "llm", "1": "bot"}}))  # fmt: skip
     assert [s.agent for s in public.seats(1)] == ["gpt (llm)", "bot"]  # kind = entry: once
+
+
+def test_the_seats_a_model_plays_are_named_for_the_match_list() -> None:
+    """The demo's point is the model's seat: the spectator sees which one it is, a player
+    only its own."""
+    m = MatchModel("m")
+    m.add(ev(0, "match_start", payload={"game": "g", "names": ["A", "B", "C"], "seats": {}}))
+    m.add(ev(1, "ground_truth", visibility=Visibility.god(),
+             payload={"seats": {"0": "bot", "1": "smollm2", "2": "bot"},
+                      "kinds": {"0": "rule", "1": "llm", "2": "rule"}}))  # fmt: skip
+    assert m.model_seats() == "B (smollm2)"
+    assert [m.is_model(s) for s in range(3)] == [False, True, False]
+    assert m.model_seats(view=0) == "" and m.model_seats(view=1) == "B (smollm2)"

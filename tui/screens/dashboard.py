@@ -39,7 +39,7 @@ class DashboardScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#matches", DataTable).add_columns(
-            "match", "game", "status", "phase", "events", "errors", "last line"
+            "match", "game", "status", "phase", "LLM seats", "events", "errors", "last line"
         )
         board = self.query_one("#board", DataTable)
         board.add_columns("agent", "μ ± σ", "μ−3σ", "games", "W/D/L", "win rate", "μ history")
@@ -90,6 +90,7 @@ class DashboardScreen(Screen[None]):
                 plain(mm.game),
                 plain(mm.status, style=style),
                 plain(mm.phase),
+                plain(mm.model_seats(), style="bold magenta"),
                 str(mm.n_events),
                 str(mm.errors),
                 plain(mm.last_text[:80]),

@@ -135,7 +135,8 @@ class MatchScreen(Screen[None]):
             table.add_row(
                 str(sv.seat),
                 plain(sv.name, style=speaker_style(sv.seat)),
-                plain(sv.agent),
+                # the seats a model plays stand out: they are what a demo is about
+                plain(sv.agent, style="bold magenta" if m.is_model(sv.seat, self.view) else ""),
                 plain(sv.role or ("?" if self.view is not None else "")),
                 Text("alive", "green") if sv.alive else Text("dead", "red"),
                 plain(sv.last_vote),

@@ -8,10 +8,14 @@ limits hold across every agent of a run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 
+from arena.deadline import current_clock, queued
+from arena.llm.admission import Admission
 from arena.llm.cache import ResponseCache, open_cache
 from arena.llm.config import BackendConfig
 from arena.llm.limits import RateLimiter, backoff_delay
@@ -34,6 +38,7 @@ class Backend(ABC):
         # A priority gate instead of a plain semaphore: when a slot frees, the earliest-started
         # match gets it, so matches in progress finish before new ones start their calls.
         self.gate = PriorityGate(config.concurrency)
+        self.admission = Admission(self.gate, config.concurrency)
         self.limiter = RateLimiter(config.requests_per_min, config.tokens_per_min, config.burst_s)
         self.rng = random.Random(f"backoff:{config.key()}")
         self.cache: ResponseCache | None = (
@@ -73,12 +78,7 @@ class Backend(ABC):
         errors = progress.errors
         while True:
             try:
-                async with self.gate.slot():
-                    est = self.estimate_tokens(request)
-                    await self.limiter.acquire(est)
-                    progress.sent = True
-                    result = await self._attempt(request)
-                    self.limiter.settle(est, result.tokens_in + result.tokens_out)
+                result = await self._admitted(request, progress)
                 break
             except TransportError as err:
                 errors.append(f"{err.kind or 'transport'}: {err}")
@@ -113,6 +113,36 @@ class Backend(ABC):
             self.cache.put(key, self.kind, _request_record(request), result)
         return result
 
+    async def _admitted(self, request: ChatRequest, progress: CallProgress) -> ChatResult:
+        """One attempt past the gate and the limiter. Their waits are queue time: they do not
+        count against the decision's time limit (:mod:`arena.deadline`) and are recorded."""
+        loop = asyncio.get_running_loop()
+        with _waiting(progress, loop):
+            await self.gate.acquire()
+        try:
+            est = self.estimate_tokens(request)
+            with _waiting(progress, loop):
+                await self.limiter.acquire(est)
+            sent = loop.time()
+            progress.sent = True
+            admitted = self.admission.admitted()
+            result = await self._attempt(request)
+            # the model's own time: a local batch queue inside the attempt is not service
+            service = loop.time() - sent - result.queue_s
+            self.admission.observe(admitted, service, self._budget())
+            self.limiter.settle(est, result.tokens_in + result.tokens_out)
+        finally:
+            self.gate.release()
+        result.queue_s += progress.queued_s
+        return result
+
+    def _budget(self) -> float | None:
+        """The seconds a call may take: the decision's limit (when a runner set one), never
+        more than the transport's own timeout."""
+        clock = current_clock.get()
+        limit = clock.limit_s if clock is not None else None
+        return min(self.config.timeout_s, limit) if limit is not None else self.config.timeout_s
+
     @abstractmethod
     async def _attempt(self, request: ChatRequest) -> ChatResult:
         """One try; raise TransportError for retryable failures, LLMError for fatal ones."""
@@ -123,6 +153,18 @@ class Backend(ABC):
 
     async def close(self) -> None:
         return None
+
+
+@contextlib.contextmanager
+def _waiting(progress: CallProgress, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """A queue wait: off the decision's clock, and added to the call's recorded queue time
+    (also when the wait is cut short)."""
+    began = loop.time()
+    with queued():
+        try:
+            yield
+        finally:
+            progress.queued_s += loop.time() - began
 
 
 def _request_record(request: ChatRequest) -> dict[str, object]:

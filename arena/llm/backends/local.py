@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 
+from arena.deadline import queued
 from arena.llm.backends.base import Backend
 from arena.llm.batcher import Batcher
 from arena.llm.config import BackendConfig
@@ -61,7 +62,8 @@ class LocalBackend(Backend):
 
     async def _attempt(self, request: ChatRequest) -> ChatResult:
         try:
-            await self.load()
+            with queued():  # waiting for the model to load is not the decision's own work
+                await self.load()
         except LLMError:
             raise
         except Exception as err:

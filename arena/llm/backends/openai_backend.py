@@ -10,10 +10,21 @@ request transform and response model cost ~1 ms of CPU per call, which at 64 con
 was a fifth of a tournament's CPU. High concurrency is spread over several clients of at most
 ``POOL_SIZE`` concurrent calls each (round robin), because the HTTP pool scans every
 connection on each request.
+
+Ranked choice over HTTP: a request with ``choices`` (complete candidate replies) is answered by
+ranking them by likelihood, with one scoring request per candidate in the form vLLM's chat
+endpoint takes: the conversation plus the candidate as the assistant's message,
+``continue_final_message: true``, ``add_generation_prompt: false``, ``prompt_logprobs: 0``,
+``max_tokens: 1``. The server applies its own chat template; the candidate's score is the sum
+of the log-probabilities of its tokens, the last entries of the reply's ``prompt_logprobs``.
+``arena serve --engine transformers`` answers these requests the same way, and scores exactly
+what the in-process backend scores. llama.cpp's server returns no prompt log-probabilities, so
+an agent on it keeps ``decide: generate``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import os
@@ -75,11 +86,45 @@ class OpenAIBackend(Backend):
         return body
 
     async def _attempt(self, request: ChatRequest) -> ChatResult:
+        if request.choices:
+            return await self._rank(request, request.choices)
+        return _result(await self._post(self._body(request)), self.config.model)
+
+    async def _rank(self, request: ChatRequest, choices: list[str]) -> ChatResult:
+        """Rank complete candidate replies by their log-likelihood as the assistant's reply,
+        one scoring request per candidate (module doc: "Ranked choice over HTTP")."""
+        bodies = []
+        for choice in choices:
+            body = {
+                "model": self.config.model,
+                "messages": [*request.messages, {"role": "assistant", "content": choice}],
+                "add_generation_prompt": False,
+                "continue_final_message": True,
+                "prompt_logprobs": 0,
+                "max_tokens": 1,
+                "temperature": 0.0,
+            }
+            bodies.append(body)
+        replies = await asyncio.gather(*(self._post(b) for b in bodies))
+        scored = [score_reply(r, c) for r, c in zip(replies, choices, strict=True)]
+        scores = [s for s, _ in scored]
+        order = sorted(range(len(scores)), key=lambda j: (-scores[j], j))
+        return ChatResult(
+            text=choices[order[0]],
+            tokens_in=max(n for _, n in scored),
+            model=str(replies[0].get("model") or self.config.model),
+            finish_reason="ranked",
+            ranked=order,
+            scores=scores,
+        )
+
+    async def _post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """One POST to /chat/completions; its JSON object, or a labelled error."""
         import openai
 
         try:
             resp = await next(self._next_client).post(
-                "/chat/completions", body=self._body(request), cast_to=object
+                "/chat/completions", body=body, cast_to=object
             )
         except openai.RateLimitError as err:
             after = parse_retry_after(err.response.headers.get("retry-after"))
@@ -104,7 +149,9 @@ class OpenAIBackend(Backend):
             raise TransportError(f"{kind} response body: {err}", kind=kind) from err
         except (openai.APIResponseValidationError, ValueError) as err:
             raise TransportError(f"malformed response body: {err}", kind="malformed") from err
-        return _result(resp, self.config.model)
+        if not isinstance(resp, dict):  # a non-JSON content type comes back as text
+            raise TransportError(f"malformed response body: {str(resp)[:80]!r}", kind="malformed")
+        return resp
 
     async def preflight(self) -> str:
         import openai
@@ -154,10 +201,32 @@ def _timeout(openai: Any, total_s: float, connect_s: float) -> Any:
     return type(openai.DEFAULT_TIMEOUT)(total_s, connect=connect_s)
 
 
-def _result(resp: Any, model: str) -> ChatResult:
+def score_reply(resp: dict[str, Any], candidate: str) -> tuple[float, int]:
+    """(log-likelihood of ``candidate``, prompt tokens) from a scoring reply's
+    ``prompt_logprobs``: the sum over the last tokens, walking back until their text covers the
+    candidate. A server that returns none cannot rank: a clear, non-retried error."""
+    entries = resp.get("prompt_logprobs")
+    if not isinstance(entries, list) or not entries:
+        raise LLMError(
+            "the server returned no prompt_logprobs, so it cannot rank choices (vLLM and "
+            "arena serve can; llama.cpp's server cannot): give this agent decide: generate"
+        )
+    total, text = 0.0, ""
+    for entry in reversed(entries):
+        if len(text) >= len(candidate):
+            break
+        if not isinstance(entry, dict) or not entry:
+            raise TransportError("prompt_logprobs ended before the candidate", kind="malformed")
+        info = next(iter(entry.values()))
+        if not isinstance(info, dict):
+            raise TransportError("malformed prompt_logprobs entry", kind="malformed")
+        total += float(info.get("logprob") or 0.0)
+        text = str(info.get("decoded_token") or "") + text
+    return total, len(entries)
+
+
+def _result(resp: dict[str, Any], model: str) -> ChatResult:
     """A ``ChatResult`` from a chat completion's JSON, or a labelled ``TransportError``."""
-    if not isinstance(resp, dict):  # a non-JSON content type comes back as text
-        raise TransportError(f"malformed response body: {str(resp)[:80]!r}", kind="malformed")
     choices = resp.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise TransportError(f"malformed response body: {str(resp)[:80]!r}", kind="malformed")

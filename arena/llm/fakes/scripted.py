@@ -54,6 +54,11 @@ class ScriptedEngine:
     served: int = 0
     requests: list[dict[str, Any]] = field(default_factory=list)
     keep_requests: bool = False
+    # how many requests the server works on at once (0: no limit): more wait in the server's
+    # own queue, as on a real model server; their wait is part of the latency a client sees
+    capacity: int = 0
+    in_flight: int = 0  # requests received and not yet answered
+    max_in_flight: int = 0
 
     def __post_init__(self) -> None:
         self._latency = parse_latency(self.latency)

@@ -199,7 +199,13 @@ def test_a_local_reask_of_a_decision_with_moves_ranks_its_options():
 
     offer = Decision(kind="negotiate", options=[Option(id="accept"), Option(id="propose:1-0"),
                      Option(id="pass")], free_text=True, silent_option="pass", max_chars=100)  # fmt: skip
-    agent = LLMAgent(name="smol", backend={"type": "local"})
+    moves = [json.dumps({"choice": o}) for o in ("accept", "propose:1-0", "pass")]
+    # the bundled model ranks its moves from the first ask (decide: auto)
+    assert (
+        LLMAgent(name="smol", backend={"type": "local"}).build_request(obs([]), offer).choices
+        == moves
+    )
+    agent = LLMAgent(name="smol", backend={"type": "local"}, decide="generate")
     assert agent.build_request(obs([]), offer).choices is None  # first ask: it may talk
     reask = agent.build_request(obs([], error="your message was not speech"), offer)
     assert reask.choices == [json.dumps({"choice": o}) for o in ("accept", "propose:1-0", "pass")]

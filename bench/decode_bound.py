@@ -1,0 +1,96 @@
+"""The memory-bandwidth bound of local decoding, and how close one seat's decode comes to it.
+
+Decoding one token reads every weight of the model once, so a machine that reads B bytes/s
+cannot decode faster than B / (weight bytes) tokens/s for one sequence. This measures B (the
+best of several full reads of a buffer far larger than the caches), the weight bytes of the
+model in each dtype, one seat's greedy decode rate (decode steps only, the prompt already
+prefilled), and whether each dtype's outputs on the recorded prompts diverge from float32's
+(greedy text or ranked order). Used by ``bench/local_multiturn.py``; one JSON line per figure.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from arena.llm.messages import ChatRequest
+
+BUFFER_MB = 512  # well past any CPU cache
+DECODE_STEPS = 32
+
+
+def memory_bandwidth_gbs(repeats: int = 5) -> float:
+    """Read bandwidth (GB/s): the best of ``repeats`` sums over a large float32 buffer, with
+    torch's threads (as the model's matmuls use them)."""
+    import torch
+
+    x = torch.ones(BUFFER_MB * 2**20 // 4, dtype=torch.float32)
+    float(x.sum())  # touch every page once
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        float(x.sum())
+        best = min(best, time.perf_counter() - t0)
+    return x.numel() * 4 / best / 1e9
+
+
+def weight_bytes(model: Any) -> int:
+    """Bytes of the weights a decode step reads (tied matrices once)."""
+    return sum(p.numel() * p.element_size() for p in model.model.parameters())
+
+
+def decode_tokens_per_s(model: Any, messages: list[dict[str, str]], steps: int) -> float:
+    """One sequence's greedy decode rate: ``steps`` single-token forward passes on top of the
+    prefilled prompt, timed alone (prefill excluded). EOS is not a stop here: the rate of a
+    step is the same whatever the token."""
+    torch = model.torch
+    ids = torch.tensor([model.encode_chat(messages)], dtype=torch.long, device=model.device)
+    with model.lock, torch.inference_mode():
+        logits, past = model._forward(None, input_ids=ids)
+        token = int(torch.argmax(logits[0, -1]).item())
+        n = ids.shape[1]
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            step = torch.tensor([[token]], dtype=torch.long, device=model.device)
+            pos = torch.tensor([[n]], dtype=torch.long, device=model.device)
+            logits, past = model._forward(past, input_ids=step, position_ids=pos)
+            token = int(torch.argmax(logits[0, -1]).item())
+            n += 1
+        return steps / (time.perf_counter() - t0)
+
+
+def outputs(model: Any, requests: list[ChatRequest]) -> list[tuple[str, list[int] | None]]:
+    """Each request's greedy reply (text, ranked order), one at a time, no KV reuse."""
+    return [(r.text, r.ranked) for req in requests for r in model.run_batch([req])]
+
+
+def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Iterator[dict[str, Any]]:
+    """Bandwidth, then per dtype: weight bytes, decode bound, measured rate and its share,
+    divergence from float32 on ``requests``; last, the fastest dtype that does not diverge.
+    Each figure as soon as it is measured (a loaded machine is slow)."""
+    from arena.llm.local_model import load_model
+
+    bandwidth = memory_bandwidth_gbs()
+    yield {"figure": "memory_read_bandwidth", "value": round(bandwidth, 2), "unit": "GB/s",
+           "buffer_mb": BUFFER_MB}  # fmt: skip
+    reference: list[tuple[str, list[int] | None]] | None = None
+    rates: dict[str, tuple[float, int]] = {}
+    for dtype in ["float32", *[d for d in dtypes if d != "float32"]]:
+        model = load_model(device="cpu", dtype=dtype)
+        size = weight_bytes(model)
+        bound = bandwidth * 1e9 / size
+        rate = decode_tokens_per_s(model, requests[0].messages, steps)
+        got = outputs(model, requests)
+        reference = reference if reference is not None else got
+        diverged = sum(1 for a, b in zip(reference, got, strict=True) if a != b)
+        rates[dtype] = (rate, diverged)
+        yield ({"figure": f"decode_1seat_{dtype}", "weights_mb": round(size / 2**20, 1),
+                    "bound_tokens_per_s": round(bound, 1), "tokens_per_s": round(rate, 1),
+                    "share_of_bound": round(rate / bound, 3), "target_share": 0.5,
+                    "ok": rate / bound >= 0.5, "diverged_vs_float32": diverged,
+                    "prompts": len(requests)})  # fmt: skip
+    safe = [d for d, (_, div) in rates.items() if div == 0]
+    best = max(safe, key=lambda d: rates[d][0])
+    yield {"figure": "fastest_non_diverging_dtype", "value": best,
+           "tokens_per_s": {d: round(r, 1) for d, (r, _) in rates.items()}}  # fmt: skip
