@@ -1,20 +1,57 @@
-"""Shared fixtures: the toy game is registered for core tests that must not depend on a real game."""
+"""Shared fixtures: the toy game is registered for core tests that must not depend on a real
+game, and one scripted LLM server on loopback serves every test that asks for ``scripted``."""
 
 from __future__ import annotations
 
+import os
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, settings
+
 from arena import registry
+from arena.llm.scripted import ScriptedEngine, parse_latency
+from arena.llm.server import ServerThread
 from tests.arena import toygame
+from tests.builders import Scripted
 
 registry.register_game(toygame.INFO)
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 # Property tests: no per-example deadline (a loaded 2-core machine is not a bug), and in CI a
 # derandomized search so a run is reproducible; locally hypothesis explores freely.
-import os  # noqa: E402
-
-from hypothesis import HealthCheck, settings  # noqa: E402
-
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
     "ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def _server() -> Iterator[tuple[ServerThread, ScriptedEngine]]:
+    """One scripted ``arena serve`` on a free loopback port for the session (per xdist worker):
+    these tests exercise its answers, not its start-up."""
+    engine = ScriptedEngine(seed=1, hang_s=5.0)
+    with ServerThread(engine) as server:
+        yield server, engine
+
+
+def _reset(engine: ScriptedEngine) -> None:
+    """The engine as freshly made: a test sees the same answers whichever tests ran before."""
+    engine.queue.clear()
+    engine.fault_rates = {}
+    engine.retry_after_s = 1.0
+    engine._latency = parse_latency("const:0")
+    engine._rng = random.Random(f"scripted:{engine.seed}")
+    engine.served = 0
+    engine.requests.clear()
+    engine.keep_requests = False
+
+
+@pytest.fixture
+def scripted(_server: tuple[ServerThread, ScriptedEngine]) -> Iterator[Scripted]:
+    server, engine = _server
+    _reset(engine)
+    yield Scripted(server, engine)
+    _reset(engine)

@@ -35,21 +35,13 @@ from arena.agents import factory
 from arena.agents.base import Agent
 from arena.engine import RulesEngine
 from arena.types import Action, PrivateFact
+from tests.builders import IDS, MAX_STEPS, VARIANTS
 from tests.games.played import play
 
 API_STEPS, SEED_STEPS = 120, 60  # per api_test / seed_test, spread over the agents
 BOT_SEEDS = (0, 1, 2)
 LEAK_GAMES = 4
 STATE_EVERY = 3  # steps between two checks of every seat's state (events: every step)
-MAX_STEPS = 200_000  # the runner's own guard against engines that never end
-
-
-def variants() -> list[tuple[str, str, dict[str, Any]]]:
-    out = []
-    for game, info in registry.games().items():
-        for name, rules in (info.variants or {"default": {}}).items():
-            out.append((game, name, rules))
-    return out
 
 
 def bots() -> list[tuple[str, str, dict[str, Any], str]]:
@@ -61,8 +53,6 @@ def bots() -> list[tuple[str, str, dict[str, Any], str]]:
     return out
 
 
-VARIANTS = variants()
-IDS = [f"{g}-{v}" for g, v, _ in VARIANTS]
 BOTS = bots()
 BOT_IDS = [f"{g}-{v}-{b}" for g, v, _, b in BOTS]
 

@@ -16,7 +16,7 @@ import pytest
 from arena import registry
 from arena.facts import Implication, told_in_text, with_implications
 from arena.types import PrivateFact
-from tests.games.test_conformance import IDS, MAX_STEPS, VARIANTS
+from tests.builders import IDS, MAX_STEPS, VARIANTS
 
 GAMES = 3
 

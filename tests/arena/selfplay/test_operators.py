@@ -8,7 +8,7 @@ from arena.llm.server import ServerThread
 from arena.memory.reflect import LLMReflector, make_reflector
 from arena.memory.trajectory import trajectory
 from arena.selfplay.operators import TabuReflector
-from tests.arena.memory.test_reflect import aplay
+from tests.builders import aplay
 
 
 async def test_a_scripted_reflection_spends_no_llm_call_and_a_model_one_spends_one_per_seat() -> (
