@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,6 +27,16 @@ settings.register_profile(
     "ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, called only where it runs
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup`` means the groups of tests/scheduling.py."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.scheduling import GroupScheduling  # imports xdist, a dev dependency
+
+    return GroupScheduling(config, log)
 
 
 @pytest.fixture(scope="session")

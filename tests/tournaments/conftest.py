@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.scheduling import GROUPS, group_of
 from tests.tournaments.ray_child import ChildRun, Outcome, record_phase, run_child
 from tests.tournaments.ray_setup import in_child
 
@@ -29,24 +30,20 @@ _OUTPUT: dict[str, str] = {}
 GROUP = "ray"
 
 
-def _nodeid(item: pytest.Item) -> str:
-    """The test's id as the child knows it (xdist's loadgroup appends ``@ray`` in a worker)."""
-    return item.nodeid.removesuffix(f"@{GROUP}")
-
-
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "ray_isolated: run this test in the child pytest process of its module"
     )
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the group marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Under pytest-xdist (--dist loadgroup) every Ray test goes to one worker: a module's
-    # tests share one child, and two clusters asking for two CPUs each never overlap.
+    # Under pytest-xdist (make test) every Ray test must go to one worker: a module's tests
+    # share one child, and two clusters asking for two CPUs each never overlap.
     for item in items:
-        if item.get_closest_marker("ray_isolated") is not None:
-            item.add_marker(pytest.mark.xdist_group(GROUP))
+        if item.get_closest_marker("ray_isolated") is not None and group_of(item.nodeid) != GROUP:
+            raise pytest.UsageError(
+                f"{item.nodeid}: a Ray test outside the 'ray' group of {GROUPS}"
+            )
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -58,7 +55,7 @@ def _run_module(item: pytest.Function) -> None:
     """Run the selected Ray tests of ``item``'s module in a child, once more after a crash."""
     module = str(item.path)
     nodeids = [
-        _nodeid(i)
+        i.nodeid
         for i in item.session.items
         if str(i.path) == module and i.get_closest_marker("ray_isolated") is not None
     ]
@@ -85,7 +82,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
     module = str(pyfuncitem.path)
     if module not in _DONE:
         _run_module(pyfuncitem)
-    got = _DONE[module].get(_nodeid(pyfuncitem))
+    got = _DONE[module].get(pyfuncitem.nodeid)
     if got is None:
         pytest.fail(
             "the test never reported from its child process (a crash or a timeout):\n"
