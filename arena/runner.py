@@ -24,7 +24,7 @@ from arena.agents.base import Agent, MatchContext
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
-from arena.rating_batch import seat_results
+from arena.ratings.batch import seat_results
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
 from arena.seeding import derive_seed
 from arena.sinks import EventSink

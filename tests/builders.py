@@ -22,10 +22,10 @@ from arena.agents import factory
 from arena.events import Event
 from arena.live.status import history_cuts
 from arena.llm.config import BackendConfig
-from arena.llm.scripted import Fault, ScriptedEngine
+from arena.llm.fakes.scripted import Fault, ScriptedEngine
 from arena.llm.server import ServerThread
 from arena.memory.bank import open_bank
-from arena.ratings import SIDE, fold_order, rate, trueskill_rows
+from arena.ratings.leaderboard import SIDE, fold_order, rate, trueskill_rows
 from arena.results import MatchResult, MatchSpec, SeatResult
 from arena.runner import MatchRunner
 from tournaments import config as tconfig

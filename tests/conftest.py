@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from arena import registry
-from arena.llm.scripted import ScriptedEngine, parse_latency
+from arena.llm.fakes.scripted import ScriptedEngine, parse_latency
 from arena.llm.server import ServerThread
 from tests.arena import toygame
 from tests.builders import Scripted

@@ -6,7 +6,7 @@ prefix, because the scheduler sees only test ids (pytest 9 ignores xdist's ``xdi
 mark: xdist rewrites a node id attribute pytest no longer reads).
 
 * ``ray``: every Ray test. A module's Ray tests share one child process and one cluster
-  (tests/tournaments/conftest.py), and two clusters asking for two CPUs each must not overlap.
+  (tests/tournaments/ray/conftest.py), and two clusters asking for two CPUs each must not overlap.
 * a module whose module-scoped fixture is costly (a model load, a finished run) is a group of
   its own, so the fixture is built once, not once per worker.
 
@@ -22,7 +22,7 @@ from xdist.scheduler import LoadScopeScheduling
 
 # path prefix -> group (the first prefix that matches wins)
 GROUPS: dict[str, str] = {
-    "tests/tournaments/test_ray_": "ray",
+    "tests/tournaments/ray/": "ray",
 }
 # modules whose tests share a costly module-scoped fixture: one group per module
 SHARED_SETUP: tuple[str, ...] = ()

@@ -28,7 +28,7 @@ from rich.console import Console
 
 from arena import registry
 from arena.agents.llm_agent import LLMAgent
-from arena.llm.scripted import ScriptedEngine
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 from arena.results import MatchSpec
 from arena.sinks import JsonlSink, read_jsonl

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.ray_child import run_child
+from tests.tournaments.ray.ray_child import run_child
 
 PROBE = "tests/tournaments/isolation_probe.py::"
 

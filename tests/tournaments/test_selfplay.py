@@ -10,9 +10,9 @@ from pathlib import Path
 
 import yaml
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from arena.store import Store
 from tests.builders import selfplay_cli, selfplay_fingerprint
 from tests.tournaments.selfplay_setup import kill_when_recorded, raw_config, seed_bank, write_config

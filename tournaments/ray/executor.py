@@ -1,7 +1,7 @@
 """The Ray executor: a tournament's matches as Ray tasks, recorded by the driver alone.
 
 The driver (this process) cuts the specs it is handed into small chunks and starts one Ray
-task per chunk (:func:`tournaments.ray_worker.play_chunk`), at most one per CPU slot of the
+task per chunk (:func:`tournaments.ray.worker.play_chunk`), at most one per CPU slot of the
 cluster. Each task streams its matches' events and results back; the driver writes the JSONL
 record, feeds the optional sinks (live bus, streaming metrics, self-play usage) and writes the
 result row — once per match id: a result arriving for a match that already has its row (a
@@ -209,7 +209,7 @@ class _RayRun:
     ) -> None:
         import ray
 
-        from tournaments.ray_worker import play_chunk
+        from tournaments.ray.worker import play_chunk
 
         executor.connect()
         self.ex = executor
@@ -264,7 +264,7 @@ class _RayRun:
             # Interrupted (Ctrl-C, a stop): ask the chunks to stop, without force. A forced
             # cancel kills the worker process mid-stream, which Ray must then replace, and it
             # is the cancel path where Ray's native core has had its races; the chunk stops its
-            # own matches when interrupted (tournaments.ray_worker.play_chunk).
+            # own matches when interrupted (tournaments.ray.worker.play_chunk).
             for task, gen in running.items():
                 task.cancel()
                 with contextlib.suppress(Exception):  # already done, or the cluster is gone

@@ -1,4 +1,4 @@
-"""arena.measures: the registry's measures hook run over match records and pooled per agent entry.
+"""arena.ratings.measures: the registry's measures hook run over match records and pooled per agent entry.
 
 The toy game stands in for a real one (arena must not depend on a concrete game): it is
 registered a second time here with a measures hook defined in this module.
@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena import measures, registry
+from arena import registry
 from arena.events import GameEvent
-from arena.measures import AgentFigures, Figure
+from arena.ratings import measures
+from arena.ratings.measures import AgentFigures, Figure
 from arena.seeding import derive_seed
 from arena.stats import ratio_estimate, wilson
 from tests.builders import make_config
@@ -28,7 +29,9 @@ def toy_measured() -> Iterator[None]:
     """The toy game with a measures hook, registered for this module only: the registry is
     global, and the conformance suite runs every game registered when it is collected."""
     info = dataclasses.replace(
-        registry.get("toy"), game="toy_measured", measures="tests.arena.test_measures:toy_measures"
+        registry.get("toy"),
+        game="toy_measured",
+        measures="tests.arena.ratings.test_measures:toy_measures",
     )
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(registry._GAMES, info.game, info)  # no public unregister: undone on exit

@@ -3,16 +3,16 @@
 The live board shows TrueSkill during a run because it moves match by match at the cost of one
 update per result; its μ, σ and order depend on the fold order. The leaderboard of a finished run
 (``arena leaderboard``, the end-of-run table) sorts by the order-free batch fit of
-:mod:`arena.rating_batch` instead (docs/ratings.md): the two boards can order close entries
+:mod:`arena.ratings.batch` instead (docs/ratings.md): the two boards can order close entries
 differently, and the final one is the one to report.
 
-:func:`arena.ratings.rate` folds results in plan order. A run finishes them roughly in that
+:func:`arena.ratings.leaderboard.rate` folds results in plan order. A run finishes them roughly in that
 order, so a fold that keeps its state only has to add the new results at the end: a result
 that finished after later-planned ones rewinds the fold to its place and refolds the tail
 (with bounded concurrency, a few matches). Every player's rating is kept after each match it
 played, so the rating at any earlier point of the run (the history) is a lookup, and the
-numbers are exactly those of :func:`~arena.ratings.rate` and
-:func:`~arena.ratings.trueskill_rows` on the same results.
+numbers are exactly those of :func:`~arena.ratings.leaderboard.rate` and
+:func:`~arena.ratings.leaderboard.trueskill_rows` on the same results.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import trueskill
 
-from arena.ratings import (
+from arena.ratings.leaderboard import (
     KEYS,
     SIDE,
     LeaderboardRow,
@@ -32,8 +32,8 @@ from arena.ratings import (
     rate_result,
     trueskill_env,
 )
+from arena.ratings.tallies import seat_returns
 from arena.results import MatchResult
-from arena.tallies import seat_returns
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import random
 
 import numpy as np
 
-from arena.rating_batch import MU0, SCALE, SIGMA0, fit, rank_intervals, samples_of
-from arena.ratings import KEYS, leaderboard
+from arena.ratings.batch import MU0, SCALE, SIGMA0, fit, rank_intervals, samples_of
+from arena.ratings.leaderboard import KEYS, leaderboard
 from tests.builders import head_to_heads, rated_match, team_match
 
 AGENT = KEYS["agent"]

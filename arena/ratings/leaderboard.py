@@ -1,13 +1,13 @@
 """Ratings over match results: the leaderboard (an order-free batch fit) and TrueSkill.
 
 The leaderboard (:func:`leaderboard`, :func:`report`) sorts by the batch Bradley–Terry fit of
-:mod:`arena.rating_batch`: one posterior mode over all results, so the order in which results
+:mod:`arena.ratings.batch`: one posterior mode over all results, so the order in which results
 were folded in (plan order, arrival order, a re-planned run) cannot change it. Every entry gets
 its μ with a bootstrap interval over matches, a 95% interval of its rank, win rates with
 intervals (the side-balanced one too) and per-role ratings with intervals (docs/ratings.md).
 
 TrueSkill (:func:`rate`, :func:`history`, :func:`trueskill_rows`) is kept where a rating must
-move match by match: the live leaderboard during a run (:mod:`arena.rating_fold`), the rating
+move match by match: the live leaderboard during a run (:mod:`arena.ratings.fold`), the rating
 history plot and rating-driven matchmaking. It folds results in plan order (never completion
 order), and its numbers do depend on that order.
 
@@ -35,19 +35,19 @@ import numpy as np
 import trueskill
 from pydantic import BaseModel
 
-from arena import rating_batch
 from arena import stats as st
-from arena.coverage import results_coverage
-from arena.population import population
-from arena.rating_batch import SIDE as SIDE  # re-exported: the live fold and tests use it
-from arena.rating_batch import seats_by_team, team_ranks
-from arena.results import MatchResult, SeatResult
-from arena.tallies import fold_order as fold_order  # re-exported (arena.rating_fold)
-from arena.tallies import (
+from arena.ratings import batch as rating_batch
+from arena.ratings.batch import SIDE as SIDE  # re-exported: the live fold and tests use it
+from arena.ratings.batch import seats_by_team, team_ranks
+from arena.ratings.coverage import results_coverage
+from arena.ratings.population import population
+from arena.ratings.tallies import fold_order as fold_order  # re-exported (arena.ratings.fold)
+from arena.ratings.tallies import (
     head_to_head_cells,
     side_balanced,
     tallies,
 )
+from arena.results import MatchResult, SeatResult
 
 By = Literal["agent", "role", "faction", "game"]
 KeyFn = Callable[[MatchResult, SeatResult], str]

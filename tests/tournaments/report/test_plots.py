@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.store import Store
 from tests.arena.live.helpers import toy_tournament
-from tournaments.plots import history_figure, plot_run
+from tournaments.report.plots import history_figure, plot_run
 
 
 def test_the_rating_history_says_it_is_trueskill_not_the_leaderboards_fit(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.coverage import SHOWN, pair_coverage, summary
+from arena.ratings.coverage import SHOWN, pair_coverage, summary
 
 
 def test_counts_every_pair_once_per_table_and_lists_those_that_never_met() -> None:

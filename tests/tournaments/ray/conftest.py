@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from tests.scheduling import GROUPS, group_of
-from tests.tournaments.ray_child import ChildRun, Outcome, record_phase, run_child
-from tests.tournaments.ray_setup import in_child
+from tests.tournaments.ray.ray_child import ChildRun, Outcome, run_child
+from tests.tournaments.ray.ray_setup import in_child
 
 # module path -> outcome of each of its Ray tests, filled by the module's child run
 _DONE: dict[str, dict[str, Outcome]] = {}
@@ -44,11 +44,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             raise pytest.UsageError(
                 f"{item.nodeid}: a Ray test outside the 'ray' group of {GROUPS}"
             )
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if in_child():
-        record_phase(report)
 
 
 def _run_module(item: pytest.Function) -> None:

@@ -12,7 +12,7 @@ seed and the *user* message (the transcript and the decision) among the options 
 Insights without a directive word therefore change nothing at all: their measured effect is
 exactly zero. Whether a directive helps or hurts is the game's business — e.g. in DealOrNoDeal
 against the concession bot, ``prefer accept`` takes the standing offer, ``prefer walk_away``
-ends the game with nothing. Beliefs and messages follow :mod:`arena.llm.scripted`.
+ends the game with nothing. Beliefs and messages follow :mod:`arena.llm.fakes.scripted`.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from arena.llm.scripted import ScriptedEngine, _answer, _schema_of
-from arena.memory.inject import BLOCK_CLOSE, BLOCK_OPEN
+from arena.llm.fakes.scripted import ScriptedEngine, _answer, _schema_of
+from arena.llm.prompt import BLOCK_CLOSE, BLOCK_OPEN
 
 _QUOTED = re.compile(r'^\d+\. ("(?:[^"\\]|\\.)*")', re.M)
 _DIRECTIVE = re.compile(r"\b(prefer|avoid) ([a-z_]+)\b", re.I)

@@ -17,9 +17,9 @@ from arena.llm.actor import ActorBackend, current_match, start_model_actors
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest
 from tests.builders import make_config, played_rows
-from tests.tournaments.ray_setup import echo_model, ray_cluster  # noqa: F401
+from tests.tournaments.ray.ray_setup import echo_model, ray_cluster  # noqa: F401
 from tournaments.executor import Tournament
-from tournaments.ray_executor import RayExecutor
+from tournaments.ray.executor import RayExecutor
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
 

@@ -1,6 +1,6 @@
 """Per-entry tallies of rated matches: wins, draws, losses, win rates per side, head-to-heads.
 
-The counting half of the leaderboard (:mod:`arena.ratings`): a match's team ranks give each seat
+The counting half of the leaderboard (:mod:`arena.ratings.leaderboard`): a match's team ranks give each seat
 +1 / -1 / 0, and an entry's figures are summed per match (the cluster of every interval).
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from arena import stats as st
-from arena.rating_batch import rated_result, team_ranks
+from arena.ratings.batch import rated_result, team_ranks
 from arena.results import MatchResult, SeatResult
 
 KeyFn = Callable[[MatchResult, SeatResult], str]

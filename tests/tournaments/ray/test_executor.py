@@ -15,13 +15,13 @@ import yaml
 pytest.importorskip("ray")
 
 from app.cli import main
-from arena.ratings import leaderboard
+from arena.ratings.leaderboard import leaderboard
 from arena.results import MatchResult, MatchSpec
 from arena.sinks import EventSink, MemorySink
 from tests.builders import make_config, played_rows
-from tests.tournaments.ray_setup import ray_cluster  # noqa: F401
+from tests.tournaments.ray.ray_setup import ray_cluster  # noqa: F401
 from tournaments.executor import Progress, Tournament
-from tournaments.ray_executor import RayExecutor
+from tournaments.ray.executor import RayExecutor
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
 
@@ -179,7 +179,7 @@ def test_a_result_for_a_match_that_has_its_row_is_not_written_twice(tmp_path: Pa
     store = t2.prepare()
     # hand the finished specs over again (a late reply of a rerun looks the same)
     asyncio.run(t2._run_specs(t2.specs, store, Progress(total=4), asyncio.Semaphore(4)))
-    from tournaments.ray_executor import _RayRun
+    from tournaments.ray.executor import _RayRun
 
     run = _RayRun(again, t2, store, Progress(total=4))
     run._record(results[0])

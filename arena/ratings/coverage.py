@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from arena.rating_batch import team_ranks
+from arena.ratings.batch import team_ranks
+from arena.ratings.tallies import head_to_head_cells
 from arena.results import MatchResult
-from arena.tallies import head_to_head_cells
 
 Pair = tuple[str, str]
 

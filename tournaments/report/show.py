@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from arena.rating_batch import rated_result, team_ranks
+from arena.ratings.batch import rated_result, team_ranks
 from arena.results import MatchResult
 from arena.sinks import read_jsonl
 from arena.untrusted import quote

@@ -20,10 +20,9 @@ from arena.llm.messages import ChatRequest, ChatResult
 from arena.types import Action, Decision, Observation
 from tests.arena.toygame import INFO as TOY_INFO
 from tests.arena.toygame import LowestAgent, ToyEngine
+from tests.tournaments.ray.ray_child import CHILD
 
-ROOT = Path(__file__).resolve().parents[2]
-# Set in the child pytest process each Ray test runs in (tests/tournaments/conftest.py).
-CHILD = "ARENA_RAY_TEST_CHILD"
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def in_child() -> bool:
@@ -78,8 +77,8 @@ GAMES = [
         TOY_INFO,
         game="raytoy",
         env_id="arena/RayToy-v0",
-        engine="tests.tournaments.ray_setup:RayToyEngine",
-        bots="tests.tournaments.ray_setup:BOTS",
+        engine="tests.tournaments.ray.ray_setup:RayToyEngine",
+        bots="tests.tournaments.ray.ray_setup:BOTS",
         description="test-only toy game whose bots can kill their worker",
     ),
 ]
@@ -139,7 +138,7 @@ def ray_cluster() -> Iterator[Any]:
                     "HF_HUB_OFFLINE": "1",
                     "TRANSFORMERS_OFFLINE": "1",
                 },
-                "worker_process_setup_hook": "tests.tournaments.ray_setup.setup",
+                "worker_process_setup_hook": "tests.tournaments.ray.ray_setup.setup",
             },
         )
     yield ray

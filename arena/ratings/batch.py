@@ -1,6 +1,6 @@
 """The leaderboard's rating: one Bradley–Terry fit over all results, whatever order they came in.
 
-TrueSkill (:mod:`arena.ratings`) folds results one at a time, so its numbers depend on the fold
+TrueSkill (:mod:`arena.ratings.leaderboard`) folds results one at a time, so its numbers depend on the fold
 order: on a five-level known-strength Werewolf population only 55–65% of the orders of the same
 results gave the right ranking. The leaderboard's sort key is this batch fit instead
 (docs/ratings.md). Its model, per rated match and pair of teams (a, b):

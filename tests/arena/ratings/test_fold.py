@@ -7,8 +7,8 @@ import random
 import pytest
 
 from arena.live.status import leaderboard_doc
-from arena.rating_fold import RatingFold
-from arena.ratings import SIDE, fold_order, rate
+from arena.ratings.fold import RatingFold
+from arena.ratings.leaderboard import SIDE, fold_order, rate
 from arena.results import MatchResult, SeatResult
 from tests.builders import FOLD_AGENTS, completion_order, from_scratch, werewolf_like, without_ts
 

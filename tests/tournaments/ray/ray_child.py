@@ -21,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournaments.ray_setup import CHILD
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
+# Set in the child pytest process (this module imports nothing of the tests, so that it can be
+# the child's plugin before any conftest.py runs).
+CHILD = "ARENA_RAY_TEST_CHILD"
 # Set in the child: where it appends one JSON line per test phase.
 REPORT = "ARENA_RAY_TEST_REPORT"
 TIMEOUT_S = 1800  # a whole module, on a loaded machine
@@ -46,8 +47,9 @@ class ChildRun:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
 
 
-def record_phase(report: pytest.TestReport) -> None:
-    """In the child: append one phase's outcome to the report file (pytest_runtest_logreport)."""
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """In the child (this module is its plugin, ``-p``): append one phase's outcome to the
+    report file."""
     path = os.environ.get(REPORT)
     if not path:
         return
@@ -93,6 +95,7 @@ def run_child(nodeids: list[str]) -> ChildRun:
     report = tmp / "report.jsonl"
     env = dict(os.environ, **{CHILD: "1", "RAY_TMPDIR": str(tmp), REPORT: str(report)})
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+    cmd += ["-p", __name__]  # the hook above, wherever the tests' conftest files are
     cmd += ["--no-header", *nodeids]
     try:
         proc = subprocess.run(

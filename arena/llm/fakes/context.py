@@ -1,7 +1,7 @@
 """Deterministic test backends for self-play whose play depends on the context in a documented
 way (``arena serve --engine context`` / ``context-null``).
 
-:class:`ContextEngine` extends :class:`arena.memory.directives.DirectiveEngine` to the
+:class:`ContextEngine` extends :class:`arena.llm.fakes.directives.DirectiveEngine` to the
 system-prompt variant: the directive words ``prefer X`` / ``avoid X`` are read from the
 ``Style:`` line of the system prompt first, then from the quoted insights block, and applied
 exactly as DirectiveEngine does (the first applicable ``prefer`` wins; ``avoid`` removes an
@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from arena.memory.directives import _DIRECTIVE, DirectiveEngine, directives
+from arena.llm.fakes.directives import _DIRECTIVE, DirectiveEngine, directives
 
 _STYLE = re.compile(r"^Style: (.*)$", re.M)
 

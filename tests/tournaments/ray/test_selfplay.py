@@ -10,14 +10,14 @@ import pytest
 
 pytest.importorskip("ray")
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from tests.builders import selfplay_fingerprint
-from tests.tournaments.ray_setup import ray_cluster  # noqa: F401
+from tests.tournaments.ray.ray_setup import ray_cluster  # noqa: F401
 from tests.tournaments.selfplay_setup import raw_config, seed_bank
 from tournaments.executor import use_executor
-from tournaments.ray_executor import RayExecutor
+from tournaments.ray.executor import RayExecutor
 from tournaments.selfplay import SelfPlay
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]

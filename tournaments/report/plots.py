@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from arena.ratings import history, leaderboard
+from arena.ratings.leaderboard import history, leaderboard
 from arena.results import MatchResult
 from arena.seeding import derive_seed
 

@@ -6,7 +6,7 @@ task is a streaming generator: it yields, per match, a ``start`` message, batche
 events as JSON lines while it plays (every ``FLUSH_S``), and finally its result with the last
 events — or a ``failed`` message when the match raised — and, last, ``chunk_done`` with the
 CPU time the chunk cost its process. Nothing here writes a file: the driver
-alone writes the store, the records and the live sinks (:mod:`tournaments.ray_executor`).
+alone writes the store, the records and the live sinks (:mod:`tournaments.ray.executor`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from arena.ratings import leaderboard
+from arena.ratings.leaderboard import leaderboard
 from arena.results import MatchResult, SeatResult
 from tests.builders import head_to_heads, rated_match, team_match
 
@@ -48,7 +48,7 @@ def test_a_forfeit_is_a_loss_for_the_forfeiting_team() -> None:
 
 def test_unequal_factions_do_not_drag_equal_entries_down() -> None:
     """Six villagers vs two wolves, wolves winning 60%: equal entries stay near the prior."""
-    from arena.ratings import rate
+    from arena.ratings.leaderboard import rate
 
     rng = random.Random(3)
     results = []
@@ -93,7 +93,7 @@ def test_unequal_factions_do_not_drag_equal_entries_down() -> None:
 
 
 def test_role_and_faction_tables_key_entries_by_role_and_side() -> None:
-    from arena.ratings import rate
+    from arena.ratings.leaderboard import rate
 
     results = head_to_heads(40, 0.8)
     roles = rate(results, "role")
@@ -119,7 +119,7 @@ def test_role_and_faction_tables_key_entries_by_role_and_side() -> None:
 
 
 def test_rating_history_has_a_point_per_player_per_match_in_fold_order() -> None:
-    from arena.ratings import history, rate
+    from arena.ratings.leaderboard import history, rate
 
     results = head_to_heads(12, 0.7)
     points = history(results)
@@ -150,7 +150,7 @@ def test_win_rate_ci_is_a_seeded_cluster_bootstrap_that_contains_the_estimate() 
 
 
 def test_cross_table_population_return_exploitability_and_aggregate() -> None:
-    from arena.ratings import report
+    from arena.ratings.leaderboard import report
 
     # a beats b 3:1, b beats c 3:1, c beats a 3:1 (a cycle), each 20 games with sides swapped
     results = []
@@ -174,7 +174,7 @@ def test_cross_table_population_return_exploitability_and_aggregate() -> None:
 
 
 def test_rse_and_ranking_stability_across_repeats() -> None:
-    from arena.ratings import report
+    from arena.ratings.leaderboard import report
     from arena.stats import rse
 
     assert (
@@ -190,7 +190,7 @@ def test_rse_and_ranking_stability_across_repeats() -> None:
 def test_identical_results_give_an_identical_report_whatever_their_order() -> None:
     import json
 
-    from arena.ratings import report
+    from arena.ratings.leaderboard import report
 
     results = head_to_heads(50, 0.6) + [rated_match(900 + i, "a", "c") for i in range(5)]
     shuffled = results[:]
@@ -200,7 +200,7 @@ def test_identical_results_give_an_identical_report_whatever_their_order() -> No
 
 
 def test_frozen_entries_anchor_the_scale() -> None:
-    from arena.ratings import rate
+    from arena.ratings.leaderboard import rate
 
     ratings = rate(head_to_heads(30, 0.8), freeze=["b"])
     assert ratings["b"].mu == 25.0 and ratings["b"].sigma == 25.0 / 3 and ratings["a"].mu > 25
