@@ -36,14 +36,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest's -m selection reads the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Under pytest-xdist (make test) every Ray test must go to one worker: a module's tests
-    # share one child, and two clusters asking for two CPUs each never overlap.
     for item in items:
-        if item.get_closest_marker("ray_isolated") is not None and group_of(item.nodeid) != GROUP:
+        if item.get_closest_marker("ray_isolated") is None:
+            continue
+        # Under pytest-xdist (make test) every Ray test must go to one worker: a module's
+        # tests share one child, and two clusters asking for two CPUs each never overlap.
+        if group_of(item.nodeid) != GROUP:
             raise pytest.UsageError(
                 f"{item.nodeid}: a Ray test outside the 'ray' group of {GROUPS}"
             )
+        # a child process and a cluster start per module: make test-fast leaves them out
+        item.add_marker(pytest.mark.slow)
 
 
 def _run_module(item: pytest.Function) -> None:
