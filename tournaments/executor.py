@@ -353,7 +353,9 @@ class Tournament:
 
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
         await self.executor.start(self)
-        if any(a.kind == "llm" for a in self.config.agents):
+        from arena.llm.preflight import PREFLIGHT_KINDS
+
+        if any(a.kind in PREFLIGHT_KINDS for a in self.config.agents):
             from arena.llm.preflight import preflight_entries
 
             await preflight_entries(self.config.agents)  # ConfigError before anything runs
