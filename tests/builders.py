@@ -21,45 +21,14 @@ from arena import registry
 from arena.agents import factory
 from arena.events import Event
 from arena.live.status import history_cuts
-from arena.llm.config import BackendConfig
-from arena.llm.fakes.scripted import Fault, ScriptedEngine
-from arena.llm.server import ServerThread
 from arena.memory.bank import open_bank
 from arena.ratings.leaderboard import SIDE, fold_order, rate, trueskill_rows
 from arena.results import MatchResult, MatchSpec, SeatResult
 from arena.runner import MatchRunner
+from arena.types import Action, Decision
 from tournaments import config as tconfig
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-# -- The scripted LLM server -----------------------------------------------------------------
-class Scripted:
-    """The shared scripted ``arena serve`` of the ``scripted`` fixture (tests/conftest.py)."""
-
-    def __init__(self, server: ServerThread, engine: ScriptedEngine) -> None:
-        self.server = server
-        self.engine = engine
-
-    @property
-    def url(self) -> str:
-        return self.server.url
-
-    def faults(self, *kinds: str, retry_after: float = 1.0) -> None:
-        for k in kinds:
-            self.engine.queue.append(Fault(k, retry_after))
-
-    def config(self, **kw: object) -> BackendConfig:
-        base: dict[str, object] = {
-            "base_url": self.url,
-            "model": "scripted",
-            # generous: only the hang test relies on a timeout firing, and it sets its own
-            "timeout_s": 30.0,
-            "backoff_base_s": 0.01,
-            "backoff_max_s": 0.05,
-        }
-        base.update(kw)
-        return BackendConfig.model_validate(base)
 
 
 # -- Run configs ---------------------------------------------------------------------------------
@@ -309,6 +278,8 @@ def variants() -> list[tuple[str, str, dict[str, Any]]]:
     return out
 
 
+# Computed when first imported: tests/conftest.py has registered the toy game by then (it
+# imports nothing from here), so the toy game's variants are among them.
 VARIANTS = variants()
 
 
@@ -340,3 +311,26 @@ def selfplay_fingerprint(root: Path) -> dict[str, object]:
         "bank_head": bank.head(),
         "ratings": [[(c["id"], c["mu"], c["sigma"]) for c in g["candidates"]] for g in gens],
     }
+
+
+# -- A seat that speaks on every channel ----------------------------------------------------
+SPOKEN_WORDS = ("I agree.", "Not so fast.", "Let me think.", "Trust me on this one.")
+
+
+def speaking_answer(rng: random.Random, decision: Decision) -> Action:
+    """A seeded answer that uses every channel a decision offers: free text, a non-silent
+    option with words (a side message, an act, an offer with a message), or options only."""
+    ids = decision.option_ids
+    loud = [i for i in ids if i != decision.silent_option]
+    if decision.belief_only:
+        return Action(choices=(decision.silent_option or ids[0],)) if ids else Action(text="...")
+    if decision.free_text and (not ids or rng.random() < 0.4):
+        return Action(text=rng.choice(SPOKEN_WORDS)[: decision.max_chars])
+    if decision.free_text and loud and rng.random() < 0.6:
+        return Action(
+            choices=(rng.choice(loud),), text=rng.choice(SPOKEN_WORDS)[: decision.max_chars]
+        )
+    k = max(decision.min_choices, 1)
+    if decision.max_choices > 1:
+        k = rng.randint(k, min(decision.max_choices, len(ids)))
+    return Action(choices=tuple(rng.sample(ids, k)))

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from arena import registry
-from arena.llm.fakes.scripted import ScriptedEngine, parse_latency
+from arena.llm.config import BackendConfig
+from arena.llm.fakes.scripted import Fault, ScriptedEngine, parse_latency
 from arena.llm.server import ServerThread
 from tests.arena import toygame
-from tests.builders import Scripted
 
 registry.register_game(toygame.INFO)
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -45,6 +45,34 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     from tests.scheduling import GroupScheduling  # imports xdist, a dev dependency
 
     return GroupScheduling(config, log)
+
+
+class Scripted:
+    """What the ``scripted`` fixture gives a test: the shared scripted ``arena serve``."""
+
+    def __init__(self, server: ServerThread, engine: ScriptedEngine) -> None:
+        self.server = server
+        self.engine = engine
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def faults(self, *kinds: str, retry_after: float = 1.0) -> None:
+        for k in kinds:
+            self.engine.queue.append(Fault(k, retry_after))
+
+    def config(self, **kw: object) -> BackendConfig:
+        base: dict[str, object] = {
+            "base_url": self.url,
+            "model": "scripted",
+            # generous: only the hang test relies on a timeout firing, and it sets its own
+            "timeout_s": 30.0,
+            "backoff_base_s": 0.01,
+            "backoff_max_s": 0.05,
+        }
+        base.update(kw)
+        return BackendConfig.model_validate(base)
 
 
 @pytest.fixture(scope="session")
