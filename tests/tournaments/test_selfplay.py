@@ -8,6 +8,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
 from arena.llm.fakes.context import ContextEngine
@@ -67,6 +68,7 @@ def test_a_run_writes_ordinary_runs_units_lineage_and_an_exportable_champion(
         assert len(played) == 2 and all(r.status == "finished" for r in played)
 
 
+@pytest.mark.slow  # two self-play runs, one killed (kill -9) and resumed
 def test_resume_after_kill_reaches_the_same_champion_bank_and_ratings(tmp_path: Path) -> None:
     with ServerThread(ContextEngine(seed=1)) as server:
         bank = seed_bank(tmp_path / "seed.sqlite")

@@ -128,6 +128,7 @@ def test_flipped_units_get_bounded_replicates_played_by_every_candidate(tmp_path
     assert checked >= 2
 
 
+@pytest.mark.slow  # two self-play runs, one killed (kill -9) and resumed
 def test_resume_after_kill_mid_replay_finishes_identically(tmp_path: Path) -> None:
     with ServerThread(ContextEngine(seed=1)) as server:
         bank = seed_bank(tmp_path / "seed.sqlite")
