@@ -17,7 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena import registry
+import yaml
+
+from app.cli import main
+from arena import registry, testing
 from arena.agents import factory
 from arena.events import Event
 from arena.live.status import history_cuts
@@ -267,15 +270,14 @@ def played_rows(results: list[MatchResult]) -> list[tuple[Any, ...]]:
 # -- Conformance parameters ----------------------------------------------------------------------
 
 
-MAX_STEPS = 200_000  # the runner's own guard against engines that never end
-
-
 def variants() -> list[tuple[str, str, dict[str, Any]]]:
-    out = []
-    for game, info in registry.games().items():
-        for name, rules in (info.variants or {"default": {}}).items():
-            out.append((game, name, rules))
-    return out
+    """(game, variant, rules) of every registered game's catalog variants (the default rules
+    for a game without variants)."""
+    return [
+        (game, name, rules)
+        for game in registry.games()
+        for name, rules in testing.variants(game).items()
+    ]
 
 
 # Computed when first imported: tests/conftest.py has registered the toy game by then (it
@@ -334,3 +336,36 @@ def speaking_answer(rng: random.Random, decision: Decision) -> Action:
     if decision.max_choices > 1:
         k = rng.randint(k, min(decision.max_choices, len(ids)))
     return Action(choices=tuple(rng.sample(ids, k)))
+
+
+# -- Price bargaining runs through the CLI ---------------------------------------------------
+BARGAINING_BOTS = [
+    {"name": "boulware", "kind": "price_bargaining.boulware"},
+    {"name": "conceder", "kind": "price_bargaining.conceder"},
+]
+
+
+def llm_entry(url: str, **params: Any) -> dict[str, Any]:
+    backend = {"base_url": url, "model": "scripted", "max_retries": 0}
+    return {"name": "model", "kind": "llm", "params": {"backend": backend, **params}}
+
+
+def run_bargaining(
+    tmp: Path, name: str, agents: list[dict[str, Any]], matches: int = 12, **extra: Any
+) -> Path:
+    doc = {
+        "name": name,
+        "game": "price_bargaining",
+        "agents": agents,
+        "matches": matches,
+        "master_seed": 5,
+        "concurrency": 1,  # one request at a time: the server's fault draws come in one order
+        "policy": {"retries": 2, "fallback": "random_legal", "timeout_s": 30},
+        "output_dir": str(tmp / "runs"),
+        **extra,
+    }
+    path = tmp / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    code = main(["run", str(path), "--quiet", "--no-broker", "--no-metrics", "--run-id", name])
+    assert code == 0
+    return tmp / "runs" / name
