@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # The exact versions the suite last passed with; `make upgrade-deps` re-resolves and rewrites it.
 LOCK := constraints.txt
 
-.PHONY: demo test install lint format bench clean upgrade-deps
+.PHONY: demo test test-fast install lint format bench clean upgrade-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +37,19 @@ demo: install
 		$(VENV)/bin/arena run tournaments/examples/demo.yaml --output runs; \
 	fi
 
+# The whole suite, every test, on one worker per core (pytest-xdist; the Ray tests share one
+# worker, one child process per module). pytest prints the 30 slowest tests of every run.
+# ARGS passes more pytest options: `make test ARGS="--lf"` reruns the tests that failed last.
+PYTEST := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest
+WORKERS ?= auto
+XDIST := -n $(WORKERS) --dist loadgroup
+
 test: install
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q -p no:cacheprovider
+	$(PYTEST) -q $(XDIST) $(ARGS)
+
+# The edit loop: everything but the tests marked slow (a few minutes).
+test-fast: install
+	$(PYTEST) -q $(XDIST) -m "not slow" $(ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check app arena games personas tournaments tui tests bench
@@ -58,7 +69,7 @@ bench: install
 upgrade-deps:
 	rm -rf .venv-upgrade
 	$(MAKE) --no-print-directory install VENV=.venv-upgrade LOCK=
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv-upgrade/bin/python -m pytest -q -p no:cacheprovider
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv-upgrade/bin/python -m pytest -q $(XDIST)
 	.venv-upgrade/bin/python -m pip freeze --exclude-editable | grep -v '^torch==' > $(LOCK).new
 	mv $(LOCK).new $(LOCK)
 	@echo "$(LOCK) updated; review 'git diff $(LOCK)' and commit it"

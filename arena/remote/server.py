@@ -197,13 +197,20 @@ class ServerThread:
         import uvicorn
 
         self.agents, self.host = server, host
-        self.port = port or free_port(host)
+        # Bind here and hand uvicorn the socket: a port picked free and bound later can be
+        # taken in between by another process (parallel test workers do).
+        self._socket = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind((host, port or 0))
+        self.port = int(self._socket.getsockname()[1])
         app = make_app(server, token)
         if wrap is not None:  # ASGI middleware (tests tap the wire with it)
             app = wrap(app)
         config = uvicorn.Config(app, host=host, port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -221,6 +228,7 @@ class ServerThread:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+        self._socket.close()
 
     def __enter__(self) -> ServerThread:
         return self.start()

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from app.cli import main
 from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
+from tests.builders import BARGAINING_BOTS, llm_entry, run_bargaining
 
 GARBAGE_RATE = 0.5
 
@@ -29,49 +29,21 @@ def server() -> Iterator[tuple[ServerThread, ScriptedEngine]]:
         yield thread, engine
 
 
-def llm_entry(url: str, **params: Any) -> dict[str, Any]:
-    backend = {"base_url": url, "model": "scripted", "max_retries": 0}
-    return {"name": "model", "kind": "llm", "params": {"backend": backend, **params}}
-
-
-def run(
-    tmp: Path, name: str, agents: list[dict[str, Any]], matches: int = 12, **extra: Any
-) -> Path:
-    doc = {
-        "name": name,
-        "game": "price_bargaining",
-        "agents": agents,
-        "matches": matches,
-        "master_seed": 5,
-        "concurrency": 1,  # one request at a time: the server's fault draws come in one order
-        "policy": {"retries": 2, "fallback": "random_legal", "timeout_s": 30},
-        "output_dir": str(tmp / "runs"),
-        **extra,
-    }
-    path = tmp / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    code = main(["run", str(path), "--quiet", "--no-broker", "--no-metrics", "--run-id", name])
-    assert code == 0
-    return tmp / "runs" / name
-
-
 def board(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     capsys.readouterr()
     assert main(["leaderboard", *argv, "--json"]) == 0
     return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
 
 
-BOTS = [
-    {"name": "boulware", "kind": "price_bargaining.boulware"},
-    {"name": "conceder", "kind": "price_bargaining.conceder"},
-]
-
-
 @pytest.fixture(scope="module")
 def garbled(
     server: tuple[ServerThread, ScriptedEngine], tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
-    return run(tmp_path_factory.mktemp("garbled"), "garbled", [llm_entry(server[0].url), BOTS[0]])
+    return run_bargaining(
+        tmp_path_factory.mktemp("garbled"),
+        "garbled",
+        [llm_entry(server[0].url), BARGAINING_BOTS[0]],
+    )
 
 
 def test_a_garbage_answering_entry_is_caught_flagged_and_refused(
@@ -108,7 +80,7 @@ def test_a_garbage_answering_entry_is_caught_flagged_and_refused(
 def test_clean_rule_bot_runs_are_never_flagged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    clean = run(tmp_path, "bots", BOTS, matches=6)
+    clean = run_bargaining(tmp_path, "bots", BARGAINING_BOTS, matches=6)
     doc = board(capsys, str(clean))
     assert doc["health"]["flagged"] == []
     assert all(r["flags"] == [] for r in doc["rows"])
@@ -119,7 +91,7 @@ def test_clean_rule_bot_runs_are_never_flagged(
     out = capsys.readouterr().out
     assert "Harness health" in out
     # re-running the run reproduces its board exactly, and the two pool as one season
-    rerun = run(tmp_path, "bots-again", BOTS, matches=6)
+    rerun = run_bargaining(tmp_path, "bots-again", BARGAINING_BOTS, matches=6)
     assert board(capsys, str(rerun))["rows"] == doc["rows"]
     pooled = board(capsys, str(clean), str(rerun))
     assert pooled["season"]["of"] == 1 and pooled["season"]["matches"] == 12
@@ -131,9 +103,11 @@ def test_runs_differing_only_in_a_prompt_are_never_pooled_silently(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     url = server[0].url
-    a = run(tmp_path, "a", [llm_entry(url), BOTS[0]], matches=2)
-    same = run(tmp_path, "same", [llm_entry(url), BOTS[0]], matches=2)
-    edited = run(tmp_path, "edited", [llm_entry(url, style="Be terse."), BOTS[0]], matches=2)
+    a = run_bargaining(tmp_path, "a", [llm_entry(url), BARGAINING_BOTS[0]], matches=2)
+    same = run_bargaining(tmp_path, "same", [llm_entry(url), BARGAINING_BOTS[0]], matches=2)
+    edited = run_bargaining(
+        tmp_path, "edited", [llm_entry(url, style="Be terse."), BARGAINING_BOTS[0]], matches=2
+    )
 
     pooled = board(capsys, str(a), str(same))
     assert pooled["season"]["of"] == 1 and pooled["season"]["matches"] == 4
@@ -160,7 +134,9 @@ def test_a_strict_config_refuses_the_end_of_run_board_and_the_leaderboard(
     capsys.readouterr()
     # a server of its own: its fault draws do not depend on the tests run before
     with ServerThread(ScriptedEngine(seed=3, fault_rates={"garbage": GARBAGE_RATE})) as server:
-        run_dir = run(tmp_path, "strict", [llm_entry(server.url), BOTS[0]], 4, ratings=strict)
+        run_dir = run_bargaining(
+            tmp_path, "strict", [llm_entry(server.url), BARGAINING_BOTS[0]], 4, ratings=strict
+        )
     out, err = capsys.readouterr()
     assert "Leaderboard (" not in out
     assert "not printing the board (ratings.strict)" in err and "model: answers refused" in err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from tests.tournaments.test_export import werewolf_config
+from tests.builders import werewolf_config
 from tournaments.executor import Tournament, run_lock
 
 

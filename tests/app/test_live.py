@@ -11,7 +11,7 @@ from app.live import LiveOptions
 from arena.live import topics
 from arena.live.broker import EmbeddedBroker
 from arena.sinks import read_jsonl
-from tests.arena.live.helpers import Collector, live_tournament, mosquitto
+from tests.arena.live.helpers import Collector, free_port, live_tournament, mosquitto
 
 
 def jsonl_events(t) -> dict[str, list[dict]]:  # type: ignore[no-untyped-def]
@@ -89,7 +89,7 @@ async def test_default_session_starts_a_loopback_broker_and_records_its_url(
 async def test_credentials_never_reach_the_run_directory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    port = __import__("tests.arena.live.helpers", fromlist=["free_port"]).free_port()
+    port = free_port()
     url = f"mqtt://alice:s3cret-pw@127.0.0.1:{port}"  # nothing listens: unreachable
     t, live = live_tournament(tmp_path, LiveOptions(broker=url, connect_timeout_s=0.3), matches=1)
     async with live:
@@ -106,7 +106,6 @@ async def test_credentials_never_reach_the_run_directory(
 async def test_unreachable_broker_warns_and_the_run_still_records(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.arena.live.helpers import free_port
 
     options = LiveOptions(broker=f"mqtt://127.0.0.1:{free_port()}", connect_timeout_s=0.3)
     t, live = live_tournament(tmp_path, options, matches=3)
@@ -119,7 +118,6 @@ async def test_unreachable_broker_warns_and_the_run_still_records(
 
 
 async def test_require_broker_fails_fast_when_unreachable(tmp_path: Path) -> None:
-    from tests.arena.live.helpers import free_port
 
     options = LiveOptions(
         broker=f"mqtt://127.0.0.1:{free_port()}", require=True, connect_timeout_s=0.3

@@ -11,7 +11,7 @@ import pytest
 from app.cli import main
 from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
-from tests.app.test_board import BOTS, llm_entry, run
+from tests.builders import BARGAINING_BOTS, llm_entry, run_bargaining
 
 
 def test_plan_prices_the_matches_that_would_settle_each_adjacent_pair(
@@ -20,7 +20,7 @@ def test_plan_prices_the_matches_that_would_settle_each_adjacent_pair(
     with ServerThread(ScriptedEngine(seed=2)) as server:
         priced = llm_entry(server.url)
         priced["params"]["backend"]["prices"] = {"input_per_mtok": 1.0, "output_per_mtok": 2.0}
-        run_dir = run(tmp_path, "plan", [priced, *BOTS], matches=3)
+        run_dir = run_bargaining(tmp_path, "plan", [priced, *BARGAINING_BOTS], matches=3)
     capsys.readouterr()
     assert main(["plan", str(run_dir), "--json", "--budget-usd", "0.5"]) == 0
     doc = json.loads(capsys.readouterr().out)

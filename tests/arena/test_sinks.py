@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.events import Event
 from arena.sinks import GuardedSink, JsonlSink, read_jsonl
-from tests.tournaments.test_executor import make_config
+from tests.builders import make_config
 from tournaments.executor import Tournament
 
 

@@ -16,14 +16,7 @@ import pytest
 
 from arena import registry, testing
 from arena.env import EnvOrderError
-
-
-def variants() -> list[tuple[str, str, dict[str, Any]]]:
-    return [
-        (game, name, rules)
-        for game in registry.games()
-        for name, rules in testing.variants(game).items()
-    ]
+from tests.builders import IDS, VARIANTS
 
 
 def bots() -> list[tuple[str, str, dict[str, Any], str]]:
@@ -35,8 +28,6 @@ def bots() -> list[tuple[str, str, dict[str, Any], str]]:
     return out
 
 
-VARIANTS = variants()
-IDS = [f"{g}-{v}" for g, v, _ in VARIANTS]
 BOTS = bots()
 BOT_IDS = [f"{g}-{v}-{b}" for g, v, _, b in BOTS]
 

@@ -17,7 +17,7 @@ from arena import registry
 from arena.facts import Implication, told_in_text, with_implications
 from arena.testing import MAX_STEPS
 from arena.types import PrivateFact
-from tests.games.test_conformance import IDS, VARIANTS
+from tests.builders import IDS, VARIANTS
 
 GAMES = 3
 

@@ -44,6 +44,7 @@ from arena.runner import MatchRunner
 from arena.sinks import MemorySink
 from arena.transcript import lines, speech_line
 from arena.types import Action, Decision, Observation
+from tests.builders import speaking_answer
 from tui.model import MatchModel
 from tui.render import event_line
 
@@ -54,7 +55,6 @@ CASES = [
 ]
 IDS = [f"{g}-{v}" for g, v, _ in CASES]
 POLICY = InvalidActionPolicy(timeout_s=None)
-WORDS = ("I agree.", "Not so fast.", "Let me think.", "Trust me on this one.")
 
 
 class RecordingPublisher(Publisher):
@@ -67,23 +67,6 @@ class RecordingPublisher(Publisher):
     def publish_event(self, topic: str, event_json: str) -> bool:
         self.sent.append((topic, event_json))
         return True
-
-
-def answer(rng: random.Random, decision: Decision) -> Action:
-    """A seeded answer that uses every channel a decision offers: free text, a non-silent
-    option with words (a side message, an act, an offer with a message), or options only."""
-    ids = decision.option_ids
-    loud = [i for i in ids if i != decision.silent_option]
-    if decision.belief_only:
-        return Action(choices=(decision.silent_option or ids[0],)) if ids else Action(text="...")
-    if decision.free_text and (not ids or rng.random() < 0.4):
-        return Action(text=rng.choice(WORDS)[: decision.max_chars])
-    if decision.free_text and loud and rng.random() < 0.6:
-        return Action(choices=(rng.choice(loud),), text=rng.choice(WORDS)[: decision.max_chars])
-    k = max(decision.min_choices, 1)
-    if decision.max_choices > 1:
-        k = rng.randint(k, min(decision.max_choices, len(ids)))
-    return Action(choices=tuple(rng.sample(ids, k)))
 
 
 def own_line(event: GameEvent, seat: int, names: list[str]) -> str:
@@ -118,7 +101,7 @@ class Checking(Agent):
         except AssertionError as err:
             self.failures.append(f"seat {observation.seat}, {decision.kind}: {err!r}"[:2000])
         self.asks += 1
-        return answer(self.rng, decision)
+        return speaking_answer(self.rng, decision)
 
 
 def assert_checked(agents: list[Checking]) -> None:
@@ -257,7 +240,7 @@ def test_env_observation_text_is_the_one_render_of_the_engine_view(
         if not engine.owes(seat):  # a wait turn of the env's fixed cycle
             env.step("wait")
             continue
-        act = answer(rng, engine.current_decision(seat))
+        act = speaking_answer(rng, engine.current_decision(seat))
         if act.choices:
             env.step(json.dumps({"choices": list(act.choices), "text": act.text}))
         else:

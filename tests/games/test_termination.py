@@ -142,7 +142,7 @@ def test_werewolf_ends_when_the_hunter_shoots_the_last_wolf_and_nobody_is_left()
     rules = {"preset": "agentscope9", "win_condition": "full_elimination"}
     rules["belief_reports"] = "end_of_day"
     found = 0
-    for seed in range(400):
+    for seed in range(100):  # seeds 4, 51, 55 and 94 reach the case (of the first 400, 8 do)
         engine = WerewolfEngine(rules, seed=seed)
         play_randomly(engine, random.Random(seed))
         if not any(engine.alive):

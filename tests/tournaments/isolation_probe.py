@@ -17,3 +17,9 @@ def test_fails_an_assertion() -> None:
 def test_passes() -> None:
     """The control: it passes when run the way the harness runs a Ray test, as a child."""
     assert os.environ.get("ARENA_RAY_TEST_CHILD") == "1"
+
+
+def test_skips() -> None:
+    import pytest
+
+    pytest.skip("not here")

@@ -12,7 +12,7 @@ from arena import priority
 from arena.agents.base import Agent
 from arena.events import GameEvent, Visibility
 from arena.types import Action, Decision, Observation
-from tests.tournaments.test_executor import make_config
+from tests.builders import make_config
 from tournaments.executor import Progress, Tournament
 
 

@@ -12,24 +12,9 @@ from app.cli import main
 from arena.ratings.leaderboard import leaderboard
 from arena.sinks import read_jsonl
 from arena.store import Store
-from tournaments import config as tconfig
+from tests.builders import make_config
 from tournaments import schedule
 from tournaments.executor import Tournament
-
-
-def make_config(tmp_path: Path, **over: object) -> tconfig.RunConfig:
-    raw = {
-        "name": "t",
-        "game": "toy",
-        "rules": {"n_players": 4},
-        "agents": [{"name": "rnd", "kind": "random"}, {"name": "low", "kind": "toy.lowest"}],
-        "matches": 12,
-        "concurrency": 4,
-        "master_seed": 3,
-        "output_dir": str(tmp_path),
-    }
-    raw.update(over)
-    return tconfig.parse(raw)
 
 
 def test_plan_is_deterministic_and_rotates_seats(tmp_path: Path) -> None:

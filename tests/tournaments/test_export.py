@@ -11,27 +11,9 @@ import pytest
 
 from arena.sinks import read_jsonl
 from arena.store import Store
-from tournaments import config as tconfig
+from tests.builders import werewolf_config
 from tournaments.executor import Tournament, run_lock
 from tournaments.export import ExportError, ExportOptions, RowFilter, export_run
-
-
-def werewolf_config(tmp_path: Path, matches: int = 6) -> tconfig.RunConfig:
-    return tconfig.parse(
-        {
-            "name": "ww",
-            "game": "werewolf",
-            "rules": {"preset": "classic8"},
-            "agents": [
-                {"name": "rule", "kind": "werewolf.rule"},
-                {"name": "rnd", "kind": "random"},
-            ],
-            "matches": matches,
-            "concurrency": 3,
-            "master_seed": 11,
-            "output_dir": str(tmp_path),
-        }
-    )
 
 
 @pytest.fixture(scope="module")

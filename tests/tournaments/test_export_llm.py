@@ -14,11 +14,8 @@ from arena.memory import Bank
 from arena.results import MatchSpec
 from arena.runner import MatchRunner
 from arena.sinks import MemorySink
-from tests.arena.llm.conftest import _server, scripted
 from tests.arena.toygame import ToyEngine
 from tournaments.export import match_rows
-
-__all__ = ["_server", "scripted"]
 
 
 async def test_llm_rows_hold_the_prompt_sent_the_reply_and_the_accounting(

@@ -235,10 +235,10 @@ async def test_replay_of_a_truncated_record_shows_a_notice(record: Path, tmp_pat
 def hostile_record(tmp_path: Path) -> Path:
     """An Avalon match whose injecting agents (tests/games) say escapes, markup and controls."""
     from arena.sinks import JsonlSink
-    from tests.games.test_adversarial_agents import _agents, _play
+    from tests.games.adversarial import injecting_agents, play_injected
 
     path = tmp_path / "hostile.jsonl"
-    _play("avalon", _agents("avalon", inject=True), sinks=[JsonlSink(path)])
+    play_injected("avalon", injecting_agents("avalon", inject=True), sinks=[JsonlSink(path)])
     return path
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from arena.agents.human import HumanDesk
 from arena.types import Decision, Observation, Option
+from tests.builders import DOND, WEREWOLF
 from tests.tui.playing import (
     SIZE,
     logs_drawn,
@@ -22,20 +23,6 @@ from tests.tui.playing import (
 from tui.play import PlayApp
 from tui.play_text import fact_line
 from tui.screens.play import PassScreen, PlayScreen
-
-WEREWOLF = {
-    "name": "ww",
-    "game": "werewolf",
-    "rules": {"preset": "classic8"},
-    "agents": [{"name": "rule", "kind": "werewolf.rule"}],
-    "master_seed": 11,
-}
-DOND = {
-    "name": "dond",
-    "game": "dealornodeal",
-    "agents": [{"name": "boulware", "kind": "dealornodeal.boulware"}],
-    "master_seed": 5,
-}
 
 
 def _record(t: Any) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from arena.agents.human import HumanAgent, HumanDesk, HumanRequest, using_desk
 from arena.agents.random_agent import RandomAgent
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner
+from tests.builders import DOND, WEREWOLF
 from tests.tui.playing import (
     SIZE,
     loop_clock,
@@ -26,7 +27,6 @@ from tests.tui.playing import (
     tournament,
     until,
 )
-from tests.tui.test_play import DOND, WEREWOLF
 from tui.play import PlayApp
 from tui.play_text import option_text, people_prompt, seat_view
 from tui.screens.play import OPTION_KEYS, PlayScreen

@@ -15,8 +15,8 @@ import pytest
 
 from arena import registry
 from arena.types import PrivateFact
+from tests.builders import DOND, WEREWOLF
 from tests.tui.playing import SIZE, play_app, play_through, screen_text, tournament
-from tests.tui.test_play import DOND, WEREWOLF
 from tui.play_text import fact_line, fact_lines
 from tui.screens.play import PassScreen, PlayScreen
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.test_tmux import ARENA, ROOT, tmux, wait_screen
+from tests.tui.tmux import ARENA, ROOT, tmux, wait_screen
 
 pytestmark = [
     pytest.mark.slow,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.tui.tmux import ARENA, screen, tmux, wait_screen
 
 pytestmark = [
     pytest.mark.slow,
@@ -30,33 +29,6 @@ matches: 5000
 concurrency: 4
 master_seed: 3
 """
-# The toy game is registered by tests/conftest.py; the child process imports it first.
-ARENA = (
-    f"{sys.executable} -c 'import tests.conftest, sys; from app.cli import main; sys.exit(main())'"
-)
-# a private tmux server (no clash with another test run) that ignores the user's ~/.tmux.conf
-SOCKET = f"arena-smoke-{os.getpid()}"
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(
-        ["tmux", "-L", SOCKET, "-f", os.devnull, *args], capture_output=True, text=True, timeout=60
-    ).stdout
-
-
-def screen(name: str) -> str:
-    return tmux("capture-pane", "-p", "-t", name)
-
-
-def wait_screen(name: str, *needles: str, timeout: float = 120.0) -> str:
-    deadline = time.monotonic() + timeout
-    text = ""
-    while time.monotonic() < deadline:
-        text = screen(name)
-        if all(n in text for n in needles):
-            return text
-        time.sleep(0.3)
-    raise AssertionError(f"{needles} not on screen {name}:\n{text}")
 
 
 def test_live_tui_and_watch_in_a_real_terminal(tmp_path: Path) -> None:
@@ -100,10 +72,10 @@ def test_hostile_speech_cannot_wipe_the_replay_screen(tmp_path: Path) -> None:
     """Issue 15: a message holding ``ESC[2J`` wiped the replay screen in a real terminal; it is
     shown as ``␛[2J`` now (markup in messages: tests/tui/test_app.py, with Pilot)."""
     from arena.sinks import JsonlSink
-    from tests.games.test_adversarial_agents import _agents, _play
+    from tests.games.adversarial import injecting_agents, play_injected
 
     record = tmp_path / "hostile.jsonl"
-    _play("avalon", _agents("avalon", inject=True), sinks=[JsonlSink(record)])
+    play_injected("avalon", injecting_agents("avalon", inject=True), sinks=[JsonlSink(record)])
     env = f"cd {ROOT} && TERM=xterm-256color "
     try:
         tmux("new-session", "-d", "-s", "replay", "-x", "150", "-y", "45",

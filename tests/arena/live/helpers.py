@@ -86,7 +86,14 @@ class Mosquitto:
     ) -> None:
         if MOSQUITTO is None:
             pytest.skip("mosquitto binary not installed (apt-get install mosquitto)")
-        self.port = port or free_port()
+        self.tmp, self.passwd, self.acl = tmp, passwd, acl
+        self.fixed_port = port is not None
+        self._configure(port or free_port())
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def _configure(self, port: int) -> None:
+        self.port = port
+        tmp, passwd, acl = self.tmp, self.passwd, self.acl
         self.conf = tmp / f"mosquitto-{self.port}.conf"
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest none"]
         lines += (
@@ -99,16 +106,25 @@ class Mosquitto:
             # run as root, mosquitto drops to user "mosquitto", who cannot read a private tmp dir
             lines.append(f"user {getpass.getuser()}")
         self.conf.write_text("\n".join(lines) + "\n")
-        self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Mosquitto:
+        """Start it; on a port picked free, try another if it was taken in between (mosquitto
+        cannot listen on port 0 and say which port it got)."""
         assert MOSQUITTO is not None
-        self.proc = subprocess.Popen(
-            [MOSQUITTO, "-c", str(self.conf)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_port(self.port, proc=self.proc)
+        for attempt in range(3):
+            self.proc = subprocess.Popen(
+                [MOSQUITTO, "-c", str(self.conf)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            try:
+                wait_port(self.port, proc=self.proc)
+                self.fixed_port = True  # a restart comes back on the same port
+                return self
+            except RuntimeError:  # it exited: the port was taken
+                if self.fixed_port or attempt == 2:
+                    raise
+                self._configure(free_port())
         return self
 
     def kill(self) -> None:

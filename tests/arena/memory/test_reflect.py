@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 
-from arena import registry
-from arena.agents import factory
 from arena.events import Event
 from arena.memory import Bank
 from arena.memory.guard import PrivacyGuard
@@ -24,26 +22,9 @@ from arena.memory.reflect import (
 )
 from arena.memory.trajectory import trajectory
 from arena.memory.update import UpdateSettings, reflect_seat
-from arena.results import MatchSpec
-from arena.runner import MatchRunner
+from tests.builders import aplay
 
 LEXICAL = UpdateSettings(similarity="lexical")
-
-
-async def aplay(game: str, seed: int = 3, kind: str = "random") -> list[Event]:
-    engine = registry.engine_class(game)({}, seed=seed)
-    n = engine.n_seats
-    agents = [factory.build(f"b{i}", kind, game) for i in range(n)]
-    spec = MatchSpec(
-        match_id=f"{game}-{seed}",
-        run_id="r1",
-        game=game,
-        seed=seed,
-        seats=[f"b{i}" for i in range(n)],
-    )
-    runner = MatchRunner(spec, agents, engine=engine)
-    await runner.run()
-    return runner.recorder.events
 
 
 def play(game: str, seed: int = 3, kind: str = "random") -> list[Event]:

@@ -17,9 +17,9 @@ from arena.metrics.report import score_events
 from arena.metrics.secrets import secrets_from_truth
 from arena.metrics.settings import AdversarySettings, MetricsSettings
 from arena.metrics.transcript import read_log
+from tests.builders import play_scored
 
 from .helpers import persona_log, secret
-from .test_games import play
 
 TYPES = MetricsSettings().message_types
 
@@ -34,7 +34,7 @@ def server() -> Iterator[tuple[ServerThread, ScriptedEngine]]:
 
 @pytest.fixture(scope="module")
 def werewolf():
-    events = play("werewolf", None, {}, 3)
+    events = play_scored("werewolf", None, {}, 3)
     log = read_log(events, TYPES)
     return events, log, secrets_from_truth(log.ground_truth, None, log.names, log.game)
 

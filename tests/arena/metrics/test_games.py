@@ -3,35 +3,17 @@ determinism (D13), inference baselines (D12), persona swap (D5), streaming = off
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from arena import registry
 from arena.metrics.report import score_events
 from arena.metrics.settings import MetricsSettings
 from arena.metrics.stream import MetricsSink
-from arena.results import MatchSpec
-from arena.runner import MatchRunner
+from tests.builders import play_scored
 
 # every registered game (the toy game too: the metrics must not need a real one)
 GAMES = sorted(registry.games())
 LEX = MetricsSettings(embeddings=False)
-
-
-def play(game: str, kinds: list[str] | None, rules: dict, seed: int, params=None, sinks=None):
-    bots = registry.bots(game)
-    n = registry.engine_class(game)(registry.rules_class(game)(**rules), seed=seed).n_seats
-    kinds = kinds or [("random_legal" if "random_legal" in bots else sorted(bots)[0])] * n
-    params = params or [{} for _ in kinds]
-    agents = [
-        bots[k](name=f"s{i}", **p) for i, (k, p) in enumerate(zip(kinds, params, strict=True))
-    ]
-    spec = MatchSpec(match_id=f"m{seed}", game=game, rules=rules, seed=seed,
-                     seats=[f"{k}{i}" for i, k in enumerate(kinds)])  # fmt: skip
-    runner = MatchRunner(spec, agents, sinks=sinks)
-    asyncio.run(runner.run())
-    return runner.recorder.events
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -40,7 +22,7 @@ def test_every_game_scores_deterministically_and_streams_like_offline(game: str)
              "bargaining": ["discloser", "offer_at_reservation"],
              "dealornodeal": ["discloser", "offer_at_reservation"]}.get(game)  # fmt: skip
     sink = MetricsSink(LEX)
-    events = play(game, kinds, {}, 5, sinks=[sink])
+    events = play_scored(game, kinds, {}, 5, sinks=[sink])
     a, b = score_events(events, LEX, None), score_events(list(events), LEX, None)
     assert a == b
     assert a["stamp"]["threshold_version"] == LEX.thresholds.version
@@ -54,7 +36,9 @@ def test_every_game_scores_deterministically_and_streams_like_offline(game: str)
 
 
 def test_offer_at_reservation_is_not_a_leak_but_disclosure_is() -> None:
-    rep = score_events(play("bargaining", ["offer_at_reservation", "discloser"], {}, 2), LEX, None)
+    rep = score_events(
+        play_scored("bargaining", ["offer_at_reservation", "discloser"], {}, 2), LEX, None
+    )
     own = rep["privacy"]["owners"]
     assert own["0"]["leak_rate@1"] == 0.0 and own["1"]["leak_rate@1"] == 1.0
 
@@ -63,9 +47,9 @@ def test_offer_at_reservation_is_not_a_leak_but_disclosure_is() -> None:
 def test_measured_leak_rate_tracks_configured_slip_rate(rate: float, embedder) -> None:
     slips = detected = turns = 0
     for seed in range(12):
-        ev = play("persona_dialogue", ["leaker", "card_reader"],
-                  {"scenario": "bakery-loan", "max_turns": 30, "probes": False}, seed,
-                  [{"p": rate, "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
+        ev = play_scored("persona_dialogue", ["leaker", "card_reader"],
+                         {"scenario": "bakery-loan", "max_turns": 30, "probes": False}, seed,
+                         [{"p": rate, "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
         rep = score_events(ev, MetricsSettings(), embedder)
         own = {t["seq"] for t in rep["privacy"]["turns"] if t["speaker"] == 0}
         slip_seqs = {e.seq for e in ev if e.type == "slip"}
@@ -83,9 +67,9 @@ def test_measured_leak_rate_tracks_configured_slip_rate(rate: float, embedder) -
 def test_measured_contradiction_rate_tracks_configured_rate() -> None:
     contra = turns = slips = 0
     for seed in range(15):
-        ev = play("persona_dialogue", ["card_reader", "card_reader"],
-                  {"scenario": "bakery-loan", "max_turns": 30, "probes": False}, seed,
-                  [{"slip_rate": 0.3, "slip_mode": "contradict", "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
+        ev = play_scored("persona_dialogue", ["card_reader", "card_reader"],
+                         {"scenario": "bakery-loan", "max_turns": 30, "probes": False}, seed,
+                         [{"slip_rate": 0.3, "slip_mode": "contradict", "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
         rep = score_events(ev, LEX, None)
         per_turn = rep["persona"]["agents"]["0"]["per_turn"]
         contra += sum(t["contra_card"] for t in per_turn)
@@ -97,8 +81,8 @@ def test_measured_contradiction_rate_tracks_configured_rate() -> None:
 
 def test_probe_isolation_and_retest() -> None:
     rules = {"scenario": "bakery-loan", "max_turns": 12}
-    with_p = play("persona_dialogue", ["card_reader", "card_reader"], rules, 3)
-    without = play(
+    with_p = play_scored("persona_dialogue", ["card_reader", "card_reader"], rules, 3)
+    without = play_scored(
         "persona_dialogue", ["card_reader", "card_reader"], {**rules, "probes": False}, 3
     )
     utt = lambda ev: [(e.actor, e.payload["message"]) for e in ev if e.type == "utterance"]  # noqa: E731
@@ -126,7 +110,7 @@ def chance(events, observer: int) -> tuple[float, float]:  # type: ignore[no-unt
 def test_inference_gain_of_random_population_is_near_zero() -> None:
     gains, chance_ok, inspected = [], True, 0
     for seed in range(30):
-        events = play("werewolf", None, {}, seed)
+        events = play_scored("werewolf", None, {}, seed)
         rep = score_events(events, LEX, None)
         for row in rep["privacy"]["inference"].values():
             gains.append(row["inference_gain"])
@@ -139,8 +123,8 @@ def test_inference_gain_of_random_population_is_near_zero() -> None:
 
 
 def test_persona_swap_lowers_pc_and_margin(embedder) -> None:
-    ev = play("persona_dialogue", ["card_reader", "card_reader"],
-              {"scenario": "bakery-loan", "max_turns": 24, "probes": False}, 1)  # fmt: skip
+    ev = play_scored("persona_dialogue", ["card_reader", "card_reader"],
+                     {"scenario": "bakery-loan", "max_turns": 24, "probes": False}, 1)  # fmt: skip
     real = score_events(ev, MetricsSettings(), embedder)["persona"]
     swapped_events = []
     for e in ev:
@@ -161,7 +145,7 @@ def test_persona_swap_lowers_pc_and_margin(embedder) -> None:
 def test_a_wolf_reading_its_briefing_aloud_leaks_its_role() -> None:
     """The demo of issue 16: the LLM werewolf said publicly "You are Greta; your role is
     werewolf." — that role's leakage must be above 0 in the match report."""
-    events = play("werewolf", None, {}, 3)
+    events = play_scored("werewolf", None, {}, 3)
     start = next(e for e in events if e.type == "match_start")
     names = start.payload["names"]
     truth = next(e for e in events if e.type == "ground_truth").payload

@@ -15,9 +15,9 @@ from arena.metrics.inference import paired_probe_summary
 from arena.metrics.report import paired_summary, score_events
 from arena.metrics.settings import MetricsSettings
 from arena.metrics.transcript import Message, read_log
+from tests.builders import play_scored
 
 from .helpers import ev, persona_log, secret
-from .test_games import play
 
 LEX = MetricsSettings(embeddings=False)
 
@@ -121,9 +121,9 @@ def test_convergence_slope_by_hand() -> None:
 
 
 def test_results_do_not_depend_on_event_delivery_order() -> None:
-    events = play("persona_dialogue", ["leaker", "card_reader"],
-                  {"scenario": "bakery-loan", "max_turns": 16}, 4,
-                  [{"p": 0.5, "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
+    events = play_scored("persona_dialogue", ["leaker", "card_reader"],
+                         {"scenario": "bakery-loan", "max_turns": 16}, 4,
+                         [{"p": 0.5, "p_pass": 0, "agree_after": None}, {}])  # fmt: skip
     base = score_events(events, LEX, None)
     assert base["privacy"]["turns"] and base["persona"]["agents"]
     rng = random.Random(7)

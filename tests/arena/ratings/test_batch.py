@@ -9,7 +9,7 @@ import numpy as np
 
 from arena.ratings.batch import MU0, SCALE, SIGMA0, fit, rank_intervals, samples_of
 from arena.ratings.leaderboard import KEYS, leaderboard
-from tests.arena.ratings.test_leaderboard import head_to_heads, match, team_match
+from tests.builders import head_to_heads, rated_match, team_match
 
 AGENT = KEYS["agent"]
 
@@ -52,10 +52,10 @@ def test_strength_gaps_are_recovered_on_the_trueskill_scale() -> None:
 
 
 def test_an_entry_that_never_lost_gets_a_finite_rating_and_one_game_stays_near_the_prior() -> None:
-    results = [match(i, "w", "l") for i in range(30)]  # w always wins
+    results = [rated_match(i, "w", "l") for i in range(30)]  # w always wins
     f = fit(results, AGENT)
     assert math.isfinite(f.mu["w"]) and f.mu["w"] > f.mu["l"] and f.sigma["w"] > 0
-    one = fit([match(0, "w", "l")], AGENT)
+    one = fit([rated_match(0, "w", "l")], AGENT)
     assert abs(one.mu["w"] - MU0) < 5 and one.sigma["w"] > 0.5 * SIGMA0
 
 
@@ -73,7 +73,7 @@ def test_the_hidden_side_player_takes_the_side_advantage_not_the_entries() -> No
 
 
 def test_draws_count_half_and_frozen_entries_stay_at_the_prior() -> None:
-    draws = [match(i, "a", "b", draw=True) for i in range(20)]
+    draws = [rated_match(i, "a", "b", draw=True) for i in range(20)]
     f = fit(draws, AGENT)
     assert abs(f.mu["a"] - f.mu["b"]) < 1e-9
     frozen = fit(head_to_heads(40, 0.8), AGENT, freeze=["b"])

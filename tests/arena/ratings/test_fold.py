@@ -6,49 +6,16 @@ import random
 
 import pytest
 
-from arena.live.status import history_cuts, leaderboard_doc
+from arena.live.status import leaderboard_doc
 from arena.ratings.fold import RatingFold
-from arena.ratings.leaderboard import SIDE, fold_order, rate, trueskill_rows
+from arena.ratings.leaderboard import SIDE, fold_order, rate
 from arena.results import MatchResult, SeatResult
-
-AGENTS = ["rule", "random", "llm", "cautious"]
-
-
-def werewolf_like(i: int, rng: random.Random) -> MatchResult:
-    """Eight seats, two wolves against six villagers; agents mixed, some matches not rated."""
-    agents = [rng.choice(AGENTS) for _ in range(8)]
-    wolves = set(rng.sample(range(8), 2))
-    status = rng.choices(["finished", "forfeited", "errored"], [0.85, 0.08, 0.07])[0]
-    wolves_win = rng.random() < 0.4
-    seats = []
-    for s in range(8):
-        team = "wolves" if s in wolves else "village"
-        won = (team == "wolves") == wolves_win
-        seats.append(
-            SeatResult(
-                seat=s,
-                name=f"P{s}",
-                agent=agents[s],
-                team=team,
-                role="werewolf" if s in wolves else rng.choice(["villager", "seer", "doctor"]),
-                reward=1.0 if won else -1.0,
-                result="win" if won else "loss",
-            )
-        )
-    return MatchResult(
-        match_id=f"werewolf-m{i:05d}",
-        game="werewolf",
-        seed=i,
-        index=i,
-        status=status,  # type: ignore[arg-type]
-        outcome="wolves" if wolves_win else "village",
-        seats=seats if status != "errored" else [],
-    )
+from tests.builders import FOLD_AGENTS, completion_order, from_scratch, werewolf_like, without_ts
 
 
 def free_for_all(i: int, rng: random.Random) -> MatchResult:
     """Three players each on its own team, real-valued rewards and ties (a negotiation)."""
-    agents = rng.sample(AGENTS, 3)
+    agents = rng.sample(FOLD_AGENTS, 3)
     rewards = [round(rng.uniform(-1, 1), 6) for _ in agents]
     if rng.random() < 0.15:
         rewards = [0.25, 0.25, 0.25]  # everyone ties: a draw
@@ -74,27 +41,6 @@ def free_for_all(i: int, rng: random.Random) -> MatchResult:
         outcome="deal",
         seats=seats,
     )
-
-
-def from_scratch(results: list[MatchResult]) -> dict:
-    """The live leaderboard document as defined: re-rate every prefix from nothing."""
-    ordered = fold_order(results)
-    history: dict[str, list[float]] = {}
-    for cut in history_cuts(len(ordered)):
-        for agent, rating in rate(ordered[:cut]).items():
-            if not agent.startswith(SIDE):
-                history.setdefault(agent, []).append(round(rating.mu, 3))
-    rows = [r.model_dump() for r in trueskill_rows(ordered)]
-    return {"rows": rows, "history": history, "n_results": len(ordered)}
-
-
-def without_ts(doc: dict) -> dict:
-    return {k: v for k, v in doc.items() if k != "ts"}
-
-
-def completion_order(results: list[MatchResult], window: int, rng: random.Random) -> list:
-    """Plan order perturbed as a run with ``window`` concurrent matches finishes them."""
-    return sorted(results, key=lambda r: r.index + rng.uniform(0, window))
 
 
 @pytest.mark.parametrize("make", [werewolf_like, free_for_all])

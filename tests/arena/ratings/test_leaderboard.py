@@ -6,39 +6,7 @@ import random
 
 from arena.ratings.leaderboard import leaderboard
 from arena.results import MatchResult, SeatResult
-
-
-def match(i: int, winner_agent: str, loser_agent: str, draw: bool = False) -> MatchResult:
-    seats = [
-        SeatResult(
-            seat=0,
-            name="A",
-            agent=winner_agent,
-            team="red",
-            role="r",
-            reward=0.0 if draw else 1.0,
-            result="draw" if draw else "win",
-        ),
-        SeatResult(
-            seat=1,
-            name="B",
-            agent=loser_agent,
-            team="blue",
-            role="b",
-            reward=0.0 if draw else -1.0,
-            result="draw" if draw else "loss",
-        ),
-    ]
-    return MatchResult(
-        match_id=f"m{i:03d}",
-        game="g",
-        seed=i,
-        index=i,
-        status="finished",
-        outcome="x",
-        winners=[] if draw else ["red"],
-        seats=seats,
-    )
+from tests.builders import head_to_heads, rated_match, team_match
 
 
 def test_the_stronger_entry_ranks_first_with_shrinking_sigma() -> None:
@@ -46,7 +14,9 @@ def test_the_stronger_entry_ranks_first_with_shrinking_sigma() -> None:
     results = []
     for i in range(60):
         strong_wins = rng.random() < 0.8
-        results.append(match(i, "strong", "weak") if strong_wins else match(i, "weak", "strong"))
+        results.append(
+            rated_match(i, "strong", "weak") if strong_wins else rated_match(i, "weak", "strong")
+        )
     rows = leaderboard(results)
     assert [r.agent for r in rows] == ["strong", "weak"]
     assert rows[0].mu > 25 > rows[1].mu and rows[0].sigma < 25 / 3
@@ -54,14 +24,14 @@ def test_the_stronger_entry_ranks_first_with_shrinking_sigma() -> None:
 
 
 def test_folding_order_is_by_match_not_by_completion() -> None:
-    results = [match(i, "a" if i % 3 else "b", "b" if i % 3 else "a") for i in range(30)]
+    results = [rated_match(i, "a" if i % 3 else "b", "b" if i % 3 else "a") for i in range(30)]
     shuffled = results[:]
     random.Random(1).shuffle(shuffled)
     assert leaderboard(results) == leaderboard(shuffled)
 
 
 def test_draws_count_half_and_errored_matches_are_ignored() -> None:
-    results = [match(0, "a", "b", draw=True), match(1, "a", "b")]
+    results = [rated_match(0, "a", "b", draw=True), rated_match(1, "a", "b")]
     results.append(
         results[1].model_copy(update={"match_id": "m999", "index": 999, "status": "errored"})
     )
@@ -70,7 +40,7 @@ def test_draws_count_half_and_errored_matches_are_ignored() -> None:
 
 
 def test_a_forfeit_is_a_loss_for_the_forfeiting_team() -> None:
-    forfeit = match(0, "a", "b").model_copy(update={"status": "forfeited", "winners": []})
+    forfeit = rated_match(0, "a", "b").model_copy(update={"status": "forfeited", "winners": []})
     forfeit.seats[0].reward, forfeit.seats[1].reward = -1.0, 0.0  # seat 0 (a) forfeited
     rows = {r.agent: r for r in leaderboard([forfeit])}
     assert rows["a"].losses == 1 and rows["b"].wins == 1 and rows["b"].mu > rows["a"].mu
@@ -120,49 +90,6 @@ def test_unequal_factions_do_not_drag_equal_entries_down() -> None:
 
 
 # -- per-role / per-faction tables, history, CIs, population measures ------------------------
-def team_match(
-    i: int, red: list[str], blue: list[str], red_wins: bool, repeat: int = 0
-) -> MatchResult:
-    seats = []
-    for seat, agent in enumerate(red + blue):
-        team = "red" if seat < len(red) else "blue"
-        won = (team == "red") == red_wins
-        role = "captain" if seat in (0, len(red)) else "crew"
-        seats.append(
-            SeatResult(
-                seat=seat,
-                name=f"P{seat}",
-                agent=agent,
-                team=team,
-                role=role,
-                reward=1.0 if won else -1.0,
-                result="win" if won else "loss",
-            )
-        )
-    return MatchResult(
-        match_id=f"r{repeat}-m{i:04d}",
-        game="g",
-        seed=i,
-        index=repeat * 10_000 + i,
-        repeat=repeat,
-        status="finished",
-        outcome="x",
-        winners=["red" if red_wins else "blue"],
-        seats=seats,
-    )
-
-
-def head_to_heads(n: int, p_a: float, seed: int = 0, repeat: int = 0) -> list[MatchResult]:
-    """a vs b, sides alternating, a's team winning with probability p_a."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        a_wins = rng.random() < p_a
-        if i % 2 == 0:
-            out.append(team_match(i, ["a", "a"], ["b", "b"], a_wins, repeat))
-        else:
-            out.append(team_match(i, ["b", "b"], ["a", "a"], not a_wins, repeat))
-    return out
 
 
 def test_role_and_faction_tables_key_entries_by_role_and_side() -> None:
@@ -213,7 +140,7 @@ def test_win_rate_ci_is_a_seeded_cluster_bootstrap_that_contains_the_estimate() 
     assert a.wr_low < a.win_rate < a.wr_high and a.wr_high - a.wr_low > 0.1
     assert a.side_balanced_wr is not None and 0 <= a.side_balanced_wr <= 1
     # one seat per match and no draws: the closed-form Wilson interval
-    solo = [match(i, "x", "y") if i % 4 else match(i, "y", "x") for i in range(40)]
+    solo = [rated_match(i, "x", "y") if i % 4 else rated_match(i, "y", "x") for i in range(40)]
     x = next(r for r in leaderboard(solo, detail=True) if r.agent == "x")
     from arena.stats import wilson
 
@@ -265,7 +192,7 @@ def test_identical_results_give_an_identical_report_whatever_their_order() -> No
 
     from arena.ratings.leaderboard import report
 
-    results = head_to_heads(50, 0.6) + [match(900 + i, "a", "c") for i in range(5)]
+    results = head_to_heads(50, 0.6) + [rated_match(900 + i, "a", "c") for i in range(5)]
     shuffled = results[:]
     random.Random(9).shuffle(shuffled)
     one = json.dumps(report(results, seed=4, bootstrap=300), sort_keys=True)

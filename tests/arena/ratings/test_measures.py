@@ -20,7 +20,7 @@ from arena.ratings import measures
 from arena.ratings.measures import AgentFigures, Figure
 from arena.seeding import derive_seed
 from arena.stats import ratio_estimate, wilson
-from tests.tournaments.test_executor import make_config
+from tests.builders import make_config
 from tournaments.executor import Tournament
 
 

@@ -30,7 +30,7 @@ from arena.remote.server import AgentServer, ServerThread
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner
 from arena.types import Action, Decision, Observation
-from tests.games.test_conformance_views import CASES, IDS, answer
+from tests.builders import IDS, VARIANTS, speaking_answer
 
 POLICY = InvalidActionPolicy(timeout_s=None)
 Tapes = dict[tuple[str, int], list[dict[str, Any]]]
@@ -66,7 +66,7 @@ class Taping(Agent):
 
     async def act(self, observation: Observation, decision: Decision) -> Action:
         self.tape.append(seen(observation, decision))
-        return answer(self.rng, decision)
+        return speaking_answer(self.rng, decision)
 
     async def match_over(self, observation: Observation, outcome: dict[str, Any]) -> None:
         self.tape.append({"end": seen(observation, None), "outcome": outcome})
@@ -122,7 +122,7 @@ def server() -> Any:
         yield thread, tapes
 
 
-@pytest.mark.parametrize(("game", "variant", "rules"), CASES, ids=IDS)
+@pytest.mark.parametrize(("game", "variant", "rules"), VARIANTS, ids=IDS)
 def test_a_remote_seat_receives_exactly_the_in_process_view(
     server: Any, game: str, variant: str, rules: dict[str, Any]
 ) -> None:

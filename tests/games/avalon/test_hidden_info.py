@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from games.avalon.rules import AvalonEngine
 from tests.games.avalon.helpers import random_policy, run
 
@@ -69,6 +71,7 @@ def check_game(eng: AvalonEngine) -> None:
         assert "conference" not in st or eng.side[seat] == "evil"
 
 
+@pytest.mark.slow  # 2,100 games: the conformance leak fuzz covers Avalon in make test-fast
 def test_no_seat_learns_a_hidden_identity_or_a_card_owner_over_many_random_games() -> None:
     rng = random.Random(20261129)
     labels: set[str] = set()

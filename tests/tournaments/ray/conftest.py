@@ -1,89 +1,95 @@
-"""Ray tests run one by one in a child pytest process of their own.
+"""Ray tests run in a child pytest process: one per test module, with one local cluster.
 
-Why: Ray's driver lives in the test process, and a fatal error inside Ray's native core (a
-failed internal check ends the process with ``_exit(1)``) would take the whole suite down with
-no summary — CI once ended that way at 94 %. In a child, such a crash is one failed test whose
-report carries the child's output and the tail of Ray's own logs, and the suite goes on.
+Why a child: Ray's driver lives in the test process, and a fatal error inside Ray's native core
+(a failed internal check ends the process with ``_exit(1)``) would take the whole suite down
+with no summary — CI once ended that way at 94 %. In a child, such a crash fails the tests of
+one module with the child's output and the tail of Ray's own logs, and the suite goes on.
 
-A child that crashed (no pytest summary) is run once more and the first crash is kept as a
-warning; a child whose test failed its assertions is never rerun.
+Why one per module: a child pays for a pytest start-up and a ``ray.init``; the tests of a
+module share that. When the first Ray test of a module is called, the child runs all the
+selected Ray tests of that module and each test then reports what the child recorded for it.
+
+A child that crashed (no pytest summary) runs the tests that had not reported once more, and
+the first crash is kept as a warning; a test that failed its assertions is never rerun.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
-import sys
-import tempfile
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tournaments.ray.ray_setup import CHILD, in_child
+from tests.scheduling import GROUPS, group_of
+from tests.tournaments.ray.ray_child import ChildRun, Outcome, run_child
+from tests.tournaments.ray.ray_setup import in_child
 
-ROOT = Path(__file__).resolve().parents[3]
-TIMEOUT_S = 900
-SUMMARY = re.compile(r"^=*\s*\d+ (passed|failed|skipped|error)", re.M)
+# module path -> outcome of each of its Ray tests, filled by the module's child run
+_DONE: dict[str, dict[str, Outcome]] = {}
+_OUTPUT: dict[str, str] = {}
+GROUP = "ray"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "ray_isolated: run this test in a child pytest process of its own"
+        "markers", "ray_isolated: run this test in the child pytest process of its module"
     )
 
 
-def _ray_logs(tmp: Path, lines: int = 40) -> str:
-    """The tail of the child's Ray driver and raylet logs (where a native crash says why)."""
-    out = []
-    for pattern in ("python-core-driver-*.log", "raylet.out", "raylet.err", "gcs_server.err"):
-        for path in sorted(tmp.glob(f"ray/session_2*/logs/{pattern}")):  # not session_latest
-            tail = path.read_text(errors="replace").splitlines()[-lines:]
-            if tail:
-                out.append(f"--- {path.name} ---\n" + "\n".join(tail))
-    return "\n".join(out)
+@pytest.hookimpl(tryfirst=True)  # before pytest's -m selection reads the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("ray_isolated") is None:
+            continue
+        # Under pytest-xdist (make test) every Ray test must go to one worker: a module's
+        # tests share one child, and two clusters asking for two CPUs each never overlap.
+        if group_of(item.nodeid) != GROUP:
+            raise pytest.UsageError(
+                f"{item.nodeid}: a Ray test outside the 'ray' group of {GROUPS}"
+            )
+        # a child process and a cluster start per module: make test-fast leaves them out
+        item.add_marker(pytest.mark.slow)
 
 
-def _run_child(nodeid: str) -> tuple[int, str, bool]:
-    """(exit code, output, crashed) of one child run of ``nodeid``."""
-    tmp = Path(tempfile.mkdtemp(prefix="rt"))  # short: Ray's socket paths must stay short
-    env = dict(os.environ, **{CHILD: "1", "RAY_TMPDIR": str(tmp)})
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header", nodeid]
-    try:
-        proc = subprocess.run(
-            cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
+def _run_module(item: pytest.Function) -> None:
+    """Run the selected Ray tests of ``item``'s module in a child, once more after a crash."""
+    module = str(item.path)
+    nodeids = [
+        i.nodeid
+        for i in item.session.items
+        if str(i.path) == module and i.get_closest_marker("ray_isolated") is not None
+    ]
+    run: ChildRun = run_child(nodeids)
+    outcomes = dict(run.outcomes)
+    if run.crashed:
+        warnings.warn(
+            f"{module}: the child crashed (exit {run.code}); running the tests that had not "
+            "reported once more.\n" + run.output[-4000:],
+            stacklevel=1,
         )
-        output, code = proc.stdout + proc.stderr, proc.returncode
-    except subprocess.TimeoutExpired as err:
-        parts = [
-            p.decode(errors="replace") if isinstance(p, bytes) else p or ""
-            for p in (err.stdout, err.stderr)
-        ]
-        output = "".join(parts) + f"\n(child timed out after {TIMEOUT_S} s)"
-        code = -1
-    crashed = code != 0 and not SUMMARY.search(output)
-    if code != 0:
-        output += "\n" + _ray_logs(tmp)
-    shutil.rmtree(tmp, ignore_errors=True)
-    return code, output, crashed
+        left = [n for n in nodeids if n not in outcomes]
+        if left:
+            run = run_child(left)
+            outcomes.update(run.outcomes)
+    _DONE[module] = outcomes
+    _OUTPUT[module] = f"(child exit {run.code}, crashed: {run.crashed})\n" + run.output
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
     if in_child() or pyfuncitem.get_closest_marker("ray_isolated") is None:
         return None  # the ordinary in-process call
-    code, output, crashed = _run_child(pyfuncitem.nodeid)
-    if crashed:
-        warnings.warn(
-            f"{pyfuncitem.nodeid}: the child crashed (exit {code}); running it once more.\n"
-            + output[-4000:],
-            stacklevel=1,
+    module = str(pyfuncitem.path)
+    if module not in _DONE:
+        _run_module(pyfuncitem)
+    got = _DONE[module].get(pyfuncitem.nodeid)
+    if got is None:
+        pytest.fail(
+            "the test never reported from its child process (a crash or a timeout):\n"
+            + _OUTPUT[module][-12000:]
         )
-        code, output, crashed = _run_child(pyfuncitem.nodeid)
-    if code != 0:
-        what = "crashed" if crashed else "failed"
-        pytest.fail(f"the test {what} in its child process (exit {code}):\n{output[-12000:]}")
+    if got.outcome == "skipped":
+        pytest.skip(got.text)
+    if got.outcome == "failed":
+        pytest.fail(f"the test failed in its child process:\n{got.text[-12000:]}")
     return True

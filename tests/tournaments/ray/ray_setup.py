@@ -20,10 +20,9 @@ from arena.llm.messages import ChatRequest, ChatResult
 from arena.types import Action, Decision, Observation
 from tests.arena.toygame import INFO as TOY_INFO
 from tests.arena.toygame import LowestAgent, ToyEngine
+from tests.tournaments.ray.ray_child import CHILD
 
 ROOT = Path(__file__).resolve().parents[3]
-# Set in the child pytest process each Ray test runs in (tests/tournaments/ray/conftest.py).
-CHILD = "ARENA_RAY_TEST_CHILD"
 
 
 def in_child() -> bool:

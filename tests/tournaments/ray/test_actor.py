@@ -16,9 +16,8 @@ import ray
 from arena.llm.actor import ActorBackend, current_match, start_model_actors
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest
+from tests.builders import make_config, played_rows
 from tests.tournaments.ray.ray_setup import echo_model, ray_cluster  # noqa: F401
-from tests.tournaments.ray.test_executor import played
-from tests.tournaments.test_executor import make_config
 from tournaments.executor import Tournament
 from tournaments.ray.executor import RayExecutor
 
@@ -101,7 +100,7 @@ def test_the_bundled_model_in_an_actor_plays_as_the_in_process_model(tmp_path: P
     finally:
         asyncio.run(executor.close())
     assert [r.status for r in remote] == ["finished"]
-    assert played(remote) == played(local)
+    assert played_rows(remote) == played_rows(local)
     calls = sum(
         1
         for r in remote

@@ -18,19 +18,12 @@ from app.cli import main
 from arena.ratings.leaderboard import leaderboard
 from arena.results import MatchResult, MatchSpec
 from arena.sinks import EventSink, MemorySink
+from tests.builders import make_config, played_rows
 from tests.tournaments.ray.ray_setup import ray_cluster  # noqa: F401
-from tests.tournaments.test_executor import make_config
 from tournaments.executor import Progress, Tournament
 from tournaments.ray.executor import RayExecutor
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
-
-
-def played(results: list[MatchResult]) -> list[tuple[Any, ...]]:
-    return [
-        (r.match_id, r.seed, r.status, r.outcome, r.winners, [(s.agent, s.reward) for s in r.seats])
-        for r in results
-    ]
 
 
 def record(run_dir: Path, result: MatchResult) -> list[dict[str, Any]]:
@@ -70,7 +63,7 @@ def test_same_seeds_give_the_same_results_records_and_leaderboard(tmp_path: Path
 
     t = Tournament(cfg, tmp_path / "r", "r", extra_sinks=sinks, executor=executor)
     remote = asyncio.run(t.run(progress))
-    assert played(remote) == played(local) and len(remote) == 12
+    assert played_rows(remote) == played_rows(local) and len(remote) == 12
     assert leaderboard(remote) == leaderboard(local)
     for a, r in zip(local, remote, strict=True):
         assert record(tmp_path / "r", r) == record(tmp_path / "a", a)
@@ -98,7 +91,7 @@ def test_resume_works_whichever_executor_played_the_first_part(tmp_path: Path) -
         resumed = asyncio.run(
             Tournament(cfg, run_dir, "p", executor=RayExecutor() if then == "ray" else None).run()
         )
-        assert played(resumed) == played(full)
+        assert played_rows(resumed) == played_rows(full)
         assert rows(run_dir) == (12, 12, 12 * 4)
 
 
@@ -129,7 +122,7 @@ def test_an_interrupted_ray_run_is_marked_and_resumes_to_the_uninterrupted_resul
     store.close()
     assert info is not None and info["status"] == "interrupted" and 3 <= done < 12
     resumed = asyncio.run(Tournament(cfg, tmp_path / "i", "i", executor=RayExecutor()).run())
-    assert played(resumed) == played(full)
+    assert played_rows(resumed) == played_rows(full)
     assert rows(tmp_path / "i") == (12, 12, 12 * 4)
 
 
@@ -158,7 +151,7 @@ def test_a_worker_killed_mid_match_is_rerun_from_its_seed_and_recorded_once(
     assert rows(tmp_path / "r") == (8, 8, 8 * 4)  # no duplicate rows
     # the rerun played match 3 from its seed: as a run where nobody died
     calm = asyncio.run(Tournament(cfg, tmp_path / "a", "a").run())  # marker exists: no kill
-    assert played(results) == played(calm)
+    assert played_rows(results) == played_rows(calm)
     killed = next(r for r in results if r.match_id == "raytoy-r0-m00003")
     assert record(tmp_path / "r", killed)[-1]["type"] == "match_end"
 

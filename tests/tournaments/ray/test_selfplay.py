@@ -12,9 +12,9 @@ pytest.importorskip("ray")
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
+from tests.builders import selfplay_fingerprint
 from tests.tournaments.ray.ray_setup import ray_cluster  # noqa: F401
 from tests.tournaments.selfplay.selfplay_setup import raw_config, seed_bank
-from tests.tournaments.selfplay.test_driver import _fingerprint
 from tournaments.executor import use_executor
 from tournaments.ray.executor import RayExecutor
 from tournaments.selfplay.config import parse
@@ -32,4 +32,4 @@ def test_selfplay_on_ray_reaches_what_selfplay_on_asyncio_reaches(tmp_path: Path
         with use_executor(executor):
             asyncio.run(SelfPlay(parse(raw), tmp_path / "ray").run())
     assert executor.tasks >= 1 and executor.reruns == 0
-    assert _fingerprint(tmp_path / "ray") == _fingerprint(tmp_path / "aio")
+    assert selfplay_fingerprint(tmp_path / "ray") == selfplay_fingerprint(tmp_path / "aio")

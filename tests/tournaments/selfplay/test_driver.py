@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.memory.bank import open_bank
 from arena.store import Store
+from tests.builders import selfplay_cli, selfplay_fingerprint
 from tests.tournaments.selfplay.selfplay_setup import (
     kill_when_recorded,
     raw_config,
@@ -29,30 +27,6 @@ from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-    return subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "selfplay", *args],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def _fingerprint(root: Path) -> dict[str, object]:
-    result = json.loads((root / "r0" / "result.json").read_text())
-    bank = open_bank(root / "r0" / "bank.sqlite")
-    gens = [json.loads(p.read_text()) for p in sorted((root / "r0").glob("g*/generation.json"))]
-    return {
-        "champion": result["champion"]["id"],
-        "decisions": result["decisions"],
-        "bank_head": bank.head(),
-        "ratings": [[(c["id"], c["mu"], c["sigma"]) for c in g["candidates"]] for g in gens],
-    }
 
 
 def test_a_run_writes_ordinary_runs_units_lineage_and_an_exportable_champion(
@@ -82,7 +56,7 @@ def test_a_run_writes_ordinary_runs_units_lineage_and_an_exportable_champion(
         assert all(len(v) == 4 for v in by_unit.values())  # common units for all candidates
         assert report["budget"]["total"]["games"] >= len(results)
         # the champion exported as an agent entry plays in an ordinary `arena run`
-        out = _cli("export", str(root), cwd=tmp_path)
+        out = selfplay_cli("export", str(root), cwd=tmp_path)
         stdout, stderr = out.communicate(timeout=120)
         assert out.returncode == 0, stderr
         entry = yaml.safe_load(stdout)["agents"][0]
@@ -99,23 +73,24 @@ def test_a_run_writes_ordinary_runs_units_lineage_and_an_exportable_champion(
         assert len(played) == 2 and all(r.status == "finished" for r in played)
 
 
+@pytest.mark.slow  # two self-play runs, one killed (kill -9) and resumed
 def test_resume_after_kill_reaches_the_same_champion_bank_and_ratings(tmp_path: Path) -> None:
     with ServerThread(ContextEngine(seed=1)) as server:
         bank = seed_bank(tmp_path / "seed.sqlite")
         raw = raw_config(server.url, bank, concurrency=2)
         cfg = write_config(tmp_path / "sp.yaml", raw)
-        whole = _cli(str(cfg), "--out", str(tmp_path / "whole"), cwd=tmp_path)
+        whole = selfplay_cli(str(cfg), "--out", str(tmp_path / "whole"), cwd=tmp_path)
         _, err = whole.communicate(timeout=300)
         assert whole.returncode == 0, err
-        killed = _cli(str(cfg), "--out", str(tmp_path / "killed"), cwd=tmp_path)
+        killed = selfplay_cli(str(cfg), "--out", str(tmp_path / "killed"), cwd=tmp_path)
         # kill -9 once generation 1 is being played (after a reflection was folded)
         target = tmp_path / "killed" / "r0" / "g001" / "play" / "matches"
         kill_when_recorded(killed, target, 5)
         assert not (tmp_path / "killed" / "r0" / "result.json").exists()
-        resumed = _cli("--resume", str(tmp_path / "killed"), cwd=tmp_path)
+        resumed = selfplay_cli("--resume", str(tmp_path / "killed"), cwd=tmp_path)
         _, err = resumed.communicate(timeout=300)
         assert resumed.returncode == 0, err
-        assert _fingerprint(tmp_path / "killed") == _fingerprint(tmp_path / "whole")
+        assert selfplay_fingerprint(tmp_path / "killed") == selfplay_fingerprint(tmp_path / "whole")
 
 
 def test_a_games_cap_is_overshot_by_at_most_the_games_in_flight(tmp_path: Path) -> None:

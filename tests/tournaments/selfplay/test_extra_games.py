@@ -16,6 +16,7 @@ from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.match_record import RUNNER_EVENT_TYPES
 from arena.store import Store
+from tests.builders import selfplay_cli, selfplay_fingerprint
 from tests.tournaments.selfplay import selfplay_game
 from tests.tournaments.selfplay.selfplay_setup import (
     kill_when_recorded,
@@ -23,7 +24,6 @@ from tests.tournaments.selfplay.selfplay_setup import (
     seed_bank,
     write_config,
 )
-from tests.tournaments.selfplay.test_driver import _cli, _fingerprint
 from tournaments.executor import AsyncioExecutor, use_executor
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
@@ -133,6 +133,7 @@ def test_flipped_units_get_bounded_replicates_played_by_every_candidate(tmp_path
     assert checked >= 2
 
 
+@pytest.mark.slow  # two self-play runs, one killed (kill -9) and resumed
 def test_resume_after_kill_mid_replay_finishes_identically(tmp_path: Path) -> None:
     with ServerThread(ContextEngine(seed=1)) as server:
         bank = seed_bank(tmp_path / "seed.sqlite")
@@ -144,19 +145,19 @@ def test_resume_after_kill_mid_replay_finishes_identically(tmp_path: Path) -> No
             selection={"replicates": 1},
         )
         cfg = write_config(tmp_path / "sp.yaml", raw)
-        whole = _cli(str(cfg), "--out", str(tmp_path / "whole"), cwd=tmp_path)
+        whole = selfplay_cli(str(cfg), "--out", str(tmp_path / "whole"), cwd=tmp_path)
         _, err = whole.communicate(timeout=300)
         assert whole.returncode == 0, err
-        killed = _cli(str(cfg), "--out", str(tmp_path / "killed"), cwd=tmp_path)
+        killed = selfplay_cli(str(cfg), "--out", str(tmp_path / "killed"), cwd=tmp_path)
         # kill -9 while generation 0's replay phase is being played
         target = tmp_path / "killed" / "r0" / "g000" / "replay" / "matches"
         kill_when_recorded(killed, target, 4)
         assert not (tmp_path / "killed" / "r0" / "g000" / "generation.json").exists()
         assert 0 < len(list(target.glob("*.jsonl"))) < 32  # of 64 play games / 2
-        resumed = _cli("--resume", str(tmp_path / "killed"), cwd=tmp_path)
+        resumed = selfplay_cli("--resume", str(tmp_path / "killed"), cwd=tmp_path)
         _, err = resumed.communicate(timeout=300)
         assert resumed.returncode == 0, err
-        assert _fingerprint(tmp_path / "killed") == _fingerprint(tmp_path / "whole")
+        assert selfplay_fingerprint(tmp_path / "killed") == selfplay_fingerprint(tmp_path / "whole")
 
         def replays(root: Path) -> list[tuple[str, float]]:
             rows = [r for p in sorted(root.glob("r0/g*/replay/units.jsonl")) for r in _rows(p)]

@@ -7,7 +7,7 @@ from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 from arena.memory.reflect import LLMReflector, make_reflector
 from arena.memory.trajectory import trajectory
-from tests.arena.memory.test_reflect import aplay
+from tests.builders import aplay
 from tournaments.selfplay.operators import TabuReflector
 
 
