@@ -11,7 +11,7 @@ import pytest
 
 from arena.metrics.numbers import parse_numbers
 from arena.metrics.secrets import SecretSpec, secrets_from_truth
-from tests.arena.metrics.test_detect_classes import av, budget, hidden_roles, level, ww
+from tests.arena.metrics.detect_cases import av, budget, hidden_roles, level, ww
 
 NAMES = ["Ilse", "Marek", "Pavla", "Teodor", "Yara"]
 
