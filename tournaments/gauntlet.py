@@ -3,21 +3,17 @@ config that rates one agent against it (``arena gauntlet --agent URL --game GAME
 
 A pool never changes under its name: its bots, their ``slip`` levels, the rules and the master
 seed are fixed, so two agents rated against ``werewolf-ref@1`` met the same opponents on the
-same deals. A change is a new version (a new entry in ``POOLS``), never an edit of an old one.
+same deals. The opponents' ratings are not fixed: the board rates them in the same fit as the
+agent (the bots are frozen, not their μ), so every rank on it is an estimate with its interval.
+A change is a new version (a new entry in ``POOLS``), never an edit of an old one.
 """
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from arena.results import MatchResult
-
 POOL_VERSION = 1
-TIMEOUT_PREFIX = "no answer within"  # how the runner words a time-out (invalid_action.error)
 
 
 @dataclass(frozen=True)
@@ -59,7 +55,7 @@ POOLS: dict[str, Pool] = {
 def gauntlet_config(
     pool: Pool,
     agent_url: str,
-    agent_name: str = "agent",
+    agent_name: str,
     token_env: str | None = None,
     matches: int = 10,
     concurrency: int = 8,
@@ -83,49 +79,9 @@ def gauntlet_config(
         "agents": agents,
         "format": "gauntlet",
         "gauntlet": {"candidates": [agent_name], "baselines": names},
-        "ratings": {"freeze": names},
         "matches": matches,
         "master_seed": pool.master_seed,
         "concurrency": concurrency,
         "policy": {"retries": 2, "fallback": "random_legal", "timeout_s": timeout_s},
         "output_dir": output_dir,
     }
-
-
-def harness_health(results: list[MatchResult], matches_dir: Path) -> dict[str, dict[str, int]]:
-    """Per agent entry: seats played, invalid answers, fallbacks, time-outs and forfeits
-    (a forfeited match whose reward -1 is the entry's seat), from the results and records."""
-    out: dict[str, Counter[str]] = {}
-    for r in results:
-        for s in r.seats:
-            c = out.setdefault(s.agent, Counter())
-            c["seats"] += 1
-            c["invalid"] += s.invalid
-            c["fallbacks"] += s.fallbacks
-            if r.status == "forfeited" and s.reward < 0:
-                c["forfeits"] += 1
-        for entry in _timed_out(matches_dir / f"{r.match_id}.jsonl"):
-            out.setdefault(entry, Counter())["timeouts"] += 1
-    keys = ("seats", "invalid", "fallbacks", "timeouts", "forfeits")
-    return {a: {k: c[k] for k in keys} for a, c in sorted(out.items())}
-
-
-def _timed_out(path: Path) -> list[str]:
-    """The agent entry of each time-out in one match record."""
-    if not path.exists():
-        return []
-    seats: dict[str, str] = {}
-    found: list[str] = []
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            if '"ground_truth"' not in line and TIMEOUT_PREFIX not in line:
-                continue  # most lines: no parse needed
-            event = json.loads(line)
-            payload = event.get("payload") or {}
-            if event.get("type") == "ground_truth":
-                seats = payload.get("seats") or {}
-            elif event.get("type") == "invalid_action" and str(payload.get("error", "")).startswith(
-                TIMEOUT_PREFIX
-            ):
-                found.append(seats.get(str(event.get("actor")), "?"))
-    return found

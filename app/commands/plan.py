@@ -121,10 +121,20 @@ def add_commands(sub: Any) -> None:
         "and the further matches (with their cost from the recorded token use) needed to "
         "settle it. Reads only.",
     )
-    p.add_argument("run_dir")
-    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("run_dir", help="the run directory to plan for")
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="how sure an order must be to count as settled (default: %(default)s)",
+    )
     p.add_argument("--budget-usd", type=float, help="spend this on the least sure pairs first")
-    p.add_argument("--by", choices=["agent", "role", "faction", "game"], default="agent")
+    p.add_argument(
+        "--by",
+        choices=["agent", "role", "faction", "game"],
+        default="agent",
+        help="the rated keys, as in arena leaderboard (default: agent)",
+    )
     p.add_argument("--resamples", type=int, default=500, help="bootstrap resamples")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the plan as JSON")
     p.set_defaults(func=cmd_plan)
