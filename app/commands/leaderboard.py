@@ -11,14 +11,13 @@ import json
 import sys
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from app.commands.runs import _fail, _load, bootstrap_settings
-from app.console import coverage_lines
+from app.console import coverage_lines, stdout_console
 from app.wording import count
 
-console = Console()
+console = stdout_console()
 
 
 def add_commands(sub: Any) -> None:

@@ -181,8 +181,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([i.model_dump(mode="json") for i in rows], indent=1))
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from app.console import stdout_console
 
     table = Table(title=f"{bank.path.name} @ version {snap.version}", title_justify="left")
     for col in ("id", "namespace", "status", "support", "effect", "text"):
@@ -190,7 +191,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for i in rows:
         # insight text was drawn from agents' words: a Text (no markup), escapes shown
         table.add_row(i.id, i.namespace, i.status, str(i.support), _effect(i), _plain(i.text))
-    Console().print(table)
+    stdout_console().print(table)
     return 0
 
 

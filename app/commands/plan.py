@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
+from app.console import stdout_console
 from app.wording import count
 
-console = Console()
+console = stdout_console()
 
 
 def match_costs(run_dir: Path, results: list[Any]) -> dict[str, tuple[float, float]]:

@@ -14,10 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
-console = Console()
+from app.console import stdout_console
+
+console = stdout_console()
 
 
 def reparse_run(run_dir: Path) -> tuple[list[Any], int]:

@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
-console = Console()
+from app.console import stdout_console
+
+console = stdout_console()
 
 
 @contextlib.contextmanager
