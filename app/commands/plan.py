@@ -86,8 +86,9 @@ def render(plan: list[dict[str, Any]], confidence: float, n: int) -> Table:
         table.add_column(col, justify="left" if col in ("above", "below") else "right")
     for p in plan:
         more = "settled" if p["settled"] else ("too close" if p["more"] is None else str(p["more"]))
-        cost = "-" if p.get("cost_usd") is None else f"${p['cost_usd']:.4f}"
-        tokens = "-" if p.get("tokens") is None else f"{p['tokens']:,}"
+        spend = not p["settled"]  # a settled pair costs nothing more
+        cost = "-" if p.get("cost_usd") is None or not spend else f"${p['cost_usd']:.4f}"
+        tokens = "-" if p.get("tokens") is None or not spend else f"{p['tokens']:,}"
         table.add_row(
             p["above"], p["below"], f"{p['gap']:.2f}", f"{p['p_order']:.3f}",
             f"{p['mdd']:.2f}", str(p["played"]), more, tokens, cost,
