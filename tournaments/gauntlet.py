@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena import registry
+
 POOL_VERSION = 1
 
 
@@ -77,11 +79,24 @@ def gauntlet_config(
         "game": pool.game,
         "rules": dict(pool.rules),
         "agents": agents,
-        "format": "gauntlet",
-        "gauntlet": {"candidates": [agent_name], "baselines": names},
+        **_seating(pool, agent_name, names),
         "matches": matches,
         "master_seed": pool.master_seed,
         "concurrency": concurrency,
         "policy": {"retries": 2, "fallback": "random_legal", "timeout_s": timeout_s},
         "output_dir": output_dir,
     }
+
+
+def _seating(pool: Pool, agent: str, opponents: list[str]) -> dict[str, Any]:
+    """Who sits where. A game of one seat per side: the agent against each opponent, sides
+    swapped. A game of factions (Werewolf, Avalon): the agent takes one seat among copies of
+    each opponent, its seat and role balanced across matches — were it given a whole faction,
+    it would hold every role of that faction at once, and its per-role ratings could not differ."""
+    engine = registry.engine_class(pool.game)(pool.rules, seed=pool.master_seed)
+    teams = engine.teams()
+    if len(set(teams.values())) == len(teams):
+        return {"format": "gauntlet", "gauntlet": {"candidates": [agent], "baselines": opponents}}
+    n = len(teams)
+    lineups = [{agent: 1, opponent: n - 1} for opponent in opponents]
+    return {"format": "round_robin", "lineups": lineups, "seating": "balanced"}

@@ -25,7 +25,7 @@ def test_every_shipped_game_has_a_pool() -> None:
 def test_each_pool_is_a_valid_gauntlet_config(game: str) -> None:
     pool = POOLS[game]
     config = tconfig.parse(gauntlet_config(pool, "http://127.0.0.1:8700", "mine"))
-    assert config.format == "gauntlet" and config.master_seed == pool.master_seed
+    assert config.format in ("gauntlet", "round_robin") and config.master_seed == pool.master_seed
     # the bots are frozen, not their ratings: every entry is rated (and ranked) by the fit
     assert config.ratings.freeze == []
     assert config.agents[0].kind == "remote"
@@ -41,3 +41,23 @@ def test_version_1_pools_are_frozen(game: str) -> None:
         (kind, {"slip": 0.0}),
         (kind, {"slip": 0.5}),
     ]
+
+
+def test_in_a_faction_game_the_agent_takes_one_seat_and_its_roles_vary() -> None:
+    """Werewolf: the agent sits once per match among an opponent's copies, its role balanced
+    across matches (given a whole faction it held seer and doctor at once, every match, and
+    its per-role ratings could not differ)."""
+    from collections import Counter
+
+    from tournaments.schedule import plan
+
+    pool = POOLS["werewolf"]
+    config = tconfig.parse(gauntlet_config(pool, "http://127.0.0.1:8700", "mine"))
+    engine_cls = registry.engine_class("werewolf")
+    roles: Counter[str] = Counter()
+    for spec in plan(config, "r"):
+        (seat,) = [s for s, entry in enumerate(spec.seats) if entry == "mine"]
+        roles[engine_cls(config.rules, seed=spec.seed).roles()[seat]] += 1
+    assert {"seer", "doctor", "werewolf", "villager"} <= set(roles)
+    opponents = {name for name, _, _ in pool.entries}
+    assert {e for spec in plan(config, "r") for e in spec.seats} == opponents | {"mine"}
