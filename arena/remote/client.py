@@ -161,7 +161,8 @@ async def fetch_info(params: RemoteParams) -> InfoReply:
     try:
         info = await link.call("/info", None, InfoReply, params.timeout_s or 30.0)
     except RemoteCallError as err:
-        if err.malformed or err.status in (404, 405, 501):  # something answers, but not the protocol
+        # something answers there, but not the protocol: say so, not only its status
+        if err.malformed or err.status in (404, 405, 501):
             why = "not the protocol's reply" if err.malformed else f"HTTP {err.status}"
             raise RemoteCallError(
                 f"{params.url} is not an arena remote agent (GET /info: {why}); "
