@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import (
@@ -85,6 +86,22 @@ class Decision(BaseModel):
         if self.silent_option is not None and self.silent_option not in ids:
             raise ValueError("silent_option must be one of the options")
         return self
+
+    @classmethod
+    def trusted(cls, **fields: Any) -> Decision:
+        """A decision from an engine's own parts, without pydantic validation: an engine builds
+        one on almost every step, and its parts are its own (option lists it keeps, literal
+        prompts). The checks still run where decisions are judged: the conformance suite
+        validates every decision of every registered game and variant. Unknown fields are a
+        ``TypeError``, as a typo must not pass silently."""
+        if not fields.keys() <= _DECISION_FIELDS.keys():
+            unknown = sorted(fields.keys() - _DECISION_FIELDS.keys())
+            raise TypeError(f"Decision has no field(s) {unknown}")
+        state = {**_DECISION_PLAIN, **fields}
+        for name, factory in _DECISION_FACTORIES:
+            if name not in fields:
+                state[name] = factory()
+        return build_trusted(cls, state, frozenset(fields))
 
     @property
     def option_ids(self) -> list[str]:
@@ -329,6 +346,14 @@ class Action(BaseModel):
 
 
 _ACTION_SET = frozenset({"seat", "choices", "text", "raw"})
+# name -> (default, default factory) of every Decision field, in declaration order
+_DECISION_FIELDS: dict[str, tuple[Any, Callable[[], Any] | None]] = {
+    name: (info.default, info.default_factory)  # type: ignore[misc]
+    for name, info in Decision.model_fields.items()
+}
+# the plain defaults (shared values, immutable) and the fields made fresh per decision
+_DECISION_PLAIN = {name: d for name, (d, factory) in _DECISION_FIELDS.items() if factory is None}
+_DECISION_FACTORIES = [(name, f) for name, (_d, f) in _DECISION_FIELDS.items() if f is not None]
 
 
 def fallback_action(decision: Decision, seat: int, policy: str, rng: random.Random) -> Action:

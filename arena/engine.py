@@ -63,6 +63,9 @@ class RulesEngine(ABC, Generic[R]):
         self._views: dict[int, tuple[int, list[GameEvent]]] = {}  # per-seat incremental views
         self._texts: dict[int, tuple[int, str]] = {}
         self._everyone: tuple[int, ...] | None = None
+        # derived data an engine keeps across states, keyed by what it depends on (never in
+        # a snapshot: it is rebuilt from the state)
+        self._memo: dict[str, Any] = {}
         self._clear_cache()
         self._setup()
         self._clear_cache()
@@ -381,7 +384,8 @@ class RulesEngine(ABC, Generic[R]):
     def snapshot(self) -> bytes:
         """An exact copy of the whole state, RNG streams included."""
         caches = (
-            "_pending_cache", "_decision_cache", "_facts_cache", "_views", "_texts", "_everyone"
+            "_pending_cache", "_decision_cache", "_facts_cache", "_views", "_texts", "_everyone",
+            "_memo",
         )  # fmt: skip
         state = {k: v for k, v in self.__dict__.items() if k not in caches}
         return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
@@ -392,4 +396,5 @@ class RulesEngine(ABC, Generic[R]):
         self._views = {}
         self._texts = {}
         self._everyone = None
+        self._memo = {}
         self._clear_cache()

@@ -95,11 +95,14 @@ class _CleanView:
     scanned (the briefing is scanned again only when the engine returns a different one).
     """
 
-    __slots__ = ("briefing", "briefing_clean", "transcript", "transcript_clean")
+    __slots__ = ("_last", "briefing", "briefing_clean", "transcript", "transcript_clean")
 
     def __init__(self) -> None:
         self.briefing = self.briefing_clean = ""
         self.transcript = self.transcript_clean = ""
+        # the parts of the last text and the text itself: a seat observed again with nothing
+        # new (a wait turn of the fixed cycle, most of them) gets the same string back
+        self._last: tuple[tuple[str, str, str | None, str | None, str], str] | None = None
 
     def text(
         self,
@@ -118,13 +121,18 @@ class _CleanView:
             else:
                 self.transcript_clean = clean(transcript)
             self.transcript = transcript
-        return compose_view(
+        parts = (self.briefing_clean, self.transcript_clean, decision, error, status)
+        if self._last is not None and self._last[0] == parts:
+            return self._last[1]
+        text = compose_view(
             self.briefing_clean,
             self.transcript_clean,
             None if decision is None else clean(decision),
             None if error is None else clean(error),
             clean(status),
         )
+        self._last = (parts, text)
+        return text
 
 
 class EnvOrderError(RuntimeError):
@@ -202,6 +210,10 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self._cycles = 0
         self._turn = 0  # index of the selected seat in the fixed cycle
         self.fallbacks: list[dict[str, Any]] = []
+        # the phase every unselected agent's info names, and the one agent whose info is a
+        # full one (its decision): a step rewrites those two infos, not every agent's
+        self._info_phase: str | None = None
+        self._info_full: str | None = None
         self._select_next(advance=False)
 
     def _select_next(self, advance: bool = True) -> None:
@@ -220,9 +232,14 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         phase = self.engine.phase
         # Only the selected agent's info says whether it owes a decision: a "pending" flag on
         # every agent's info would show any wrapper who acts at night, as the old order did.
-        for a in self.agents:
-            self.infos[a] = {"seat": self._seat[a], "phase": phase}
+        if phase != self._info_phase:
+            for a in self.agents:
+                self.infos[a] = {"seat": self._seat[a], "phase": phase}
+            self._info_phase = phase
+        elif self._info_full is not None:  # the previously selected agent's info goes plain
+            self.infos[self._info_full] = {"seat": self._seat[self._info_full], "phase": phase}
         self.infos[self.agent_selection] = self._info(self.agent_selection)
+        self._info_full = self.agent_selection
 
     def _info(self, agent: str) -> dict[str, Any]:
         """The selected agent's info: its decision (kind, legal ids, choice bounds)."""
@@ -310,7 +327,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
                 if self._attempts[agent] > self.invalid_retries:
                     self._apply_fallback(agent, seat, str(err))
         self._cycles += 1
-        self.rewards = {a: 0.0 for a in self.agents}
+        if any(self.rewards.values()):  # rewards come only at the end: mostly all zero already
+            self.rewards = {a: 0.0 for a in self.agents}
         over_cap = self.max_cycles is not None and self._cycles >= self.max_cycles * len(
             self.agents
         )
@@ -320,7 +338,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self._select_next()
         if self.engine.is_over():
             return
-        self._accumulate_rewards()
+        if any(self.rewards.values()):  # zero until the end: nothing to add
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -77,15 +77,28 @@ class Visibility(BaseModel):
 
     @classmethod
     def private(cls, *seats: int) -> Visibility:
-        return cls(scope="private", seats=tuple(sorted(set(seats))))
+        return _shared("private", None, seats)
 
     @classmethod
     def for_team(cls, team: str, seats: Iterable[int]) -> Visibility:
-        return cls(scope="team", team=team, seats=tuple(sorted(set(seats))))
+        return _shared("team", team, seats)
 
 
 _PUBLIC = Visibility(scope="public")
 _GOD = Visibility(scope="god")
+# One validated instance per (scope, team, seats): engines address the same few channels (a
+# seat, the wolves alive) on most steps, and a Visibility is frozen, so it is shared safely.
+_SHARED: dict[tuple[str, str | None, tuple[int, ...]], Visibility] = {}
+
+
+def _shared(scope: Scope, team: str | None, seats: Iterable[int]) -> Visibility:
+    key = (scope, team, tuple(sorted(set(seats))))
+    found = _SHARED.get(key)
+    if found is None:
+        found = Visibility(scope=scope, team=team, seats=key[2])
+        if len(_SHARED) < 4096:  # bounded: seats and team names are few in practice
+            _SHARED[key] = found
+    return found
 
 
 class Speech(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -21,7 +22,13 @@ class EventSink(Protocol):
 
 
 class JsonlSink:
-    """One JSON object per line; flushed per event (live tailing), fsynced on close."""
+    """One JSON object per line, fsynced on close.
+
+    Flushed before the event loop next runs anything else (live tailing sees every event
+    before the match waits on an agent), once for all the events written in between: a
+    decision writes several (the call, the decision, what the engine said), and a flush per
+    event was a few percent of a tournament's own CPU per LLM request. Without a running loop
+    (synchronous callers), every event is flushed as it is written."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -29,14 +36,28 @@ class JsonlSink:
         # A rerun of an unfinished match starts its record afresh.
         self._fh: IO[str] | None = open(path, "w", encoding="utf-8")  # noqa: SIM115
         self.count = 0
+        self._flush_due = False
 
     def write(self, event: Event) -> None:
         if self._fh is None:
             raise RuntimeError(f"sink for {self.path} is closed")
         self._fh.write(event.model_dump_json())
         self._fh.write("\n")
-        self._fh.flush()
         self.count += 1
+        if self._flush_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._fh.flush()
+            return
+        self._flush_due = True
+        loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        if self._fh is not None:
+            self._fh.flush()
 
     def close(self) -> None:
         if self._fh is None:

@@ -64,6 +64,14 @@ GAMES: list[GameInfo] = [
             "classic8": {},
             "werewolf_arena": {"preset": "werewolf_arena"},
             "secret_mafia": {"preset": "secret_mafia"},
+            # TextArena's SecretMafia-v0 as played: 6 players, no wolf talk, no belief
+            # reports (about 32 decisions a game with random legal answers, as there)
+            "secret_mafia6": {
+                "preset": "secret_mafia",
+                "n_players": 6,
+                "wolf_discussion_rounds": 0,
+                "belief_reports": "none",
+            },
             "agentscope9": {"preset": "agentscope9"},
             "comm_games7": {"preset": "comm_games7"},
             "duskmire": {"preset": "duskmire"},

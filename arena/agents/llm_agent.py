@@ -32,6 +32,7 @@ from arena.llm.config import BackendConfig, PromptOptions
 from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
 from arena.llm.parse import interpret, prompt_copy, words
 from arena.llm.prompt import (
+    SeatTranscript,
     choice_candidates,
     is_ranked_choice,
     is_turn_to_speak,
@@ -87,6 +88,7 @@ class LLMAgent(Agent):
         self.backend: Backend | None = None
         self._records: list[dict[str, Any]] = []
         self._system_cache: tuple[Any, str] | None = None
+        self._seen = SeatTranscript()  # this seat's transcript lines, kept between prompts
         self._attempt = 0
         self._last_kind: tuple[str, str] | None = None
         self._bank_version: int | None = None  # the one bank version this match reads
@@ -102,6 +104,7 @@ class LLMAgent(Agent):
         super().reset(context)
         self._records = []
         self._system_cache = None
+        self._seen = SeatTranscript()
         self._last_kind = None
         self._memory_block = None
         self._memory_record = None
@@ -166,7 +169,7 @@ class LLMAgent(Agent):
         # end: asked for JSON, SmolLM2-135M wrote its prompt back (docs/llm.md)
         plain = b.type == "local" and is_turn_to_speak(decision) and not belief
         messages, _ = render_messages(
-            obs, decision, self.config, keys, self._system(obs), plain_speech=plain
+            obs, decision, self.config, keys, self._system(obs), plain_speech=plain, seen=self._seen
         )
         request = ChatRequest(
             messages=messages,

@@ -105,18 +105,24 @@ def words(text: str) -> list[str]:
 
 def _runs(a: list[str], b: list[str], line_of: list[int]) -> tuple[int, int, int, int]:
     """The longest run of words ``a`` and ``b`` share (length, start in ``a``) and the longest
-    one that spans two lines of ``b`` (``line_of[j]`` is the line of ``b[j]``)."""
+    one that spans two lines of ``b`` (``line_of[j]`` is the line of ``b[j]``).
+
+    The common-substring table kept sparse: only the cells where the words are equal (a
+    word's positions in ``b``, ascending, so ties break as in the full table). A reply
+    against a long transcript shares few words with it, so this is far below |a| x |b|."""
+    where: dict[str, list[int]] = {}
+    for j, other in enumerate(b):
+        where.setdefault(other, []).append(j)
     best = at = across = across_at = 0
-    prev = [0] * (len(b) + 1)
+    prev: dict[int, int] = {}
     for i, word in enumerate(a):
-        cur = [0] * (len(b) + 1)
-        for j, other in enumerate(b):
-            if word == other:
-                n = cur[j + 1] = prev[j] + 1
-                if n > best:
-                    best, at = n, i - n + 1
-                if n > across and line_of[j - n + 1] != line_of[j]:
-                    across, across_at = n, i - n + 1
+        cur: dict[int, int] = {}
+        for j in where.get(word, ()):
+            n = cur[j] = prev.get(j - 1, 0) + 1
+            if n > best:
+                best, at = n, i - n + 1
+            if n > across and line_of[j - n + 1] != line_of[j]:
+                across, across_at = n, i - n + 1
         prev = cur
     return best, at, across, across_at
 

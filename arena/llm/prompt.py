@@ -262,6 +262,33 @@ def elision_start(lengths: list[int], room: int) -> int:
     return min(len(lengths), -(-need // step) * step)
 
 
+class SeatTranscript:
+    """One seat's transcript lines kept between its decisions: a seat's events only grow at
+    their end within a match, so each prompt renders the events that arrived since the last
+    one instead of the whole match again (the same lines as :func:`transcript_lines`)."""
+
+    def __init__(self) -> None:
+        self._events: list[Any] = []
+        self._lines: list[str] = []
+        self._seat: int | None = None
+
+    def lines(self, obs: Observation) -> list[str]:
+        events, done = obs.events, len(self._events)
+        grown = (
+            obs.seat == self._seat
+            and len(events) >= done
+            and (done == 0 or events[done - 1] is self._events[-1])
+        )
+        if not grown:  # another seat, match or history: start over
+            self._events, self._lines, self._seat, done = [], [], obs.seat, 0
+        if len(events) > done:
+            new = events[done:]
+            names = obs.names or _names_from(obs)
+            self._lines.extend(transcript.lines(new, obs.seat, names))
+            self._events.extend(new)
+        return self._lines
+
+
 def render_messages(
     obs: Observation,
     decision: Decision,
@@ -269,15 +296,17 @@ def render_messages(
     belief_keys: list[str],
     system: str | None = None,
     plain_speech: bool = False,
+    seen: SeatTranscript | None = None,
 ) -> tuple[list[dict[str, str]], int]:
     """Chat messages within the token budget; returns (messages, elided transcript lines).
 
     Laid out to grow only at its end between a seat's turns: the system prompt, then the
-    transcript (elided from the front in steps), then the decision request."""
+    transcript (elided from the front in steps), then the decision request. ``seen``: the
+    seat's transcript kept from its earlier prompts (rendered incrementally)."""
     belief = wants_belief(decision, params)
     sys_text = system if system is not None else system_prompt(obs, params)
     tail = decision_text(obs, decision, belief, belief_keys, plain_speech)
-    lines = transcript_lines(obs)
+    lines = seen.lines(obs) if seen is not None else transcript_lines(obs)
     budget = int(params.max_prompt_tokens * params.chars_per_token)
     # 64: the tags, the elision note and the chat template's role markers
     room = budget - len(sys_text) - max(len(tail), TAIL_RESERVE_CHARS) - 64

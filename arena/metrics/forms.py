@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from arena.metrics.attribution import FIRST_PERSON_TOKENS, NEGATIONS, fold, strip_quotes, void
 from arena.metrics.secrets import SecretSpec
-from arena.metrics.text import norm
+from arena.metrics.text import compiled, norm
 
 # Words that state a limit, whatever the game: a number next to one of them is a disclosure of
 # a gated number secret, not an offer (added to every secret whose number cues gate it).
@@ -106,19 +106,19 @@ def prepare(s: SecretSpec) -> Prepared:
     owner_tokens = {t for n in s.owner_names for t in norm(n).split() if len(t) > 2}
     cues: list[Cue] | None = None
     if s.numeric.cues is not None or (s.kind == "number" and s.aliases):
-        cues = [Cue(re.compile(c, re.I), False) for c in (s.numeric.cues or [])]
-        cues += [Cue(re.compile(c, re.I), False) for c in LIMIT_CUES]
+        cues = [Cue(compiled(c, re.I), False) for c in (s.numeric.cues or [])]
+        cues += [Cue(compiled(c, re.I), False) for c in LIMIT_CUES]
         if s.kind == "number":  # a number secret's own aliases name it (and its owner)
-            cues += [Cue(re.compile(_gapped(a), re.I), True) for a in s.aliases]
+            cues += [Cue(compiled(_gapped(a), re.I), True) for a in s.aliases]
         # game cue lists hold plain phrases too ("worth to me"): allow words inside them
         plain = [c.replace("\\ ", " ") for c in (s.numeric.cues or [])]
-        cues += [Cue(re.compile(_gapped(c), re.I), False) for c in plain
+        cues += [Cue(compiled(_gapped(c), re.I), False) for c in plain
                  if re.fullmatch(r"[\w' ]+", c) and " " in c]  # fmt: skip
     return Prepared(
         s=s, exact=exact, role_words=role_words,
-        patterns=[(re.compile(rx, re.I), lv) for rx, lv in s.patterns],
-        own_patterns=[(re.compile(rx, re.I), lv) for rx, lv in s.own_patterns],
-        cues=cues, anchors=[re.compile(a, re.I) for a in s.numeric.anchors], fuzzy=fuzzy,
+        patterns=[(compiled(rx, re.I), lv) for rx, lv in s.patterns],
+        own_patterns=[(compiled(rx, re.I), lv) for rx, lv in s.own_patterns],
+        cues=cues, anchors=[compiled(a, re.I) for a in s.numeric.anchors], fuzzy=fuzzy,
         owner_tokens=owner_tokens, semantic=semantic, n_third=n_third,
     )  # fmt: skip
 

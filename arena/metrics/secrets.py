@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena import registry
 from arena.facts import Knowledge, fact_id
+from arena.metrics.text import compiled
 from arena.registry import KnowledgeModel
 from arena.types import NumericSpec
 
@@ -64,7 +65,7 @@ class SecretSpec(BaseModel):
         for rx, level in (*self.patterns, *self.own_patterns):
             if level not in (0.5, 1.0):
                 raise ValueError(f"secret {self.id!r}: pattern level must be 0.5 or 1")
-            re.compile(rx)
+            compiled(rx, re.I)  # checked once: the tiers compile it with re.I, cached
         return self
 
     @property

@@ -4,16 +4,32 @@ The engine is an explicit state machine (no generators, so snapshots pickle): ``
 the decision being collected; a sequential stage has one ``actor``, a simultaneous stage has
 ``sim_seats`` and buffers ``answers`` until the last seat answered, then resolves them in seat
 order. Continuations between sub-flows are string tags dispatched by :meth:`_continue`.
+Both go through tables (:attr:`WerewolfBase.STAGES`, :attr:`WerewolfBase.NEXT`), filled in
+:mod:`games.werewolf.rules` once every phase mixin is defined: an unknown stage or tag is a
+``KeyError`` naming it, never a method looked up by a built name.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.engine import RulesEngine
 from arena.events import GameEvent, Visibility
-from arena.types import Action, InvalidAction, Option, Outcome
+from arena.types import Action, Decision, InvalidAction, Option, Outcome
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
+
+
+@dataclass(frozen=True)
+class Stage:
+    """How one stage is played: the decision each seat owes, and what its answers do (``on``:
+    the one answer of a sequential stage; ``resolve``: every answer of a simultaneous stage,
+    in seat order). The callables take the engine first (unbound methods)."""
+
+    decide: Callable[[Any, int], Decision]
+    on: Callable[[Any, int, Action], None] | None = None
+    resolve: Callable[[Any, dict[int, Action]], None] | None = None
 
 
 class WerewolfBase(RulesEngine[WerewolfRules]):
@@ -21,6 +37,10 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
 
     game = "werewolf"
     Rules = WerewolfRules
+
+    #: stage name -> how it is played; continuation tag -> the step it runs
+    STAGES: ClassVar[dict[str, Stage]] = {}
+    NEXT: ClassVar[dict[str, Callable[[Any], None]]] = {}
 
     # State set by WerewolfEngine._setup and the phase mixins (declared here for the type checker).
     _names: list[str]
@@ -116,7 +136,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         self.sim_seats = sorted(seats)
         self.answers = {}
         if not self.sim_seats:
-            getattr(self, f"_resolve_{stage}")({})
+            self._resolve(stage, {})
 
     def pending(self) -> list[int]:
         if self.is_over():
@@ -125,21 +145,29 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
             return [self.actor]
         return [s for s in self.sim_seats if s not in self.answers]
 
-    def decision(self, seat: int):  # type: ignore[no-untyped-def]
+    def decision(self, seat: int) -> Decision:
         if not self.owes(seat):  # cached per state
             raise KeyError(seat)
-        return getattr(self, f"_d_{self.stage}")(seat)
+        return self.STAGES[self.stage].decide(self, seat)
 
     def _apply(self, seat: int, action: Action) -> None:
         if action.belief:
             self._check_belief(action.belief)
         if self.actor is not None:
-            getattr(self, f"_on_{self.stage}")(seat, action)
+            on = self.STAGES[self.stage].on
+            if on is None:
+                raise RuntimeError(f"stage {self.stage!r} takes no sequential answer")
+            on(self, seat, action)
             return
         self.answers[seat] = action
         if all(s in self.answers for s in self.sim_seats):
-            answers = dict(sorted(self.answers.items()))
-            getattr(self, f"_resolve_{self.stage}")(answers)
+            self._resolve(self.stage, dict(sorted(self.answers.items())))
+
+    def _resolve(self, stage: str, answers: dict[int, Action]) -> None:
+        resolve = self.STAGES[stage].resolve
+        if resolve is None:
+            raise RuntimeError(f"stage {stage!r} is not simultaneous")
+        resolve(self, answers)
 
     def _check_belief(self, belief: dict[str, float]) -> None:
         """Every key of a belief report names a player (a seat number or a name): a report
@@ -155,7 +183,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
                 )
 
     def _continue(self, tag: str) -> None:
-        getattr(self, f"_next_{tag}")()
+        self.NEXT[tag](self)
 
     # -- deaths and reveals ----------------------------------------------------------
     def reveal_of(self, seat: int, mode: str) -> str | None:

@@ -35,7 +35,7 @@ class DayMixin(WerewolfBase):
             self._continue(self.lw_next)
 
     def _d_last_words(self, seat: int) -> Decision:
-        return Decision(
+        return Decision.trusted(
             kind="last_words",
             prompt="You are dying. Say your last words to everyone, or pass.",
             options=[Option.of("pass")],
@@ -110,7 +110,7 @@ class DayMixin(WerewolfBase):
         self.seq("speak", seat)
 
     def _d_speak(self, seat: int) -> Decision:
-        return Decision(
+        return Decision.trusted(
             kind="speak",
             prompt=f"Day {self.day}: it is your turn to speak to everyone (or pass).",
             options=[Option.of("pass")],
@@ -147,7 +147,7 @@ class DayMixin(WerewolfBase):
         self.sim("bid", bidders)
 
     def _d_bid(self, seat: int) -> Decision:
-        return Decision(
+        return Decision.trusted(
             kind="bid",
             prompt="How urgently do you want to speak next? 0 = only listen, 1 = general "
             "thoughts, 2 = something important, 3 = urgent, 4 = you were addressed directly.",
@@ -194,7 +194,7 @@ class DayMixin(WerewolfBase):
             if can_speak
             else "You have used all your messages today; you can only wait."
         )
-        return Decision(
+        return Decision.trusted(
             kind="async_tick",
             prompt=prompt,
             options=[Option.of("wait")],
@@ -243,7 +243,7 @@ class DayMixin(WerewolfBase):
 
     def _d_poll(self, seat: int) -> Decision:
         targets = [s for s in self.alive_seats() if s != seat or self.rules.allow_self_vote]
-        return Decision(
+        return Decision.trusted(
             kind="poll",
             prompt="Private, non-binding poll: whom would you vote to exile right now?",
             options=self.seat_options(targets),

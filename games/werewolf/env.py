@@ -26,6 +26,7 @@ given directly, explicit flags override a ``preset``):
 | ``classic8`` (default) | 8 players: 2 wolves, Seer, Doctor, 4 villagers; round-robin day; simultaneous named vote; parity; 10 days |
 | ``werewolf_arena`` | single random wolf picks; seer learns roles; bidding discussion (8 turns); vote polls; strict majority |
 | ``secret_mafia`` | ¼·N wolves (round half even); doctor cannot self-protect; random order ×3; sequential public votes; tie random |
+| ``secret_mafia6`` | ``secret_mafia`` as TextArena's SecretMafia plays it: 6 players (2 wolves, Seer, Doctor, 2 villagers), no wolf talk, no belief reports |
 | ``agentscope9`` | 9 players: 3 wolves, Seer, Witch, Hunter, 3 villagers; 3 wolf rounds; last words first night + exiled; 30 days |
 | ``comm_games7`` | 7 players: 2 wolves, Seer, Witch, Guard, 2 villagers; wolf consensus; sequential votes; side elimination (villagers) |
 | ``duskmire`` | 6 players: 2 wolves, Seer, Witch, 2 villagers; one potion per night; tie random |

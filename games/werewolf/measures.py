@@ -22,23 +22,11 @@ from typing import Any, cast
 
 from arena.events import GameEvent
 from arena.ratings.measures import AgentFigures, Figure, MeasureInfo
-from games.werewolf.suspicion import is_wolf_result, team_of
+from games.werewolf.measures_scan import Scan
+from games.werewolf.suspicion import team_of
 
-WOLF = "werewolf"
 SPECIAL_ROLES = ("seer", "doctor", "witch", "guard", "hunter")
 CLIP = 1e-4
-
-
-def _audience(event: GameEvent) -> int | None:
-    """The single seat a private event is addressed to, if it says so."""
-    seats = event.visibility.seats
-    return int(seats[0]) if len(seats) == 1 else None
-
-
-def _seat(x: Any) -> int | None:
-    if x is None or str(x) == "abstain":
-        return None
-    return int(x)
 
 
 def _ratio(num: float, den: float) -> float | None:
@@ -77,13 +65,10 @@ class _Counts(defaultdict[str, list[float]]):
         pair[1] += den
 
 
-def match_measures(
-    events: Iterable[GameEvent], agents: Mapping[int, str] | None = None
-) -> dict[str, Any]:
-    """All §14 measures of one match. ``agents`` maps seat -> agent entry name (default: the
-    seat number as a string)."""
-    event_list = list(events)
-    evs = [(e.type, e.payload) for e in event_list]
+def _read_setup(
+    evs: list[tuple[str, dict[str, Any]]],
+) -> tuple[dict[int, str], list[str], dict[str, Any], dict[str, int]]:
+    """(roles, names, rules, composition) from the setup, role and game-over events."""
     roles: dict[int, str] = {}
     names: list[str] = []
     rules: dict[str, Any] = {}
@@ -98,150 +83,49 @@ def match_measures(
         elif kind == "game_over":
             for s, r in (p.get("roles") or {}).items():
                 roles.setdefault(int(s), str(r))
-    n = len(names) or (max(roles) + 1 if roles else 0)
-    agents = {s: (agents or {}).get(s, str(s)) for s in range(n)}
-    wolves = {s for s, r in roles.items() if r == WOLF}
-    c = _Counts()
+    return roles, names, rules, composition
 
-    alive = set(range(n))
-    death_idx: dict[int, int] = {}
-    phase = ("setup", 0)
-    night_bounds: list[list[int]] = []  # [start index, end index] per night
-    day = 0
-    max_day = 0
-    wolf_target: dict[int, int | None] = {}
-    protected: dict[int, set[int]] = defaultdict(set)
-    healed: dict[int, bool] = defaultdict(bool)
-    killed_at_night: dict[int, set[int]] = defaultdict(set)
-    seer_found: list[dict[str, Any]] = []
-    known: dict[int, set[int]] = defaultdict(set)  # reporter -> seats whose team it knows
-    night_dead_public: set[int] = set()
-    revealed: set[int] = set()
-    round_ballots: list[tuple[int, int | None]] = []
-    votes: list[dict[str, Any]] = []
-    exiles: dict[int, tuple[int | None, int]] = {}
-    belief_reports: list[dict[str, Any]] = []
-    speech: dict[int, dict[str, int]] = {
-        s: {"messages": 0, "chars": 0, "wolf_messages": 0} for s in range(n)
-    }
-    bids: dict[int, dict[str, float]] = {s: {"n": 0, "sum": 0.0, "turns_won": 0} for s in range(n)}
-    turns = 0
-    outcome: dict[str, Any] = {}
 
-    for idx, (kind, p) in enumerate(evs):
-        if kind == "phase":
-            if phase[0] == "night" and night_bounds:
-                night_bounds[-1][1] = idx
-            phase = (str(p.get("phase")), int(p.get("number") or 0))
-            if phase[0] == "night":
-                night_bounds.append([idx, len(evs)])
-            else:
-                day = phase[1]
-                max_day = max(max_day, day)
-                for f in seer_found:
-                    f.setdefault("day", day)
-        elif kind == "wolf_target":
-            wolf_target[phase[1]] = _seat(p.get("target"))
-        elif kind == "protect":
-            protected[phase[1]].add(int(p["target"]))
-        elif kind == "witch_action":
-            healed[phase[1]] = healed[phase[1]] or bool(p.get("heal"))
-        elif kind == "seer_result":
-            seer = _audience(event_list[idx]) or next(
-                (s for s, r in roles.items() if r == "seer"), -1
-            )
-            target = int(p["target"])
-            known[seer].add(target)
-            if is_wolf_result(p.get("result")) and all(f["target"] != target for f in seer_found):
-                seer_found.append({"seer": seer, "target": target})
-        elif kind == "dawn":
-            night_dead_public.update(int(s) for s in p.get("dead") or [])
-            revealed.update(int(s) for s, v in (p.get("reveals") or {}).items() if v is not None)
-        elif kind == "death":
-            s = int(p["seat"])
-            alive.discard(s)
-            death_idx.setdefault(s, idx)
-            if phase[0] == "night":
-                killed_at_night[phase[1]].add(s)
-        elif kind == "ballot" and not p.get("poll"):
-            round_ballots.append((int(p["voter"]), _seat(p.get("target"))))
-        elif kind == "vote_result":
-            ballots = round_ballots or [
-                (int(v), _seat(t)) for v, t in (p.get("ballots") or {}).items()
-            ]
-            votes.append(
-                {"day": day, "revote": bool(p.get("revote")), "alive": set(alive),
-                 "wolves": wolves & alive, "ballots": ballots}
-            )  # fmt: skip
-            round_ballots = []
-        elif kind == "exile":
-            exiles[day] = (_seat(p.get("seat")), idx)
-            if p.get("seat") is not None and p.get("reveal") is not None:
-                revealed.add(int(p["seat"]))
-        elif kind == "belief":
-            reporter = int(p["seat"])
-            public_known = set(revealed)
-            if rules.get("wolf_targets", "non_wolves") == "non_wolves" and not composition.get(
-                "witch"
-            ):
-                public_known |= night_dead_public
-            own = (wolves if reporter in wolves else set()) | known[reporter]
-            belief_reports.append(
-                {"seat": reporter, "day": day, "beliefs": p.get("beliefs") or {},
-                 "known": (public_known | own) - {reporter}}
-            )  # fmt: skip
-        elif kind in ("message", "last_words", "wolf_message"):
-            s = int(p["seat"])
-            if kind == "wolf_message":
-                speech[s]["wolf_messages"] += 1
-            else:
-                speech[s]["messages"] += 1
-                speech[s]["chars"] += len(str(p.get("text") or ""))
-        elif kind == "bid":
-            s = int(p["seat"])
-            bids[s]["n"] += 1
-            bids[s]["sum"] += float(p["bid"])
-        elif kind == "turn" and rules.get("discussion_mode") == "bidding":
-            bids[int(p["seat"])]["turns_won"] += 1
-            turns += 1
-        elif kind == "game_over":
-            outcome = p
-            if phase[0] == "night" and night_bounds:
-                night_bounds[-1][1] = idx
-
-    # -- outcome and win rates (§14.1) ------------------------------------------------------
-    label = str(outcome.get("outcome") or "")
-    winners = [str(w) for w in outcome.get("winners") or []]
-    aborted = not outcome or label == "aborted"
+def _outcome_counts(
+    c: _Counts, scan: Scan, agents: dict[int, str], n: int
+) -> tuple[str, list[str], bool, bool, dict[int, dict[str, Any]]]:
+    """Outcome and win rates (§14.1): (label, winners, aborted, draw, per-seat records)."""
+    label = str(scan.outcome.get("outcome") or "")
+    winners = [str(w) for w in scan.outcome.get("winners") or []]
+    aborted = not scan.outcome or label == "aborted"
     draw = not aborted and not winners
     seats: dict[int, dict[str, Any]] = {}
     for s in range(n):
-        role = roles.get(s, "villager")
+        role = scan.roles.get(s, "villager")
         team = team_of(role) or "village"
         score = 0.5 if draw else float(team in winners)
         seats[s] = {"agent": agents[s], "role": role, "team": team, "score": score,
-                    "alive_end": s not in death_idx}  # fmt: skip
-    if not aborted:
-        c.add("village_win", 0.5 if draw else float("village" in winners))
-        c.add("wolves_win", 0.5 if draw else float("wolves" in winners))
-        c.add("draw", float(draw))
-        c.add("cap", float(label.startswith("draw") or "cap" in label))
-        c.add("length_days", float(max_day))
-        for key in {(a, seats[s]["team"]) for s, a in agents.items()}:
-            c.add(
-                f"wr|{key[0]}|{key[1]}",
-                next(seats[s]["score"] for s in seats if (agents[s], seats[s]["team"]) == key),
-            )
-            c.add(f"draw|{key[0]}|{key[1]}", float(draw))
-        for key in {(a, seats[s]["role"]) for s, a in agents.items()}:
-            c.add(
-                f"wr_role|{key[0]}|{key[1]}",
-                next(seats[s]["score"] for s in seats if (agents[s], seats[s]["role"]) == key),
-            )
+                    "alive_end": s not in scan.death_idx}  # fmt: skip
+    if aborted:
+        return label, winners, aborted, draw, seats
+    c.add("village_win", 0.5 if draw else float("village" in winners))
+    c.add("wolves_win", 0.5 if draw else float("wolves" in winners))
+    c.add("draw", float(draw))
+    c.add("cap", float(label.startswith("draw") or "cap" in label))
+    c.add("length_days", float(scan.max_day))
+    for key in {(a, seats[s]["team"]) for s, a in agents.items()}:
+        c.add(
+            f"wr|{key[0]}|{key[1]}",
+            next(seats[s]["score"] for s in seats if (agents[s], seats[s]["team"]) == key),
+        )
+        c.add(f"draw|{key[0]}|{key[1]}", float(draw))
+    for key in {(a, seats[s]["role"]) for s, a in agents.items()}:
+        c.add(
+            f"wr_role|{key[0]}|{key[1]}",
+            next(seats[s]["score"] for s in seats if (agents[s], seats[s]["role"]) == key),
+        )
+    return label, winners, aborted, draw, seats
 
-    # -- votes (§14.2, §14.3, §14.5) -----------------------------------------------------------
-    vote_days = [v for v in votes if not v["revote"]]
-    for v in vote_days:
+
+def _vote_counts(c: _Counts, scan: Scan, agents: dict[int, str]) -> None:
+    """Votes (§14.2, §14.3, §14.5): accuracy against chance, escapes, suspicion, exiles."""
+    roles, wolves = scan.roles, scan.wolves
+    for v in (v for v in scan.votes if not v["revote"]):
         a_d, w_d = v["alive"], v["wolves"]
         chance = len(w_d) / (len(a_d) - 1) if len(a_d) > 1 else 0.0
         village_ballots = [(x, t) for x, t in v["ballots"] if x not in w_d and t is not None]
@@ -250,7 +134,7 @@ def match_measures(
             for suffix in ("", f"|{agents[x]}") + (("|seer",) if roles.get(x) == "seer" else ()):
                 c.add("va" + suffix, hit)
                 c.add("va_chance" + suffix, chance)
-        exiled = exiles.get(v["day"], (None, 0))[0]
+        exiled = scan.exiles.get(v["day"], (None, 0))[0]
         if w_d:
             c.add("wolf_escape", float(exiled not in w_d))
         for w in w_d:
@@ -263,37 +147,45 @@ def match_measures(
         if exiled is not None:
             c.add("exile_acc", float(exiled in wolves))
 
-    # -- village effectiveness (§14.3) ---------------------------------------------------------
-    for f in seer_found:
+
+def _village_counts(c: _Counts, scan: Scan) -> None:
+    """Village effectiveness (§14.3): the Seer's finds used, night saves."""
+    exiles = scan.exiles
+    for f in scan.seer_found:
         exile_day = next((d for d, (s, _) in exiles.items() if s == f["target"]), None)
         used = 0.0
         if exile_day is not None and "day" in f and f["day"] <= exile_day <= f["day"] + 1:
-            used = float(death_idx.get(f["seer"], len(evs)) > exiles[exile_day][1])
+            used = float(scan.death_idx.get(f["seer"], scan.n_events) > exiles[exile_day][1])
         c.add("seer_info_use", used)
-    for night, attacked in wolf_target.items():
+    for night, attacked in scan.wolf_target.items():
         if attacked is not None:
-            saved = attacked not in killed_at_night[night] and (
-                attacked in protected[night] or healed[night]
+            saved = attacked not in scan.killed_at_night[night] and (
+                attacked in scan.protected[night] or scan.healed[night]
             )
             c.add("save_rate", float(saved))
 
-    # -- key-role survival (§14.4) --------------------------------------------------------
-    nights = len(night_bounds)
-    for s, role in roles.items():
+
+def _survival_counts(c: _Counts, scan: Scan) -> None:
+    """Key-role survival (§14.4): to the end, through night 1, share of nights lived."""
+    bounds = scan.night_bounds
+    nights = len(bounds)
+    for s, role in scan.roles.items():
         if role not in SPECIAL_ROLES:
             continue
-        d_idx = death_idx.get(s, len(evs) + 1)
-        c.add(f"{role}_surv", float(s not in death_idx))
-        c.add(
-            f"{role}_n1",
-            float(bool(night_bounds) and night_bounds[0][0] < d_idx < night_bounds[0][1]),
-        )
+        d_idx = scan.death_idx.get(s, scan.n_events + 1)
+        c.add(f"{role}_surv", float(s not in scan.death_idx))
+        c.add(f"{role}_n1", float(bool(bounds) and bounds[0][0] < d_idx < bounds[0][1]))
         if nights:
-            c.add(f"{role}_life", sum(d_idx >= end for _, end in night_bounds) / nights)
+            c.add(f"{role}_life", sum(d_idx >= end for _, end in bounds) / nights)
 
-    # -- deduction (§14.6) ------------------------------------------------------------------
+
+def _deduction_counts(
+    c: _Counts, scan: Scan, agents: dict[int, str], n: int
+) -> list[dict[str, Any]]:
+    """Deduction (§14.6): each belief report scored over every other player and over those
+    whose side the reporter was not told; returns the per-report records."""
     reports = []
-    for rep in belief_reports:
+    for rep in scan.belief_reports:
         i = rep["seat"]
         raw = {}
         for k, val in rep["beliefs"].items():
@@ -301,11 +193,11 @@ def match_measures(
                 raw[int(k)] = float(val)
             except (TypeError, ValueError):
                 continue  # unparseable: missing, never 0.5
-        truth = {j: j in wolves for j in range(n) if j != i}
+        truth = {j: j in scan.wolves for j in range(n) if j != i}
         truth_nt = {j: y for j, y in truth.items() if j not in rep["known"]}
         full, nt = deduction(raw, truth), deduction(raw, truth_nt)
-        record = {"seat": i, "agent": agents.get(i, str(i)), "role": roles.get(i), "day": rep["day"],
-                  "missing": len(truth) - cast(float, full["n"]), **full,
+        record = {"seat": i, "agent": agents.get(i, str(i)), "role": scan.roles.get(i),
+                  "day": rep["day"], "missing": len(truth) - cast(float, full["n"]), **full,
                   **{f"{k}_nt": v for k, v in nt.items()}}  # fmt: skip
         reports.append(record)
         for metric in ("da", "bce", "auc", "da_nt", "bce_nt", "auc_nt"):
@@ -313,24 +205,47 @@ def match_measures(
                 c.add(metric, record[metric])
                 c.add(f"{metric}|role={record['role']}", record[metric])
                 c.add(f"{metric}|agent={record['agent']}", record[metric])
+    return reports
 
-    # -- other descriptors (§14.7) -----------------------------------------------------------
+
+def _descriptor_counts(c: _Counts, scan: Scan, n: int) -> None:
+    """Other descriptors (§14.7): messages, characters, wolf-channel messages, bids."""
+    speech, bids = scan.speech, scan.bids
     if n:
         c.add("messages_per_player", sum(x["messages"] for x in speech.values()), n)
         c.add("chars_per_player", sum(x["chars"] for x in speech.values()), n)
-        c.add(
-            "wolf_messages_per_wolf", sum(speech[w]["wolf_messages"] for w in wolves), len(wolves)
-        )
+        wolf_said = sum(speech[w]["wolf_messages"] for w in scan.wolves)
+        c.add("wolf_messages_per_wolf", wolf_said, len(scan.wolves))
     n_bids = sum(b["n"] for b in bids.values())
     if n_bids:
         c.add("mean_bid", sum(b["sum"] for b in bids.values()), n_bids)
 
+
+def match_measures(
+    events: Iterable[GameEvent], agents: Mapping[int, str] | None = None
+) -> dict[str, Any]:
+    """All §14 measures of one match. ``agents`` maps seat -> agent entry name (default: the
+    seat number as a string)."""
+    event_list = list(events)
+    evs = [(e.type, e.payload) for e in event_list]
+    roles, names, rules, composition = _read_setup(evs)
+    n = len(names) or (max(roles) + 1 if roles else 0)
+    seat_agents = {s: (agents or {}).get(s, str(s)) for s in range(n)}
+    scan = Scan(n, roles, rules, composition)
+    scan.run(event_list, evs)
+    c = _Counts()
+    label, winners, aborted, draw, seats = _outcome_counts(c, scan, seat_agents, n)
+    _vote_counts(c, scan, seat_agents)
+    _village_counts(c, scan)
+    _survival_counts(c, scan)
+    reports = _deduction_counts(c, scan, seat_agents, n)
+    _descriptor_counts(c, scan, n)
     counts = {k: [float(a), float(b)] for k, (a, b) in c.items()}
     return {
         "outcome": label or None, "winners": winners, "aborted": aborted, "draw": draw,
-        "n_players": n, "length_days": max_day, "nights": nights, "seats": seats,
-        "counts": counts, "values": {k: _ratio(a, b) for k, (a, b) in counts.items()},
-        "beliefs": reports, "speech": speech, "bids": bids, "turns": turns,
+        "n_players": n, "length_days": scan.max_day, "nights": len(scan.night_bounds),
+        "seats": seats, "counts": counts, "values": {k: _ratio(a, b) for k, (a, b) in counts.items()},
+        "beliefs": reports, "speech": scan.speech, "bids": scan.bids, "turns": scan.turns,
     }  # fmt: skip
 
 

@@ -33,7 +33,7 @@ class NightMixin(WerewolfBase):
 
     def _d_wolf_discuss(self, seat: int) -> Decision:
         partners = ", ".join(self.n(w) for w in self.alive_wolves() if w != seat)
-        return Decision(
+        return Decision.trusted(
             kind="wolf_discuss",
             prompt=f"Night {self.night}: talk privately with your fellow wolves ({partners}) "
             "about whom to attack, or pass.",
@@ -110,7 +110,7 @@ class NightMixin(WerewolfBase):
         if kind == "wolf_target" and self.rules.wolf_may_skip:
             opts.append(Option.of("no_kill", "no kill"))
         simultaneous = kind != "wolf_target" or self.rules.wolf_decision != "single_random"
-        return Decision(
+        return Decision.trusted(
             kind=kind,
             prompt=f"Night {self.night}: {prompts[kind]}",
             options=opts,
@@ -245,7 +245,7 @@ class NightMixin(WerewolfBase):
         self._dawn()
 
     def _d_witch_heal(self, seat: int) -> Decision:
-        return Decision(
+        return Decision.trusted(
             kind="witch_heal",
             prompt="Use your healing potion on tonight's victim? (one use per game)",
             options=[Option.of("heal"), Option.of("skip")],
@@ -266,7 +266,7 @@ class NightMixin(WerewolfBase):
 
     def _d_witch_poison(self, seat: int) -> Decision:
         opts = self.seat_options([s for s in self.alive_seats() if s != seat])
-        return Decision(
+        return Decision.trusted(
             kind="witch_poison",
             prompt="Poison a player tonight? (one use per game) Choose a player or none.",
             options=[*opts, Option.of("none")],

@@ -14,6 +14,7 @@ from arena.engine import NAME_POOL
 from arena.events import Visibility
 from arena.facts import with_implications
 from arena.types import Option, Outcome, PrivateFact
+from games.werewolf.base import Stage
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
 from games.werewolf.day import DayMixin
 from games.werewolf.knowledge import IMPLICATIONS
@@ -111,8 +112,23 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         Seer learns the side (or, with ``seer_result: role``, the role) of each seat it
         inspected; a reveal on death makes the side (and with a role reveal the role) public;
         the Hunter's shot names the Hunter publicly; the end shows every role. Knowing a seat
-        is a wolf tells its role (``IMPLICATIONS``), for a team reveal and a Seer alike."""
+        is a wolf tells its role (``IMPLICATIONS``), for a team reveal and a Seer alike.
+
+        Built again only when what it depends on changed (a Seer's result, a reveal, a role
+        named, the end): most decisions change none of it."""
         over = self.result is not None or self.phase == "end"
+        key = (
+            over,
+            tuple((seer, tuple(sorted(res.items()))) for seer, res in self.seer_results.items()),
+            tuple(sorted(self.revealed.items())),
+            tuple(sorted(self.role_told)),
+        )
+        memo = self._memo.get("facts")
+        if memo is None or memo[0] != key:
+            memo = self._memo["facts"] = (key, self._private_facts(over))
+        return list(memo[1])
+
+    def _private_facts(self, over: bool) -> list[PrivateFact]:
         inspected_by: dict[int, set[int]] = {}
         for seer, results in self.seer_results.items():
             for target in results:
@@ -230,3 +246,41 @@ class WerewolfEngine(NightMixin, DayMixin, VoteMixin):
         lines.append(f"The village wins when no wolf is alive; {win}.")
         lines.append(f"Rules: {r.summary()}.")
         return "\n".join(lines)
+
+
+_E = WerewolfEngine
+# The dispatch tables of the state machine (see games.werewolf.base): every stage a seat can
+# owe a decision in, and every continuation tag a sub-flow hands on to.
+WerewolfEngine.STAGES = {
+    "wolf_discuss": Stage(_E._d_wolf_discuss, on=_E._on_wolf_discuss),
+    "night": Stage(_E._d_night, resolve=_E._resolve_night),
+    "witch_heal": Stage(_E._d_witch_heal, on=_E._on_witch_heal),
+    "witch_poison": Stage(_E._d_witch_poison, on=_E._on_witch_poison),
+    "last_words": Stage(_E._d_last_words, on=_E._on_last_words),
+    "speak": Stage(_E._d_speak, on=_E._on_speak),
+    "bid": Stage(_E._d_bid, resolve=_E._resolve_bid),
+    "async_tick": Stage(_E._d_async_tick, resolve=_E._resolve_async_tick),
+    "poll": Stage(_E._d_poll, resolve=_E._resolve_poll),
+    "vote": Stage(_E._d_vote, on=_E._on_vote, resolve=_E._resolve_vote),
+    "hunter_shot": Stage(_E._d_hunter_shot, on=_E._on_hunter_shot),
+    "belief": Stage(_E._d_belief, resolve=_E._resolve_belief),
+}
+WerewolfEngine.NEXT = {
+    "night": _E._next_night,
+    "after_dawn": _E._next_after_dawn,
+    "witch": _E._next_witch,
+    "day": _E._next_day,
+    "last_words": _E._next_last_words,
+    "discussion": _E._next_discussion,
+    "turn": _E._next_turn,
+    "after_turn": _E._next_after_turn,
+    "bid_round": _E._next_bid_round,
+    "async_tick": _E._next_async_tick,
+    "after_tick": _E._next_after_tick,
+    "vote": _E._next_vote,
+    "exile_hunter": _E._next_exile_hunter,
+    "hunter": _E._next_hunter,
+    "day_end": _E._next_day_end,
+    "cap_check": _E._next_cap_check,
+    "finish": _E._next_finish,
+}

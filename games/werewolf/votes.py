@@ -36,7 +36,7 @@ class VoteMixin(WerewolfBase):
         if self.rules.allow_abstain:
             opts.append(Option.of("abstain"))
         what = "Revote among the tied players" if self.revote else "Vote to exile a player"
-        return Decision(
+        return Decision.trusted(
             kind="revote" if self.revote else "vote",
             prompt=f"Day {self.day}: {what}.",
             options=opts,
@@ -161,7 +161,7 @@ class VoteMixin(WerewolfBase):
         opts = self.seat_options(self._hunter_targets(seat))
         if self.rules.hunter_may_decline:
             opts.append(Option.of("decline"))
-        return Decision(
+        return Decision.trusted(
             kind="hunter_shot",
             prompt="You are the Hunter and you are dying: shoot one player now.",
             options=opts,
@@ -283,7 +283,7 @@ class VoteMixin(WerewolfBase):
 
     def _d_belief(self, seat: int) -> Decision:
         others = ", ".join(f"{s}={self.n(s)}" for s in range(self.n_seats) if s != seat)
-        return Decision(
+        return Decision.trusted(
             kind="belief",
             prompt="Private report (nobody else sees it): for every other player, your "
             'probability that they are a werewolf, as {"belief": {"<seat>": p, ...}}. '

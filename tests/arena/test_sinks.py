@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from arena.events import Event
-from arena.sinks import GuardedSink, read_jsonl
+from arena.sinks import GuardedSink, JsonlSink, read_jsonl
 from tests.tournaments.test_executor import make_config
 from tournaments.executor import Tournament
 
@@ -69,3 +69,32 @@ def test_read_jsonl_names_a_bad_line_before_the_end(tmp_path: Path) -> None:
     assert next(events).seq == 0
     with pytest.raises(RecordError, match=r"m\.jsonl:2: not an event"):
         next(events)
+
+
+def test_a_jsonl_record_is_on_disk_before_the_match_waits(tmp_path: Path) -> None:
+    """Events written in one burst are flushed together, but before the loop runs anything
+    else: a reader tailing the file (the TUI on a run directory) sees every event of a
+    decision while the match waits on its next agent; synchronous writers flush at once."""
+    path = tmp_path / "m.jsonl"
+
+    def lines() -> int:
+        return len(path.read_text(encoding="utf-8").splitlines())
+
+    async def burst() -> list[int]:
+        sink = JsonlSink(path)
+        for seq in range(3):
+            sink.write(Event(type="x", seq=seq, match_id="m"))
+        await asyncio.sleep(0)  # the match awaits its next agent
+        seen = [lines()]
+        sink.write(Event(type="x", seq=3, match_id="m"))
+        await asyncio.sleep(0)
+        seen.append(lines())
+        sink.close()
+        return seen
+
+    assert asyncio.run(burst()) == [3, 4]
+    sink = JsonlSink(path)  # no running loop: flushed as written
+    sink.write(Event(type="x", seq=0, match_id="m"))
+    assert lines() == 1
+    sink.close()
+    assert [e.seq for e in read_jsonl(path)] == [0]

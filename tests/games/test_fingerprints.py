@@ -278,6 +278,13 @@ EXPECTED = {
         "renders": "8e5a6b25388375d7",
         "outcomes": "53d9231ae2385d6c",
     },
+    # added with the variant; the same hashes on the code before the engine step work
+    ("werewolf", "secret_mafia6"): {
+        "events": "97acd18df2f08c84",
+        "observations": "6ac37ed7ae2535b2",
+        "renders": "bcab1b1b773cfc22",
+        "outcomes": "dfccdc448bd0b09f",
+    },
     ("werewolf", "agentscope9"): {
         "events": "ed10de33399c7491",
         "observations": "010b27be87ae19a0",

@@ -8,7 +8,7 @@ import json
 from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event, Speech, Visibility
 from arena.llm.parse import interpret
-from arena.llm.prompt import output_schema, render_messages
+from arena.llm.prompt import SeatTranscript, output_schema, render_messages
 from arena.transcript import speech_line
 from arena.types import Decision, Observation, Option
 
@@ -206,3 +206,22 @@ def test_a_local_reask_of_a_decision_with_moves_ranks_its_options():
     # a turn to speak has no move to rank: the re-ask asks for words again
     assert agent.build_request(obs([], error="x"), SPEAK).choices is None
     assert LLMAgent(name="gpt").build_request(obs([], error="x"), offer).choices is None
+
+
+def test_a_seats_transcript_kept_between_prompts_renders_as_a_whole_one_would() -> None:
+    """Each prompt renders only the events since the seat's last one; the messages equal a
+    render of the whole history, and a history that is not a continuation starts over."""
+    events = [
+        ev(k, f"{NAMES[k % 3]}: line {k}.", actor=k % 3) if k % 2 else ev(k, f"Narrated {k}.")
+        for k in range(12)
+    ]
+    seen = SeatTranscript()
+    for upto in (1, 2, 5, 5, 9, 12):
+        o = obs(events[:upto])
+        kept, _ = render_messages(o, VOTE, LLMAgentParams(), ["1", "2"], seen=seen)
+        whole, _ = render_messages(o, VOTE, LLMAgentParams(), ["1", "2"])
+        assert kept == whole
+    other = [ev(k, f"Bo: another match {k}.", actor=1) for k in range(3)]
+    kept, _ = render_messages(obs(other), VOTE, LLMAgentParams(), ["1", "2"], seen=seen)
+    assert kept == render_messages(obs(other), VOTE, LLMAgentParams(), ["1", "2"])[0]
+    assert "line 11" not in kept[1]["content"]
