@@ -48,7 +48,10 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("--max-seconds", type=float, help="stop by itself after this many seconds")
     p.set_defaults(func=cmd_serve_agent)
+    _add_gauntlet(sub)
 
+
+def _add_gauntlet(sub: Any) -> None:
     p = sub.add_parser(
         "gauntlet",
         help="rate a remote agent against a game's frozen reference opponents",

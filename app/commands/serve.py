@@ -113,19 +113,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
             args.model_path, args.gguf_file, args.batch_window, args.max_batch
         )
         model = args.model or "local"
+    return _serve(args, make_app(engine, model, api_key), model)
+
+
+def _serve(args: argparse.Namespace, app: Any, model: str) -> int:
+    """Bind first (a busy port: one error line, exit 2, no banner), then announce and serve."""
     import uvicorn
 
     from app.startup import listen, report
     from arena.errors import ConfigError
 
     try:
-        sock = listen(args.host, args.port)  # bound before the banner says it listens
+        sock = listen(args.host, args.port)
     except ConfigError as err:
         return report(err.problems)
-    config = uvicorn.Config(
-        make_app(engine, model, api_key), host=args.host, port=args.port, log_level="warning"
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     )
-    server = uvicorn.Server(config)
 
     async def main() -> None:
         if args.max_seconds:

@@ -163,7 +163,7 @@ async def fetch_info(params: RemoteParams) -> InfoReply:
     except RemoteCallError as err:
         # something answers there, but not the protocol: say so, not only its status
         if err.malformed or err.status in (404, 405, 501):
-            why = "not the protocol's reply" if err.malformed else f"HTTP {err.status}"
+            why = str(err).split(": ", 1)[-1] if err.malformed else f"HTTP {err.status}"
             raise RemoteCallError(
                 f"{params.url} is not an arena remote agent (GET /info: {why}); "
                 "docs/remote.md describes the protocol"
