@@ -56,8 +56,10 @@ def _add_gauntlet(sub: Any) -> None:
         "gauntlet",
         help="rate a remote agent against a game's frozen reference opponents",
         description="Plays the agent at URL against every opponent of the game's reference "
-        "pool (rule bots at fixed slip levels, fixed rules and seeds; --list-pools), sides "
-        "swapped, then prints the board with 95% intervals and each entry's harness health.",
+        "pool (rule bots at fixed slip levels, fixed rules and seeds; --list-pools): head "
+        "to head with sides swapped, or, in a game of factions, in one seat among the "
+        "opponent's copies with its role balanced across matches; then prints the board "
+        "(every entry rated, 95%% intervals) with each entry's harness health.",
     )
     p.add_argument("--agent", metavar="URL", help="the remote agent's base URL")
     p.add_argument("--game", help="the game (a pool per registered game)")
