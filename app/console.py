@@ -8,6 +8,7 @@ markup off (or escaped) and control characters shown, never sent to the terminal
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,22 @@ from rich.console import Console
 
 from app.wording import count
 
-console = Console()
+#: The width of tables written to a pipe or a file (logs, CI): wide enough that names and
+#: intervals are not cut to ``ag…``, as they would be at the 80 columns a terminal-less
+#: console assumes. ``COLUMNS`` in the environment still wins.
+PIPED_WIDTH = 200
+
+
+def stdout_console() -> Console:
+    """The console of a command's output: the terminal's width on a terminal, else
+    :data:`PIPED_WIDTH` columns (or ``COLUMNS``)."""
+    found = Console()
+    if found.is_terminal or os.environ.get("COLUMNS"):
+        return found
+    return Console(width=PIPED_WIDTH)
+
+
+console = stdout_console()
 err_console = Console(stderr=True)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import socket
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -77,3 +78,13 @@ def remove_if_new(run_dir: Path, existed: bool) -> None:
     """Remove a run directory this invocation created, when the run could not start."""
     if not existed and run_dir.is_dir() and not (run_dir / "arena.sqlite").exists():
         shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, bound before a server says anything: a busy port or
+    an unknown host is a ConfigError (one line, exit 2), never a server's traceback."""
+    try:
+        return socket.create_server((host, port), backlog=2048)
+    except OSError as err:
+        why = err.strerror or str(err)
+        raise ConfigError(f"cannot listen on {host}:{port}: {why}") from None

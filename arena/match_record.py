@@ -7,6 +7,7 @@ Functions here take values (the spec, the rules engine, the counts), never the r
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,6 +121,23 @@ def shown_record(
     if shown["error"]:
         out["error"] = shown["error"]
     return out
+
+
+#: The most characters of an answer's ``meta`` (as compact JSON) that a record keeps.
+META_MAX_CHARS = 4000
+
+
+def meta_record(meta: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``meta`` field of a decision record: an agent's own annotations of its answer, kept
+    as plain JSON data and bounded (a longer one is kept as its JSON text cut to
+    :data:`META_MAX_CHARS`, marked ``truncated``). Agent-written, so untrusted: whoever prints
+    it escapes it like any agent text. Empty when the answer had none."""
+    if not meta:
+        return {}
+    text = json.dumps(meta, ensure_ascii=False, separators=(",", ":"), default=str)
+    if len(text) <= META_MAX_CHARS:
+        return {"meta": json.loads(text)}
+    return {"meta": {"truncated": True, "json": text[:META_MAX_CHARS]}}
 
 
 @dataclass(frozen=True)

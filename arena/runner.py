@@ -20,7 +20,7 @@ import traceback
 from typing import Any
 
 from arena import registry, transcript
-from arena.agents.base import Agent, AgentForfeit
+from arena.agents.base import Agent, AgentForfeit, timed_out
 from arena.deadline import DecisionClock, current_clock
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event
@@ -28,7 +28,14 @@ from arena.facts import FactTracker
 from arena.health_count import HealthCount
 from arena.match_agents import close_agents, reset_agents, seat_agents, tell_match_end
 from arena.match_log import StampedLog
-from arena.match_record import MatchRecorder, SeatCounts, finish_record, record_start, shown_record
+from arena.match_record import (
+    MatchRecorder,
+    SeatCounts,
+    finish_record,
+    meta_record,
+    record_start,
+    shown_record,
+)
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec
 from arena.sinks import EventSink
 from arena.types import Action, Decision, InvalidAction, Observation
@@ -167,9 +174,10 @@ class MatchRunner:
                 self._trouble[seat].add("timeout")
                 limit = self.agents[seat].time_limit(self.policy.timeout_s)
                 error = str(err) or f"no answer within {limit}s"
-                mark = getattr(self.agents[seat], "mark_timed_out", None)
-                if mark is not None:  # its cancelled call record says why (issue 15, item 11)
-                    mark()
+                gone = timed_out(self.agents[seat], error)
+                if gone is not None:  # that time-out was one too many: the seat forfeits now
+                    error = self._gone[seat] = gone
+                    attempt = self.policy.retries
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # an agent bug must not crash the match
@@ -238,6 +246,7 @@ class MatchRunner:
             kind=kind,
             action=action.summary(),
             shown=shown_record(self._shown.get(seat), self._briefed, seat),
+            **meta_record(action.meta),
         )
         if action.belief:
             self.recorder.note(

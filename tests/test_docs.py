@@ -175,3 +175,18 @@ def test_readme_command_table_lists_exactly_the_cli_commands() -> None:
     real = cli_commands()
     assert sorted(set(table) - real) == [], "README names commands the CLI does not have"
     assert sorted(real - set(table)) == [], "CLI commands missing from README's command table"
+
+
+FULL_HASH = re.compile(r"(?:prompt hash(?:es)?|prompt\.hash)[:\s]+[0-9a-f]{12,}")
+
+
+def test_docs_show_no_full_prompt_hash() -> None:
+    """A prompt hash covers whole template and renderer modules, so it changes with any
+    release that edits them: a page shows it shortened (``278a…``) and says so, never as a
+    value a reader's run would be expected to print."""
+    found = [
+        f"{path.relative_to(ROOT)}: {m.group(0)}"
+        for path in doc_files()
+        for m in FULL_HASH.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

@@ -3,21 +3,19 @@ config that rates one agent against it (``arena gauntlet --agent URL --game GAME
 
 A pool never changes under its name: its bots, their ``slip`` levels, the rules and the master
 seed are fixed, so two agents rated against ``werewolf-ref@1`` met the same opponents on the
-same deals. A change is a new version (a new entry in ``POOLS``), never an edit of an old one.
+same deals. The opponents' ratings are not fixed: the board rates them in the same fit as the
+agent (the bots are frozen, not their μ), so every rank on it is an estimate with its interval.
+A change is a new version (a new entry in ``POOLS``), never an edit of an old one.
 """
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from arena.results import MatchResult
+from arena import registry
 
 POOL_VERSION = 1
-TIMEOUT_PREFIX = "no answer within"  # how the runner words a time-out (invalid_action.error)
 
 
 @dataclass(frozen=True)
@@ -59,7 +57,7 @@ POOLS: dict[str, Pool] = {
 def gauntlet_config(
     pool: Pool,
     agent_url: str,
-    agent_name: str = "agent",
+    agent_name: str,
     token_env: str | None = None,
     matches: int = 10,
     concurrency: int = 8,
@@ -81,9 +79,7 @@ def gauntlet_config(
         "game": pool.game,
         "rules": dict(pool.rules),
         "agents": agents,
-        "format": "gauntlet",
-        "gauntlet": {"candidates": [agent_name], "baselines": names},
-        "ratings": {"freeze": names},
+        **_seating(pool, agent_name, names),
         "matches": matches,
         "master_seed": pool.master_seed,
         "concurrency": concurrency,
@@ -92,40 +88,15 @@ def gauntlet_config(
     }
 
 
-def harness_health(results: list[MatchResult], matches_dir: Path) -> dict[str, dict[str, int]]:
-    """Per agent entry: seats played, invalid answers, fallbacks, time-outs and forfeits
-    (a forfeited match whose reward -1 is the entry's seat), from the results and records."""
-    out: dict[str, Counter[str]] = {}
-    for r in results:
-        for s in r.seats:
-            c = out.setdefault(s.agent, Counter())
-            c["seats"] += 1
-            c["invalid"] += s.invalid
-            c["fallbacks"] += s.fallbacks
-            if r.status == "forfeited" and s.reward < 0:
-                c["forfeits"] += 1
-        for entry in _timed_out(matches_dir / f"{r.match_id}.jsonl"):
-            out.setdefault(entry, Counter())["timeouts"] += 1
-    keys = ("seats", "invalid", "fallbacks", "timeouts", "forfeits")
-    return {a: {k: c[k] for k in keys} for a, c in sorted(out.items())}
-
-
-def _timed_out(path: Path) -> list[str]:
-    """The agent entry of each time-out in one match record."""
-    if not path.exists():
-        return []
-    seats: dict[str, str] = {}
-    found: list[str] = []
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            if '"ground_truth"' not in line and TIMEOUT_PREFIX not in line:
-                continue  # most lines: no parse needed
-            event = json.loads(line)
-            payload = event.get("payload") or {}
-            if event.get("type") == "ground_truth":
-                seats = payload.get("seats") or {}
-            elif event.get("type") == "invalid_action" and str(payload.get("error", "")).startswith(
-                TIMEOUT_PREFIX
-            ):
-                found.append(seats.get(str(event.get("actor")), "?"))
-    return found
+def _seating(pool: Pool, agent: str, opponents: list[str]) -> dict[str, Any]:
+    """Who sits where. A game of one seat per side: the agent against each opponent, sides
+    swapped. A game of factions (Werewolf, Avalon): the agent takes one seat among copies of
+    each opponent, its seat and role balanced across matches — were it given a whole faction,
+    it would hold every role of that faction at once, and its per-role ratings could not differ."""
+    engine = registry.engine_class(pool.game)(pool.rules, seed=pool.master_seed)
+    teams = engine.teams()
+    if len(set(teams.values())) == len(teams):
+        return {"format": "gauntlet", "gauntlet": {"candidates": [agent], "baselines": opponents}}
+    n = len(teams)
+    lineups = [{agent: 1, opponent: n - 1} for opponent in opponents]
+    return {"format": "round_robin", "lineups": lineups, "seating": "balanced"}

@@ -17,7 +17,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-console = Console()
+from app.console import stdout_console
+
+console = stdout_console()
 err_console = Console(stderr=True)
 
 

@@ -11,14 +11,13 @@ import json
 import sys
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from app.commands.runs import _fail, _load, bootstrap_settings
-from app.console import coverage_lines
+from app.console import coverage_lines, stdout_console
 from app.wording import count
 
-console = Console()
+console = stdout_console()
 
 
 def add_commands(sub: Any) -> None:
@@ -31,8 +30,13 @@ def add_commands(sub: Any) -> None:
         "ratings with CIs, cross-table with population return / exploitability / aggregate "
         "score, and RSE across repeats (docs/ratings.md).",
     )
-    p.add_argument("run_dir", nargs="+")
-    p.add_argument("--by", choices=["agent", "role", "faction", "game"], default="agent")
+    p.add_argument("run_dir", nargs="+", help="run directories (pooled by season)")
+    p.add_argument(
+        "--by",
+        choices=["agent", "role", "faction", "game"],
+        default="agent",
+        help="rate agent entries, entry@role, entry@faction or game/entry (default: agent)",
+    )
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="the full report as JSON")
     fmt.add_argument("--csv", action="store_true", help="the rows as CSV")
@@ -79,6 +83,10 @@ COLUMNS = [
 ]
 
 
+# A fixed anchor (ratings.freeze): its μ is set, not estimated, so no rank, interval or σ.
+ANCHOR_CELLS = {"rank": "anchor", "mu": "{mu:.2f} fixed", "sigma": "-", "conservative": "-"}
+
+
 def _fmt(v: Any) -> str:
     if v is None:
         return "-"
@@ -120,6 +128,8 @@ def render_table(doc: dict[str, Any]) -> Table:
                     else ""
                 )
                 cells.append(f"{r['win_rate']:.3f}{ci}")
+            elif r.get("anchor") and k in ANCHOR_CELLS:
+                cells.append(ANCHOR_CELLS[k].format(**r))
             elif k == "rank":
                 cells.append(_with_ci(r.get("rank"), r.get("rank_low"), r.get("rank_high")))
             elif k == "mu":

@@ -32,14 +32,14 @@ def add_commands(sub: Any) -> None:
     q.add_argument("--namespace", help="only insights applying to game[/role[/opponent]]")
     q.add_argument("--status", default="active", help="active|retired|merged|any")
     q.add_argument("--version", type=int, help="bank version (default: newest)")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--json", action="store_true", help="as JSON")
     q = cmd("show", "one insight in full (provenance, support, effect)", cmd_show)
-    q.add_argument("id")
-    q.add_argument("--version", type=int)
+    q.add_argument("id", help="insight id")
+    q.add_argument("--version", type=int, help="bank version (default: newest)")
     q = cmd("history", "every logged operation naming an insight", cmd_history)
-    q.add_argument("id")
+    q.add_argument("id", help="insight id")
     q = cmd("diff", "what changed between two versions", cmd_diff)
-    q.add_argument("old", type=int)
+    q.add_argument("old", type=int, help="the older version")
     q.add_argument("new", type=int, nargs="?", help="default: newest")
     q = cmd(
         "verify", "recompute the hash chain and replay the log (exit 1 when broken)", cmd_verify
@@ -56,10 +56,10 @@ def add_commands(sub: Any) -> None:
     q = cmd(
         "import", "append an exported log (the bank must be empty or a prefix of it)", cmd_import
     )
-    q.add_argument("file")
+    q.add_argument("file", help="an exported log (JSONL)")
     q = cmd("add", "add an insight by hand", cmd_add)
     q.add_argument("namespace", help="game[/role[/opponent]]")
-    q.add_argument("text")
+    q.add_argument("text", help="the insight")
     q = cmd("reflect", "reflect on finished matches and update the bank", cmd_reflect)
     q.add_argument("target", help="a match JSONL or a run directory (its matches/*.jsonl)")
     q.add_argument("--seats", default="all", help="comma-separated seats, or all")
@@ -70,9 +70,13 @@ def add_commands(sub: Any) -> None:
         " or llm (with --backend)",
     )
     q.add_argument("--backend", default="{}", help="llm reflector: BackendConfig as JSON")
-    q.add_argument("--namespace", default="{game}/{role}")
-    q.add_argument("--budget", type=int, default=3)
-    q.add_argument("--cap", type=int, default=20)
+    q.add_argument("--namespace", default="{game}/{role}", help="where insights go")
+    q.add_argument(
+        "--budget", type=int, default=3, help="operations per reflected seat (default: 3)"
+    )
+    q.add_argument(
+        "--cap", type=int, default=20, help="active insights per namespace (default: 20)"
+    )
     q = cmd(
         "ablate",
         "measure each insight's effect: paired seeded units with the bank and "
@@ -81,7 +85,9 @@ def add_commands(sub: Any) -> None:
     )
     q.add_argument("config", help="tournament config whose llm entry reads BANK")
     q.add_argument("--units", type=int, help="the first N planned matches (default: all)")
-    q.add_argument("--metric", choices=["score", "win"], default="score")
+    q.add_argument(
+        "--metric", choices=["score", "win"], default="score", help="the effect measured on"
+    )
     q.add_argument("--whole", action="store_true", help="also the whole bank vs no memory")
     q.add_argument(
         "--whole-only",
@@ -175,8 +181,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([i.model_dump(mode="json") for i in rows], indent=1))
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from app.console import stdout_console
 
     table = Table(title=f"{bank.path.name} @ version {snap.version}", title_justify="left")
     for col in ("id", "namespace", "status", "support", "effect", "text"):
@@ -184,7 +191,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for i in rows:
         # insight text was drawn from agents' words: a Text (no markup), escapes shown
         table.add_row(i.id, i.namespace, i.status, str(i.support), _effect(i), _plain(i.text))
-    Console().print(table)
+    stdout_console().print(table)
     return 0
 
 

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
+from app.console import stdout_console
 from app.wording import count
 
-console = Console()
+console = stdout_console()
 
 
 def match_costs(run_dir: Path, results: list[Any]) -> dict[str, tuple[float, float]]:
@@ -86,8 +86,9 @@ def render(plan: list[dict[str, Any]], confidence: float, n: int) -> Table:
         table.add_column(col, justify="left" if col in ("above", "below") else "right")
     for p in plan:
         more = "settled" if p["settled"] else ("too close" if p["more"] is None else str(p["more"]))
-        cost = "-" if p.get("cost_usd") is None else f"${p['cost_usd']:.4f}"
-        tokens = "-" if p.get("tokens") is None else f"{p['tokens']:,}"
+        spend = not p["settled"]  # a settled pair costs nothing more
+        cost = "-" if p.get("cost_usd") is None or not spend else f"${p['cost_usd']:.4f}"
+        tokens = "-" if p.get("tokens") is None or not spend else f"{p['tokens']:,}"
         table.add_row(
             p["above"], p["below"], f"{p['gap']:.2f}", f"{p['p_order']:.3f}",
             f"{p['mdd']:.2f}", str(p["played"]), more, tokens, cost,
@@ -121,10 +122,20 @@ def add_commands(sub: Any) -> None:
         "and the further matches (with their cost from the recorded token use) needed to "
         "settle it. Reads only.",
     )
-    p.add_argument("run_dir")
-    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("run_dir", help="the run directory to plan for")
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="how sure an order must be to count as settled (default: %(default)s)",
+    )
     p.add_argument("--budget-usd", type=float, help="spend this on the least sure pairs first")
-    p.add_argument("--by", choices=["agent", "role", "faction", "game"], default="agent")
+    p.add_argument(
+        "--by",
+        choices=["agent", "role", "faction", "game"],
+        default="agent",
+        help="the rated keys, as in arena leaderboard (default: agent)",
+    )
     p.add_argument("--resamples", type=int, default=500, help="bootstrap resamples")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the plan as JSON")
     p.set_defaults(func=cmd_plan)

@@ -31,8 +31,14 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--params", default="{}", help="the agent's params as a JSON object")
     p.add_argument("--config", help="serve an agent entry of this tournament config ...")
     p.add_argument("--entry", help="... named ENTRY (its kind and params)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8700)
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: %(default)s; another host needs --token-env)",
+    )
+    p.add_argument(
+        "--port", type=int, default=8700, help="port to listen on (default: %(default)s)"
+    )
     p.add_argument("--token-env", help="require this env variable's value as Bearer token")
     p.add_argument("--name", default="", help="the name /info reports")
     p.add_argument(
@@ -42,27 +48,48 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("--max-seconds", type=float, help="stop by itself after this many seconds")
     p.set_defaults(func=cmd_serve_agent)
+    _add_gauntlet(sub)
 
+
+def _add_gauntlet(sub: Any) -> None:
     p = sub.add_parser(
         "gauntlet",
         help="rate a remote agent against a game's frozen reference opponents",
         description="Plays the agent at URL against every opponent of the game's reference "
-        "pool (rule bots at fixed slip levels, fixed rules and seeds; --list-pools), sides "
-        "swapped, then prints the board with 95% intervals and each entry's harness health.",
+        "pool (rule bots at fixed slip levels, fixed rules and seeds; --list-pools): head "
+        "to head with sides swapped, or, in a game of factions, in one seat among the "
+        "opponent's copies with its role balanced across matches; then prints the board "
+        "(every entry rated, 95%% intervals) with each entry's harness health.",
     )
     p.add_argument("--agent", metavar="URL", help="the remote agent's base URL")
     p.add_argument("--game", help="the game (a pool per registered game)")
-    p.add_argument("--name", default="agent", help="the agent's name on the board")
+    p.add_argument(
+        "--name", help="the agent's entry name on the board (default: the name its /info reports)"
+    )
     p.add_argument("--token-env", help="env variable holding the agent's bearer token")
     p.add_argument(
-        "--allow-remote-host", action="store_true", help="the agent may be on another host"
+        "--allow-remote-host",
+        action="store_true",
+        help="the agent may be on another host (config: allow_remote_host: true)",
     )
-    p.add_argument("--matches", type=int, default=10, help="matches per opponent")
-    p.add_argument("--concurrency", type=int, default=8)
-    p.add_argument("--timeout-s", type=float, default=30.0, help="seconds per decision")
+    p.add_argument(
+        "--matches", type=int, default=10, help="matches per opponent (default: %(default)s)"
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=8,
+        help="matches played at once (default: %(default)s)",
+    )
+    p.add_argument(
+        "--timeout-s",
+        type=float,
+        default=30.0,
+        help="seconds the agent has per decision (default: %(default)s)",
+    )
     p.add_argument("--output", default="runs", help="where the run directory goes")
     p.add_argument("--run-id", help="the run directory's name (default: a new id)")
-    p.add_argument("--json", action="store_true", help="the board and health as JSON")
+    p.add_argument("--json", action="store_true", help="the pool, the board and its health as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("--list-pools", action="store_true", help="print the pools and exit")
     p.set_defaults(func=cmd_gauntlet)
@@ -134,9 +161,14 @@ def cmd_serve_agent(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, kind: str, params: dict[str, Any], token: str | None) -> int:
     import uvicorn
 
+    from app.startup import listen
     from arena.remote.protocol import PROTOCOL_VERSION
     from arena.remote.server import AgentServer, kind_factory, make_app
 
+    try:
+        sock = listen(args.host, args.port)  # a busy port: one error line, exit 2
+    except ConfigError as err:
+        return _fail(err.problems)
     server = AgentServer(kind_factory(kind, params), args.name or kind, text=not args.no_text)
     config = uvicorn.Config(
         make_app(server, token), host=args.host, port=args.port, log_level="warning"
@@ -147,7 +179,7 @@ def _serve(args: argparse.Namespace, kind: str, params: dict[str, Any], token: s
         if args.max_seconds:
             loop = asyncio.get_running_loop()
             loop.call_later(args.max_seconds, lambda: setattr(web, "should_exit", True))
-        serving = asyncio.create_task(web.serve())
+        serving = asyncio.create_task(web.serve(sockets=[sock]))
         while not web.started and not serving.done():  # announce only once it listens
             await asyncio.sleep(0.01)
         if web.started:
@@ -191,7 +223,7 @@ def cmd_gauntlet(args: argparse.Namespace) -> int:
             f"\ninterrupted; resume with: arena run --resume {run_dir_hint(args)}", file=sys.stderr
         )
         return 130
-    return _print_board(args, run_dir, results)
+    return _print_board(args, run_dir, results, pool)
 
 
 def run_dir_hint(args: argparse.Namespace) -> str:
@@ -205,6 +237,7 @@ def _run_gauntlet(args: argparse.Namespace, pool: Any) -> tuple[Path, list[Any]]
     from tournaments.executor import Tournament, new_run_id
     from tournaments.gauntlet import gauntlet_config
 
+    args.name = args.name or _info_name(args)
     raw = gauntlet_config(
         pool, args.agent, args.name, args.token_env, args.matches, args.concurrency,
         args.timeout_s, args.output, args.allow_remote_host,
@@ -235,6 +268,28 @@ def _run_gauntlet(args: argparse.Namespace, pool: Any) -> tuple[Path, list[Any]]
         raise
 
 
+def _info_name(args: argparse.Namespace) -> str:
+    """The entry name for the agent: the name its ``/info`` reports, made a valid entry name
+    (``agent`` when it reports none); ConfigError when the agent cannot be asked."""
+    import re
+
+    from pydantic import ValidationError
+
+    from arena.errors import describe_validation
+    from arena.remote.client import RemoteCallError, RemoteParams, fetch_info
+
+    params = {"url": args.agent, "token_env": args.token_env}
+    params["allow_remote_host"] = args.allow_remote_host
+    try:
+        info = asyncio.run(fetch_info(RemoteParams.model_validate(params)))
+    except ValidationError as err:
+        raise ConfigError(describe_validation(err, "--agent")) from None
+    except (RemoteCallError, ValueError) as err:
+        raise ConfigError(f"agent at {args.agent}: {err}") from None
+    name = re.sub(r"[^A-Za-z0-9_.:@+-]+", "-", info.name).strip("-")[:64]
+    return name or "agent"
+
+
 def _run_config(run_dir: Path) -> dict[str, Any]:
     import yaml
 
@@ -242,37 +297,40 @@ def _run_config(run_dir: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _print_board(args: argparse.Namespace, run_dir: Path, results: list[Any]) -> int:
-    from rich.console import Console
-    from rich.table import Table
+def _print_board(args: argparse.Namespace, run_dir: Path, results: list[Any], pool: Any) -> int:
+    """The run's board (harness health beside every rating, docs/leaderboards.md), as tables
+    or, with --json, one document with the pool it was rated against."""
+    from app.commands import leaderboard
 
-    from app.commands import leaderboard, runs
-    from tournaments.gauntlet import harness_health
-
-    health = harness_health(results, run_dir / "matches")
-    board = argparse.Namespace(
-        run_dir=[str(run_dir)], by="agent", json=args.json, csv=False, metrics=False,
-        measures=False, strict=False, pool="seasons",
-    )  # fmt: skip
     if args.json:
-        from arena.ratings.leaderboard import report
+        from app.commands.runs import bootstrap_settings
+        from arena.ratings.board import one_board
 
-        config = _run_config(run_dir)
-        seed, resamples = runs.bootstrap_settings(config)
-        freeze = (config.get("ratings") or {}).get("freeze", [])
-        doc = report(results, by="agent", seed=seed, bootstrap=resamples, freeze=freeze)
-        out = {"run_dir": str(run_dir), "health": health, "board": doc}
+        seed, resamples = bootstrap_settings(_run_config(run_dir))
+        out = {
+            "run_dir": str(run_dir),
+            "pool": pool_doc(pool),
+            "board": one_board(results, "agent", seed, resamples),
+        }
         print(json.dumps(out, indent=2, sort_keys=True, default=str))
         return 0
+    print(f"pool: {pool.name} (rules {pool.rules}, seed {pool.master_seed})", flush=True)
+    board = argparse.Namespace(
+        run_dir=[str(run_dir)], by="agent", json=False, csv=False, metrics=False,
+        measures=False, strict=False, pool="seasons",
+    )  # fmt: skip
     code = leaderboard.cmd_leaderboard(board)
-    table = Table(title="Harness health (per agent entry)", title_justify="left")
-    for col in ("agent", "seats", "invalid", "fallbacks", "timeouts", "forfeits"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
-    for agent, c in health.items():
-        table.add_row(
-            agent, *(str(c[k]) for k in ("seats", "invalid", "fallbacks", "timeouts", "forfeits"))
-        )
-    console = Console()
-    console.print(table)
-    console.print(f"run: {run_dir}", highlight=False, markup=False)
+    print(f"run: {run_dir}", flush=True)
     return code
+
+
+def pool_doc(pool: Any) -> dict[str, Any]:
+    """The pool as data: its id (``game-ref@version``), version, rules, seed and opponents."""
+    return {
+        "id": pool.name,
+        "game": pool.game,
+        "version": pool.version,
+        "rules": dict(pool.rules),
+        "master_seed": pool.master_seed,
+        "opponents": [{"name": n, "kind": k, "params": p} for n, k, p in pool.entries],
+    }

@@ -14,10 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
-console = Console()
+from app.console import stdout_console
+
+console = stdout_console()
 
 
 def reparse_run(run_dir: Path) -> tuple[list[Any], int]:
@@ -122,12 +123,12 @@ def add_commands(sub: Any) -> None:
         "parse (and the fallbacks they would have saved) and the accepted ones that would "
         "now be refused. Reads only, unless --write.",
     )
-    p.add_argument("run_dir")
+    p.add_argument("run_dir", help="the run directory to re-parse")
     p.add_argument(
         "--write",
         action="store_true",
         help="store the verdicts as a new result set under RUN_DIR/reparse/<parser id>/ "
         "(the run's record and results stay as they are)",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the report as JSON")
     p.set_defaults(func=cmd_reparse)

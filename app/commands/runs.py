@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
-console = Console()
+from app.console import stdout_console
+
+console = stdout_console()
 
 
 @contextlib.contextmanager
@@ -215,19 +216,19 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     p = sub.add_parser("runs", help="list runs with their status")
-    p.add_argument("runs_dir", nargs="?", default="runs")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("runs_dir", nargs="?", default="runs", help="where runs are (default: runs)")
+    p.add_argument("--json", action="store_true", help="as JSON")
     p.set_defaults(func=cmd_runs)
 
     p = sub.add_parser("show", help="a match's outcome and transcript summary")
-    p.add_argument("match_id")
+    p.add_argument("match_id", help="the match id")
     p.add_argument("--run", metavar="RUN_DIR", help="the run directory (default: search RUNS)")
     p.add_argument("--runs-dir", default="runs", help="where to search (default: runs)")
     p.add_argument("--lines", type=int, default=40, help="public transcript lines to print")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("plot", help="rating history and win-rate-with-CI charts (PNG)")
-    p.add_argument("run_dir")
+    p.add_argument("run_dir", help="the run directory")
     p.add_argument("--out", help="output directory (default: RUN_DIR/plots)")
-    p.add_argument("--by", choices=["agent", "role", "faction"], default="agent")
+    p.add_argument("--by", choices=["agent", "role", "faction"], default="agent", help="key")
     p.set_defaults(func=cmd_plot)

@@ -40,8 +40,8 @@ def add_commands(sub: Any) -> None:
         "context: in the system prompt's 'Style:' line, then in its insights; context-null: "
         "the same answers in distribution whatever the context (a self-play null)",
     )
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address (default: %(default)s)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
     p.add_argument("--model", help="model name served (default: the engine's name)")
     p.add_argument("--api-key-env", help="require this env variable's value as Bearer key")
     p.add_argument("--seed", type=int, default=0, help="scripted: reply seed")
@@ -64,8 +64,8 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("--model-path", help="transformers: GGUF file or HF model directory")
     p.add_argument("--gguf-file", help="transformers: GGUF file name inside --model-path")
-    p.add_argument("--batch-window", type=float, default=0.02)
-    p.add_argument("--max-batch", type=int, default=8)
+    p.add_argument("--batch-window", type=float, default=0.02, help="transformers: batch wait s")
+    p.add_argument("--max-batch", type=int, default=8, help="transformers: batch size")
     p.add_argument("--max-seconds", type=float, help="stop by itself after this many seconds")
     p.set_defaults(func=cmd_serve)
 
@@ -77,7 +77,7 @@ def add_commands(sub: Any) -> None:
     )
     t.add_argument("config", help="tournament config (YAML)")
     t.add_argument("entry", help="agent entry name")
-    t.add_argument("--json", action="store_true")
+    t.add_argument("--json", action="store_true", help="as JSON")
     t.set_defaults(func=cmd_agents_test)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
@@ -120,18 +120,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
             args.model_path, args.gguf_file, args.batch_window, args.max_batch
         )
         model = args.model or "local"
+    return _serve(args, make_app(engine, model, api_key), model)
+
+
+def _serve(args: argparse.Namespace, app: Any, model: str) -> int:
+    """Bind first (a busy port: one error line, exit 2, no banner), then announce and serve."""
     import uvicorn
 
-    config = uvicorn.Config(
-        make_app(engine, model, api_key), host=args.host, port=args.port, log_level="warning"
+    from app.startup import listen, report
+    from arena.errors import ConfigError
+
+    try:
+        sock = listen(args.host, args.port)
+    except ConfigError as err:
+        return report(err.problems)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     )
-    server = uvicorn.Server(config)
 
     async def main() -> None:
         if args.max_seconds:
             loop = asyncio.get_running_loop()
             loop.call_later(args.max_seconds, lambda: setattr(server, "should_exit", True))
-        await server.serve()
+        await server.serve(sockets=[sock])
 
     print(f"arena serve: {args.engine} model {model!r} on http://{args.host}:{args.port}/v1",
           flush=True)  # fmt: skip

@@ -84,10 +84,12 @@ def add_commands(sub: Any) -> None:
         "the password is read from ARENA_BROKER_PASSWORD (never from the command line), and "
         "--user without it is refused. Without --user any local client may connect.",
     )
-    p.add_argument("--bind", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=1883)
-    p.add_argument("--allow-remote", action="store_true")
-    p.add_argument("--user")
+    p.add_argument("--bind", default="127.0.0.1", help="address (default: %(default)s)")
+    p.add_argument("--port", type=int, default=1883, help="port (default: %(default)s)")
+    p.add_argument(
+        "--allow-remote", action="store_true", help="listen beyond loopback (needs --user)"
+    )
+    p.add_argument("--user", help="the user clients log in as (password: ARENA_BROKER_PASSWORD)")
     p.set_defaults(func=cmd_broker)
 
 

@@ -42,6 +42,27 @@ class AgentForfeit(Exception):
 
 
 @runtime_checkable
+class TracksTimeouts(Protocol):
+    """An agent that keeps account of its calls (LLM and remote agents): told when the
+    runner's time limit stopped one, with the runner's words for it. It may raise
+    :class:`AgentForfeit` when that failure is one too many."""
+
+    def mark_timed_out(self, error: str = "") -> None: ...
+
+
+def timed_out(agent: object, error: str) -> str | None:
+    """Tell ``agent`` (when it keeps account) that a call timed out: the forfeit reason when
+    that was its last allowed failure, else None."""
+    if not isinstance(agent, TracksTimeouts):
+        return None
+    try:
+        agent.mark_timed_out(error)
+    except AgentForfeit as err:
+        return str(err) or "the agent gave up"
+    return None
+
+
+@runtime_checkable
 class HearsMatchEnd(Protocol):
     """An agent that wants the end of the match: the outcome and its final view (what the end
     of the game revealed to its seat). Called once, before ``close``."""

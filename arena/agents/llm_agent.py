@@ -345,7 +345,7 @@ class LLMAgent(Agent):
             rec["memory"], self._memory_record = self._memory_record, None
         self._records.append(rec)
 
-    def mark_timed_out(self) -> None:
+    def mark_timed_out(self, error: str = "") -> None:
         """The runner's timeout stopped the last call: its record says ``timeout``."""
         if self._records and self._records[-1]["status"] == "cancelled":
             self._records[-1]["status"] = "timeout"

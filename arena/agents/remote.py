@@ -47,6 +47,7 @@ class RemoteAgent(Agent):
         super().__init__(name, **params)
         self.config = RemoteParams.model_validate(params)
         self.failures = 0  # failed calls in a row
+        self._last = ""  # what the last failed call said (the forfeit's reason names it)
         self._link: Link | None = None
         self._session: str | None = None
         self._wants_text = True
@@ -59,6 +60,7 @@ class RemoteAgent(Agent):
         self._session = None
         self._acked = 0
         self.failures = 0
+        self._last = ""
 
     def time_limit(self, policy_timeout_s: float | None) -> float | None:
         """The smaller of this entry's ``timeout_s`` and the policy's; also the deadline sent."""
@@ -66,9 +68,12 @@ class RemoteAgent(Agent):
         self._limit = min(limits) if limits else None
         return self._limit
 
-    def mark_timed_out(self) -> None:
-        """The runner cancelled a call at the time limit: a failed call like any other."""
+    def mark_timed_out(self, error: str = "") -> None:
+        """The runner cancelled a call at the time limit: a failed call like any other, so
+        the one that reaches ``max_failures`` forfeits here (AgentForfeit), saying why."""
         self.failures += 1
+        self._last = error or "no answer in time"
+        self._check_alive()
 
     async def act(
         self, observation: Observation, decision: Decision
@@ -132,14 +137,15 @@ class RemoteAgent(Agent):
             out = await self._link.call(path, body, reply, self._limit)
         except RemoteCallError as err:
             self.failures += 1
-            self._check_alive(str(err))
+            self._last = str(err)
+            self._check_alive()
             raise
         self.failures = 0
         return out
 
-    def _check_alive(self, last: str | None = None) -> None:
+    def _check_alive(self) -> None:
         if self.failures >= self.config.max_failures:
-            why = f"; last: {last}" if last else ""
+            why = f"; last: {self._last}" if self._last else ""
             raise AgentForfeit(
                 f"remote agent at {self.config.url} failed {self.failures} calls in a row{why}"
             )

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arena import stats as st
 from arena.results import RATED, MatchResult, SeatResult, ranks_by_reward
 
 MU0 = 25.0
@@ -266,3 +267,27 @@ def rank_intervals(samples: np.ndarray) -> list[tuple[int, int]]:
     lo = np.percentile(ranks, 2.5, axis=0, method="inverted_cdf")
     hi = np.percentile(ranks, 97.5, axis=0, method="inverted_cdf")
     return [(int(a), int(b)) for a, b in zip(lo, hi, strict=True)]
+
+
+def ranked(
+    result: Fit, names: list[str]
+) -> list[tuple[int, tuple[int, int] | None, tuple[float, float] | None]]:
+    """Per name (the rated keys of a board, best first): its rank, the rank's 95% interval and
+    μ's 95% interval (None without resamples or when μ's interval is undefined).
+
+    A rank is 1 + the number of names with a strictly higher μ, so tied names share it: the
+    same rule as the resampled ranks. Its interval is widened to hold it where the percentiles
+    of a lumpy resample distribution would leave it out, so no rank prints outside its own
+    interval. Anchors (frozen keys) are not ranked: leave them out of ``names``."""
+    mus = [result.mu.get(n, MU0) for n in names]
+    samples = samples_of(result, names)
+    intervals = rank_intervals(samples) if samples is not None and names else None
+    out: list[tuple[int, tuple[int, int] | None, tuple[float, float] | None]] = []
+    for i, mu in enumerate(mus):
+        rank = 1 + sum(m > mu for m in mus)
+        if samples is None or intervals is None:
+            out.append((rank, None, None))
+            continue
+        lo, hi = intervals[i]
+        out.append((rank, (min(lo, rank), max(hi, rank)), st.percentile_interval(samples[:, i])))
+    return out

@@ -144,6 +144,9 @@ def compare_fits(main: list[dict[str, Any]], clean: list[dict[str, Any]]) -> dic
     out: dict[str, Any] = {}
     for row in main:
         other = by_key.get(row["agent"])
+        if row.get("anchor"):  # a fixed anchor is ranked in neither fit
+            out[row["agent"]] = {"rank": None, "rank_low": None, "rank_high": None, "flag": None}
+            continue
         if other is None:
             out[row["agent"]] = {"rank": None, "rank_low": None, "rank_high": None,
                                  "flag": "not rated without harness-decided matches"}  # fmt: skip

@@ -83,7 +83,8 @@ class LeaderboardRow(BaseModel):
     win_rate: float  # draws count 1/2
     mean_reward: float
     fit: Literal["batch", "trueskill"] = "batch"
-    rank: int | None = None  # 1 = best, by the sort key
+    rank: int | None = None  # 1 = best, by the sort key; None for a fixed anchor
+    anchor: bool = False  # held fixed at the prior (ratings.freeze): not rated, not ranked
     rank_low: int | None = None  # 95% bootstrap interval of the rank (best, worst)
     rank_high: int | None = None
     mu_low: float | None = None  # 95% bootstrap interval of mu
@@ -318,15 +319,17 @@ def leaderboard(
         rows.append(row)
     # The sort key: the fit's μ at full precision (the rounded copy could tie two entries).
     rows.sort(key=lambda row: (-fitted.mu.get(row.agent, rating_batch.MU0), row.agent))
-    samples = rating_batch.samples_of(fitted, [r.agent for r in rows])
-    intervals = rating_batch.rank_intervals(samples) if samples is not None else None
-    for i, row in enumerate(rows):
-        row.rank = i + 1
-        if samples is not None and intervals is not None:
-            lo, hi = st.percentile_interval(samples[:, i]) or (None, None)
-            row.mu_low = None if lo is None else round(lo, 3)
-            row.mu_high = None if hi is None else round(hi, 3)
-            row.rank_low, row.rank_high = intervals[i]
+    frozen_set = set(frozen)
+    rated = [row for row in rows if row.agent not in frozen_set]
+    for row in rows:  # a frozen key is a fixed anchor: its μ is set, not estimated
+        row.anchor = row.agent in frozen_set
+    ranked = rating_batch.ranked(fitted, [row.agent for row in rated])
+    for row, (rank, rank_ci, mu_ci) in zip(rated, ranked, strict=True):
+        row.rank = rank
+        if rank_ci is not None:
+            row.rank_low, row.rank_high = rank_ci
+        if mu_ci is not None:
+            row.mu_low, row.mu_high = round(mu_ci[0], 3), round(mu_ci[1], 3)
     return rows
 
 

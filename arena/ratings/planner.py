@@ -15,7 +15,10 @@ For each pair of entries next to each other on the board (a above b):
   the pair's entries.
 
 A pair is ``settled`` when ``p_order`` reaches the confidence and both entries played at least
-:data:`MIN_PLAYED` matches. :func:`allocate` spends a round of matches on the entries whose
+:data:`MIN_PLAYED` matches; a settled pair needs no more matches (``more`` 0, no cost). Its
+``mdd`` may still exceed its gap: the order is sure at the confidence (the gap is past z_c·se),
+while ``mdd`` also asks for 80% power, (z_c + z_p)·se — the gap a *new* sample of this size
+would detect four times in five. :func:`allocate` spends a round of matches on the entries whose
 places are unsure (what rating-driven matchmaking with ``by: planner`` plans), and
 :func:`within_budget` proposes how a budget in dollars is best spent (``arena plan
 --budget-usd``).
@@ -90,10 +93,13 @@ def pairs(
         more = _more(n, gap, se, z)
         if more is not None and n < MIN_PLAYED:  # not settled before the minimum, whatever p
             more = max(more, MIN_PLAYED - n)
+        settled = p >= confidence and n >= MIN_PLAYED
+        if settled:  # nothing more to play, whatever the power-based estimate would ask
+            more = 0
         cost = _cost(match_cost, a, b, more)
         out.append({
             "above": a, "below": b, "gap": round(gap, 3), "se": round(se, 3),
-            "p_order": round(p, 4), "settled": p >= confidence and n >= MIN_PLAYED,
+            "p_order": round(p, 4), "settled": settled,
             "mdd": round(z * se, 3),
             "played": n, "more": more, **cost,
         })  # fmt: skip

@@ -56,7 +56,8 @@ class RemoteParams(BaseModel):
         if not is_loopback(host) and not self.allow_remote_host:
             raise ValueError(
                 f"url: {host} is not a loopback address; agents on other hosts need "
-                "allow_remote_host: true (and should use token_env and https)"
+                "allow_remote_host: true in the config (--allow-remote-host on the command "
+                "line), and should use token_env and https"
             )
         return self
 
@@ -80,7 +81,13 @@ def is_loopback(host: str) -> bool:
 
 
 class RemoteCallError(Exception):
-    """A call to a remote agent that failed; the message is one line."""
+    """A call to a remote agent that failed; the message is one line. ``status``: the HTTP
+    status of a reply that was not 200, ``malformed``: a 200 reply that was not the protocol's."""
+
+    def __init__(self, message: str, status: int | None = None, malformed: bool = False) -> None:
+        super().__init__(message)
+        self.status = status
+        self.malformed = malformed
 
 
 class Link:
@@ -111,13 +118,17 @@ class Link:
         except HTTPError as err:
             raise RemoteCallError(f"{where}: {err}") from None
         if resp.status != 200:
-            raise RemoteCallError(f"{where}: HTTP {resp.status}: {_snippet(resp.body)}")
+            raise RemoteCallError(
+                f"{where}: HTTP {resp.status}: {_snippet(resp.body)}", status=resp.status
+            )
         try:
             return reply.model_validate_json(resp.body)
         except ValidationError as err:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"]) or "reply"
-            raise RemoteCallError(f"{where}: malformed reply ({at}: {first['msg']})") from None
+            raise RemoteCallError(
+                f"{where}: malformed reply ({at}: {first['msg']})", malformed=True
+            ) from None
 
     async def close(self) -> None:
         self.conn.close()
@@ -135,13 +146,29 @@ def _snippet(body: bytes) -> str:
 
 async def preflight(params: RemoteParams) -> str:
     """One ``GET /info``: a line naming the agent server, or RemoteCallError (unreachable, a
-    rejected token, another protocol version)."""
+    rejected token, not an agent server, another protocol version)."""
+    info = await fetch_info(params)
+    name = f" ({info.name})" if info.name else ""
+    return f"remote agent{name} at {params.url}, protocol {info.protocol}"
+
+
+async def fetch_info(params: RemoteParams) -> InfoReply:
+    """The agent server's ``GET /info`` reply, checked; RemoteCallError as :func:`preflight`."""
     try:
         link = Link(params)
     except ValueError as err:
         raise RemoteCallError(str(err)) from None
     try:
         info = await link.call("/info", None, InfoReply, params.timeout_s or 30.0)
+    except RemoteCallError as err:
+        # something answers there, but not the protocol: say so, not only its status
+        if err.malformed or err.status in (404, 405, 501):
+            why = str(err).split(": ", 1)[-1] if err.malformed else f"HTTP {err.status}"
+            raise RemoteCallError(
+                f"{params.url} is not an arena remote agent (GET /info: {why}); "
+                "docs/remote.md describes the protocol"
+            ) from None
+        raise
     finally:
         await link.close()
     if info.protocol != PROTOCOL_VERSION:
@@ -149,5 +176,4 @@ async def preflight(params: RemoteParams) -> str:
             f"{params.url} speaks remote agent protocol {info.protocol}; "
             f"this arena speaks {PROTOCOL_VERSION}"
         )
-    name = f" ({info.name})" if info.name else ""
-    return f"remote agent{name} at {params.url}, protocol {info.protocol}"
+    return info

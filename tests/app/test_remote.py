@@ -125,16 +125,21 @@ def test_the_gauntlet_rates_a_third_party_agent(
     monkeypatch.setenv("MINIMAL_TOKEN", "t0k")
     code = main([
         "gauntlet", "--agent", minimal, "--game", "dealornodeal", "--matches", "2",
-        "--token-env", "MINIMAL_TOKEN", "--name", "minimal", "--output", str(tmp_path),
+        "--token-env", "MINIMAL_TOKEN", "--output", str(tmp_path),
         "--run-id", "g", "--json", "--quiet",
     ])  # fmt: skip
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
-    rows = {row["agent"] for row in doc["board"]["rows"]}
-    assert rows == {"minimal", "ref1-rule-slip0", "ref1-rule-slip50", "ref1-random"}
-    assert doc["health"]["minimal"] == {
-        "seats": 6, "invalid": 0, "fallbacks": 0, "timeouts": 0, "forfeits": 0,
-    }  # fmt: skip
+    assert doc["pool"]["id"] == "dealornodeal-ref@1" and doc["pool"]["version"] == 1
+    rows = {row["agent"]: row for row in doc["board"]["rows"]}
+    # no --name: the entry is named as the agent's /info says
+    assert set(rows) == {"minimal", "ref1-rule-slip0", "ref1-rule-slip50", "ref1-random"}
+    health = rows["minimal"]["health"]
+    assert health["decisions"] > 0 and health["refused"]["share"] == 0.0
+    assert health["forfeit"]["share"] == 0.0
+    for row in rows.values():  # every entry rated and ranked, each rank inside its interval
+        assert not row["anchor"] and row["rank_low"] <= row["rank"] <= row["rank_high"]
+    assert all(abs(row["sigma"] - 25 / 3) > 1e-6 for row in rows.values())  # fitted, not set
     assert doc["board"]["matches"] == {"finished": 6}
     assert (tmp_path / "g" / "config.yaml").exists()  # an ordinary run directory
 
@@ -146,7 +151,7 @@ def test_the_gauntlet_stops_before_playing_when_the_agent_is_unreachable(
     code = main(["gauntlet", "--agent", url, "--game", "werewolf", "--output", str(tmp_path),
                  "--run-id", "g", "--quiet"])  # fmt: skip
     assert code == 2
-    assert f"agent agent: {url}/info: cannot connect" in capsys.readouterr().err
+    assert f"agent at {url}: {url}/info: cannot connect" in capsys.readouterr().err
     assert not (tmp_path / "g").exists()  # nothing written
 
 
@@ -198,3 +203,58 @@ def test_serve_agent_serves_a_built_in_kind_with_a_token(
         proc.wait(10)
     assert len(results) == 4 and all(r.status == "finished" for r in results)
     assert all(s.invalid == 0 for r in results for s in r.seats)
+
+
+def test_the_gauntlet_says_when_the_url_is_not_an_agent_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    files = functools.partial(Quiet, directory=str(tmp_path))  # a web server: /info is a 404
+    web = http.server.ThreadingHTTPServer(("127.0.0.1", 0), files)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{web.server_address[1]}"
+    try:
+        code = main(["gauntlet", "--agent", url, "--game", "werewolf", "--name", "mine",
+                     "--output", str(tmp_path), "--run-id", "g", "--quiet"])  # fmt: skip
+    finally:
+        web.shutdown()
+        web.server_close()
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "is not an arena remote agent (GET /info: HTTP 404)" in err, err
+    assert not (tmp_path / "g").exists()
+
+
+def test_the_remote_host_error_names_the_flag_and_the_config_field(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["gauntlet", "--agent", "http://example.org:8700", "--game", "werewolf"])
+    assert code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "--allow-remote-host" in err and "allow_remote_host: true" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["serve-agent", "rule"], ["serve", "--engine", "scripted"]],
+)
+def test_a_busy_port_is_one_error_line_and_exit_2_before_any_banner(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        code = main([*argv, "--port", str(port), "--max-seconds", "5"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""  # no banner: nothing listens
+    assert err.count("error:") == 1 and f"cannot listen on 127.0.0.1:{port}" in err
+    assert "Traceback" not in err

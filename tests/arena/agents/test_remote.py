@@ -14,6 +14,7 @@ import pytest
 from arena.agents import factory
 from arena.agents.base import Agent
 from arena.events import Event
+from arena.match_record import META_MAX_CHARS
 from arena.remote.protocol import StartRequest
 from arena.remote.server import AgentServer, ServerThread, free_port, kind_factory
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec
@@ -83,6 +84,50 @@ def test_a_hanging_agent_times_out_then_forfeits_with_a_reason(serve: Any) -> No
     assert len(timeouts) == 3  # two on the first decision (then its fallback), one more
     assert [p["policy"] for p in of(events, "fallback")] == ["fallback_pass", "forfeit"]
     assert result.seats[0].reward == -1.0
+
+
+def test_the_time_out_that_forfeits_ends_its_own_decision_and_names_the_cause(
+    serve: Any,
+) -> None:
+    """retries 2, max_failures 3: the third time-out of the first decision forfeits there; no
+    extra refused decision is counted after it, so re-asked equals refused."""
+    Hanging.released.clear()
+    server = serve(lambda start: Hanging())
+    try:
+        result, events = play(server.url, InvalidActionPolicy(retries=2), timeout_s=0.2)
+    finally:
+        Hanging.released.set()
+    assert result.status == "forfeited"
+    assert "failed 3 calls in a row; last: no answer within 0.2s" in (result.reason or "")
+    assert [p["attempt"] for p in of(events, "invalid_action")] == [0, 1, 2]
+    assert [p["policy"] for p in of(events, "fallback")] == ["forfeit"]
+    seat = result.seats[0]
+    assert (seat.decisions, seat.refused, seat.reasked, seat.timeouts) == (1, 1, 1, 1)
+
+
+class Annotating(Agent):
+    """Answers the first option with ``meta`` beside it."""
+
+    def __init__(self, meta: dict[str, Any]) -> None:
+        super().__init__("annotating")
+        self.meta = meta
+
+    async def act(self, observation: Observation, decision: Decision) -> Action:
+        return Action(choices=(decision.option_ids[0],), meta=self.meta)
+
+
+@pytest.mark.parametrize("size", [10, 10_000])
+def test_a_replys_meta_is_recorded_with_the_decision_and_bounded(serve: Any, size: int) -> None:
+    meta = {"note": "<b>\x1b[31m" + "y" * size}
+    server = serve(lambda start: Annotating(meta))
+    result, events = play(server.url, InvalidActionPolicy(retries=0))
+    recorded = [p["meta"] for p in of(events, "decision") if "meta" in p]
+    assert recorded and len(recorded) == len(of(events, "decision"))
+    if size == 10:
+        assert recorded[0] == meta  # kept as data, verbatim (printers escape agent text)
+    else:
+        assert recorded[0]["truncated"] is True and len(recorded[0]["json"]) == META_MAX_CHARS
+    assert all("meta" not in p for p in of(events, "decision", seat=1))  # the bot gave none
 
 
 def test_a_refused_connection_forfeits_after_max_failures(serve: Any) -> None:

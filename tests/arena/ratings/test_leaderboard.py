@@ -213,3 +213,37 @@ def test_kendall_tau() -> None:
     assert kendall_tau(list("abcde"), list("edcba")) == -1.0
     assert kendall_tau(list("abcde"), list("bacde")) == 0.8
     assert mean_pairwise_tau([list("abc"), list("abc"), list("acb")]) == (1 + 1 / 3 + 1 / 3) / 3
+
+
+def test_frozen_keys_are_anchors_and_no_rank_prints_outside_its_interval() -> None:
+    """A gauntlet board as ``ratings.freeze`` gave it: three anchors held at the prior, one
+    candidate that beats one and loses to two. Anchors get neither rank nor intervals (they
+    were alphabetical ranks 1/2/3 with [1, 1]); the candidate's rank lies in its interval."""
+    refs = ["ref-a", "ref-b", "ref-c"]
+    results = []
+    for i in range(12):
+        ref = refs[i % 3]
+        results.append(match(i, "mine", ref) if ref == "ref-c" else match(i, ref, "mine"))
+    rows = leaderboard(results, detail=True, seed=1, bootstrap=200, freeze=refs)
+    anchors = [r for r in rows if r.anchor]
+    assert sorted(r.agent for r in anchors) == refs
+    assert all(r.rank is None and r.rank_low is None and r.mu_low is None for r in anchors)
+    (mine,) = [r for r in rows if not r.anchor]
+    assert mine.rank == 1 and mine.rank_low is not None and mine.rank_high is not None
+    assert mine.rank_low <= mine.rank <= mine.rank_high
+
+
+def test_tied_entries_share_a_rank_inside_their_intervals() -> None:
+    """Equal records, equal μ: tied rows share the rank the resamples give them (not 1, 2, 3
+    by name), and every rank lies inside its own interval."""
+    names = ["a", "b", "c", "d"]
+    results = [
+        match(i, names[i % 4], names[(i + 1) % 4], draw=(i // 4) % 2 == 1) for i in range(32)
+    ]
+    rows = leaderboard(results, detail=True, seed=3, bootstrap=300)
+    for r in rows:
+        assert r.rank is not None and r.rank_low is not None and r.rank_high is not None
+        assert r.rank_low <= r.rank <= r.rank_high, r
+    mus = {r.agent: r.mu for r in rows}
+    for r in rows:
+        assert r.rank == 1 + sum(m > r.mu for m in mus.values())

@@ -58,3 +58,16 @@ def test_a_budget_buys_the_least_sure_pairs_first_at_their_recorded_cost() -> No
     if open_pairs:
         least = min(open_pairs, key=lambda p: p["p_order"])
         assert (bought[0]["above"], bought[0]["below"]) == (least["above"], least["below"])
+
+
+def test_a_settled_pair_needs_no_more_matches_even_when_its_mdd_exceeds_its_gap() -> None:
+    """The order is sure at the confidence (gap past z_c·se) while the MDD, which also asks
+    for 80% power, is larger than the gap: settled means no more matches and nothing to pay."""
+    costs = {"a": (0.02, 1000.0), "b": (0.02, 1000.0), "c": (0.0, 0.0)}
+    plan = planner.pairs(ladder(12, 0.75, 1), confidence=0.95, resamples=300, match_cost=costs)
+    settled = [p for p in plan if p["settled"]]
+    assert any(p["mdd"] > p["gap"] for p in settled)  # the case a user met
+    assert settled and all(p["more"] == 0 for p in settled)
+    assert all(p["cost_usd"] == 0 and p["tokens"] == 0 for p in settled)
+    bought = {(b["above"], b["below"]) for b in planner.within_budget(plan, 10.0)}
+    assert not bought & {(p["above"], p["below"]) for p in settled}

@@ -123,7 +123,10 @@ def test_preflight_refuses_another_protocol_version() -> None:
 def test_preflight_refuses_what_is_not_an_agent_server() -> None:
     with info_server({"hello": "world"}) as server, pytest.raises(RemoteCallError) as err:
         check(server.url)
-    assert "malformed reply (protocol: Field required)" in str(err.value)
+    assert (
+        "is not an arena remote agent (GET /info: malformed reply (protocol: Field required))"
+        in str(err.value)
+    )
 
 
 def test_preflight_says_when_nothing_listens() -> None:

@@ -1,0 +1,44 @@
+"""Tables written to a pipe (logs, CI) keep whole names: no 80-column cut."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+LONG = "a-rather-long-entry-name-that-an-80-column-table-cuts"
+
+
+def test_run_and_leaderboard_tables_keep_whole_names_when_piped(tmp_path: Path) -> None:
+    doc = {
+        "name": "piped",
+        "game": "price_bargaining",
+        "agents": [
+            {"name": LONG, "kind": "price_bargaining.boulware"},
+            {"name": "conceder", "kind": "price_bargaining.conceder"},
+        ],
+        "matches": 2,
+        "master_seed": 5,
+        "output_dir": str(tmp_path / "runs"),
+    }
+    config = tmp_path / "piped.yaml"
+    config.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    env["PYTHONPATH"] = str(ROOT)
+    run = subprocess.run(
+        [sys.executable, "-m", "app.cli", "run", str(config), "--quiet", "--no-broker",
+         "--no-metrics", "--run-id", "piped"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert LONG in run.stdout
+    board = subprocess.run(
+        [sys.executable, "-m", "app.cli", "leaderboard", str(tmp_path / "runs" / "piped")],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert board.returncode == 0, board.stderr
+    assert LONG in board.stdout and "…" not in board.stdout
