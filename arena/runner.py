@@ -211,25 +211,14 @@ class MatchRunner:
         self._note_llm_calls(seat)
         self.fallbacks[seat] += 1
         phase = self.engine.phase
-        if seat in self._gone:
+        if seat in self._gone or self.policy.fallback == "forfeit":
             self.recorder.note("fallback", phase, actor=seat, policy="forfeit", error=error)
-            self.engine.forfeit(seat, f"{self.engine.names[seat]} (seat {seat}): {error}")
-            return False
-        if self.policy.fallback == "forfeit":
-            self.recorder.note("fallback", phase, actor=seat, policy="forfeit", error=error)
-            self.engine.forfeit(
-                seat, f"{self.engine.names[seat]} (seat {seat}) gave no valid answer: {error}"
-            )
+            why = ": " if seat in self._gone else " gave no valid answer: "
+            self.engine.forfeit(seat, f"{self.engine.names[seat]} (seat {seat}){why}{error}")
             return False
         action = self.engine.fallback(seat, self.policy.fallback)
-        self.recorder.note(
-            "fallback",
-            phase,
-            actor=seat,
-            policy=action.fallback,
-            error=error,
-            action=action.summary(),
-        )
+        note = {"policy": action.fallback, "error": error, "action": action.summary()}
+        self.recorder.note("fallback", phase, actor=seat, **note)
         self._apply(seat, action)
         return True
 

@@ -23,7 +23,8 @@ REFRESH_S = 0.25
 
 
 class ArenaApp(App[None]):
-    CSS_PATH = "styles/arena.tcss"
+    # absolute: Textual resolves a relative path against the module of each subclass
+    CSS_PATH = Path(__file__).parent / "styles" / "arena.tcss"
     TITLE = "arena"
     BINDINGS = [Binding("ctrl+c", "quit", "quit", show=False, priority=True)]
 

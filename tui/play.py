@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -27,7 +28,7 @@ from tui.screens.play_end import EndScreen, end_reasons
 
 
 class PlayApp(App[None]):
-    CSS_PATH = ["styles/arena.tcss", "styles/play.tcss"]
+    CSS_PATH = [Path(__file__).parent / "styles" / n for n in ("arena.tcss", "play.tcss")]
     TITLE = "arena play"
     BINDINGS = [Binding("ctrl+c", "quit", "quit", show=False, priority=True)]
 
