@@ -1,7 +1,9 @@
 """``arena selfplay --tui``: the arena app with the self-play screen on top.
 
 The self-play screen reads the self-play directory (:mod:`tui.selfplay_model`) in a thread
-twice a second; ``d`` opens the dashboard of the games (as they are played, folded from the
+twice a second; the counters of what the run has spent (games, LLM calls, wall time) come from
+the run's own ledger when the run plays in this process (``spent``), so they move with every
+game and every model call, not only when a generation's summary is written; ``d`` opens the dashboard of the games (as they are played, folded from the
 run's events in process), ``s`` comes back.
 """
 
@@ -17,7 +19,7 @@ from textual.binding import Binding
 
 from arena.events import Event
 from tui.app import REFRESH_S, ArenaApp
-from tui.selfplay_model import SelfPlayView, load
+from tui.selfplay_model import SelfPlayView, load, with_spent
 
 POLL_S = 0.5
 
@@ -42,10 +44,15 @@ class SelfPlayApp(ArenaApp):
     BINDINGS = [*ArenaApp.BINDINGS, Binding("s", "selfplay", "self-play", show=False)]
 
     def __init__(
-        self, root: Path, job: Callable[[], Awaitable[None]] | None = None, **kwargs: Any
+        self,
+        root: Path,
+        job: Callable[[], Awaitable[None]] | None = None,
+        spent: Callable[[], dict[str, Any]] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(job=job, **kwargs)
         self.root = Path(root)
+        self.spent = spent  # the live ledger of the run played here (None: the files only)
         self.source_label = f"self-play dir {self.root}"
         self.selfplay_view = SelfPlayView()
 
@@ -62,7 +69,10 @@ class SelfPlayApp(ArenaApp):
 
     async def _poll(self) -> None:
         while True:
-            self.selfplay_view = await asyncio.to_thread(load, self.root)
+            view = await asyncio.to_thread(load, self.root)
+            if self.spent is not None:
+                view = with_spent(view, self.spent())
+            self.selfplay_view = view
             self.mark_dirty()
             await asyncio.sleep(POLL_S)
 
