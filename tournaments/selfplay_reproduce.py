@@ -126,7 +126,21 @@ async def _apply(
         return ops.crossover(parent, other, versions, g + 1)
     if op == "reflect":
         return await _reflect(sp, parent, state, g, slot, attempt, bank)
+    if op == "demonstrate":
+        return _demonstrate(sp, parent, state, g)
     raise ValueError(op)
+
+
+def _demonstrate(sp: SelfPlay, parent: Candidate, state: RepeatState, g: int) -> Candidate | None:
+    from arena.memory.trajectory import load_events
+    from arena.selfplay.demos import demonstrate
+
+    games = []
+    for unit, res, run_dir in state.train_results.get(parent.id, []):
+        if res.status == "finished" and res.jsonl:
+            events = load_events(run_dir / res.jsonl)
+            games.append((sp._score(res, unit), events, unit.seat))
+    return demonstrate(parent, games, g + 1)
 
 
 async def _reflect(
