@@ -41,6 +41,7 @@ EXTENSIONS = (
     "app.commands.selfplay",
     "app.commands.export",
     "app.commands.play",
+    "app.commands.remote",
 )
 
 console = Console()
@@ -287,7 +288,7 @@ def print_bank_heads(run_dir: Path) -> None:
 
 
 def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
-    from arena.ratings import leaderboard
+    from arena.ratings.leaderboard import leaderboard
 
     rows = leaderboard(results)
     if as_json:
@@ -317,7 +318,7 @@ def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
     finished = sum(1 for r in results if r.status == "finished")
     console.print(f"{finished}/{count(n, 'match', 'matches')} finished; games count seats played.")
     from app.commands.runs import coverage_lines
-    from arena.coverage import results_coverage
+    from arena.ratings.coverage import results_coverage
 
     for line in coverage_lines(results_coverage(results), cross_table=False):
         console.print(line, highlight=False, markup=False)
@@ -433,7 +434,7 @@ def executor_for(args: argparse.Namespace) -> Iterator[None]:
         yield
         return
     from tournaments.executor import use_executor
-    from tournaments.ray_executor import RayExecutor
+    from tournaments.ray.executor import RayExecutor
 
     executor = RayExecutor(address=args.address)
     try:

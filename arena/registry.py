@@ -99,10 +99,10 @@ class GameInfo:
     # talk) and every other type. The conformance tests fail on any type not declared.
     speech_types: tuple[str, ...] = ()
     event_types: tuple[str, ...] = ()
-    # "module:function", an arena.measures.MeasuresHook: per agent entry, the game's measures
+    # "module:function", an arena.ratings.measures.MeasuresHook: per agent entry, the game's measures
     # of one match read from its events (`arena leaderboard --measures`, `arena score`).
     measures: str | None = None
-    # "module:attr", a mapping measure name -> arena.measures.MeasureInfo (unit, definition):
+    # "module:attr", a mapping measure name -> arena.ratings.measures.MeasureInfo (unit, definition):
     # what the commands print beside each measure the hook returns.
     measure_info: str | None = None
     # "module:function", a PeopleLabel: options whose id is a code for agents (Deal or No

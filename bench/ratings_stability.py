@@ -35,7 +35,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.ratings import leaderboard, rate  # noqa: E402
+from arena.ratings.leaderboard import leaderboard, rate  # noqa: E402
 from arena.results import MatchResult  # noqa: E402
 from arena.stats import kendall_tau  # noqa: E402
 from tournaments import config as tconfig  # noqa: E402

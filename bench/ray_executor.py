@@ -72,7 +72,7 @@ def play(cfg: Any, run_dir: Path, executor: Any = None) -> tuple[float, float, i
 def on_ray(cfg: Any, warm: Any, root: Path, cpus: int) -> dict[str, float]:
     import ray
 
-    from tournaments.ray_executor import RayExecutor
+    from tournaments.ray.executor import RayExecutor
 
     ray.init(address="local", num_cpus=cpus, include_dashboard=False, logging_level="error")
     try:

@@ -72,7 +72,7 @@ def write_config(root: Path, matches: int, concurrency: int, preset: str) -> Pat
 def child(path_name: str, config: Path, output: Path) -> dict[str, Any]:
     """One `arena run` in this process; its figures as a dict (printed by the parent)."""
     from app.cli import main as arena
-    from arena.ratings import report
+    from arena.ratings.leaderboard import report
     from arena.store import Store
 
     argv = ["run", str(config), "--output", str(output), "--run-id", path_name, "--quiet"]

@@ -2,7 +2,7 @@
 
 The tournament plans and records; an executor plays the specs it is handed. The default,
 :class:`AsyncioExecutor`, plays them concurrently on this process's event loop; the Ray
-executor (:mod:`tournaments.ray_executor`) plays them as Ray tasks, and either way this
+executor (:mod:`tournaments.ray.executor`) plays them as Ray tasks, and either way this
 process alone writes the store, the JSONL records and the optional sinks (docs/distributed.md).
 
 Crash safety: every match of the plan is recorded as a ``planned`` row before anything runs; a
@@ -353,7 +353,9 @@ class Tournament:
 
     async def run(self, progress: Progress | None = None) -> list[MatchResult]:
         await self.executor.start(self)
-        if any(a.kind == "llm" for a in self.config.agents):
+        from arena.llm.preflight import PREFLIGHT_KINDS
+
+        if any(a.kind in PREFLIGHT_KINDS for a in self.config.agents):
             from arena.llm.preflight import preflight_entries
 
             await preflight_entries(self.config.agents)  # ConfigError before anything runs

@@ -15,7 +15,7 @@ pair. Planning stops when every pool entry has sigma < ``sigma_threshold`` or th
 
 from __future__ import annotations
 
-from arena.ratings import rate, trueskill_env
+from arena.ratings.leaderboard import rate, trueskill_env
 from arena.results import MatchResult, MatchSpec
 from tournaments import schedule
 from tournaments.config import RatingDriven, RunConfig

@@ -16,8 +16,8 @@ from itertools import combinations
 from typing import Any
 
 from arena import registry
-from arena.coverage import Coverage, pair_coverage, summary
 from arena.engine import RulesEngine
+from arena.ratings.coverage import Coverage, pair_coverage, summary
 from arena.results import MatchSpec
 from arena.seeding import derive_seed
 from tournaments.config import RunConfig

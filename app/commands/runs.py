@@ -189,7 +189,7 @@ def _estimate(e: dict[str, Any] | None) -> str:
 
 
 def render_measures(doc: dict[str, Any] | None) -> list[Table]:
-    """One table per game of ``arena.measures.report``: a row per measure, a column per entry."""
+    """One table per game of ``arena.ratings.measures.report``: a row per measure, a column per entry."""
     if not doc:
         return []
     tables = []
@@ -237,7 +237,7 @@ def coverage_lines(coverage: dict[str, Any], cross_table: bool) -> list[str]:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from arena.ratings import report
+    from arena.ratings.leaderboard import report
 
     try:
         results, config = _load(args.run_dir)
@@ -252,8 +252,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         freeze=(config.get("ratings") or {}).get("freeze", []),
     )
     if getattr(args, "measures", False) and not args.csv:  # the games' own measures per entry
-        from arena.measures import report as measures_report
-        from arena.measures import run_records
+        from arena.ratings.measures import report as measures_report
+        from arena.ratings.measures import run_records
 
         doc["measures"] = measures_report(run_records(args.run_dir), seed, resamples)
     metric_cols: list[str] = []
@@ -406,7 +406,7 @@ def find_matches(match_id: str, run_dir: str | None, runs_dir: str) -> list[Path
 def cmd_show(args: argparse.Namespace) -> int:
     from arena.sinks import RecordError
     from arena.untrusted import printable
-    from tournaments.transcript import summary
+    from tournaments.report.show import summary
 
     found = find_matches(args.match_id, args.run, args.runs_dir)
     if not found:
@@ -437,7 +437,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 # -- plot ---------------------------------------------------------------------------------
 def cmd_plot(args: argparse.Namespace) -> int:
     try:
-        from tournaments.plots import plot_run
+        from tournaments.report.plots import plot_run
     except ImportError as err:
         return _fail(f"plotting needs matplotlib ({err}); pip install matplotlib", code=1)
     try:

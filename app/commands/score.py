@@ -32,7 +32,7 @@ def add_commands(sub: Any) -> None:
 def write_measures(run_dir: Path) -> Path:
     """RUN_DIR/metrics/measures.json: the games' measures per agent entry with their CIs."""
     from app.commands.runs import bootstrap_settings
-    from arena.measures import report, run_records
+    from arena.ratings.measures import report, run_records
     from arena.store import Store
 
     store = Store(run_dir / "arena.sqlite")

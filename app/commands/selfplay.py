@@ -148,7 +148,7 @@ async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
     except (ConfigError, RunLocked) as err:
         return _fail(getattr(err, "problems", [str(err)]))
     if not getattr(args, "no_plots", False):
-        from tournaments.plots import plot_selfplay
+        from tournaments.report.plots import plot_selfplay
 
         plot_selfplay(root)
     if args.json:
@@ -234,7 +234,7 @@ async def _run_in_tui(selfplay: Any, live: Any, root: Path) -> dict[str, Any] | 
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    from tournaments.plots import plot_selfplay
+    from tournaments.report.plots import plot_selfplay
 
     if not args.rest:
         return _fail(["plot: give the self-play directory"])

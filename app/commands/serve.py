@@ -15,10 +15,10 @@ from arena.untrusted import printable
 # --engine names of the scripted family (deterministic, seeded, with latency and faults):
 # module, class, and the settings that make the engine what its name says
 SCRIPTED_ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "scripted": ("arena.llm.scripted", "ScriptedEngine", {}),
-    "directives": ("arena.memory.directives", "DirectiveEngine", {}),
-    "context": ("arena.selfplay.engine", "ContextEngine", {}),
-    "context-null": ("arena.selfplay.engine", "ContextEngine", {"null": True}),
+    "scripted": ("arena.llm.fakes.scripted", "ScriptedEngine", {}),
+    "directives": ("arena.llm.fakes.directives", "DirectiveEngine", {}),
+    "context": ("arena.llm.fakes.context", "ContextEngine", {}),
+    "context-null": ("arena.llm.fakes.context", "ContextEngine", {"null": True}),
 }
 
 

@@ -2,7 +2,7 @@
 
 Both are computed from the run's SQLite store, so the publisher and a TUI reading a run
 directory show the same numbers. :class:`RunStatus` keeps the leaderboard's ratings between
-polls and folds only the matches finished since the last one (:mod:`arena.rating_fold`);
+polls and folds only the matches finished since the last one (:mod:`arena.ratings.fold`);
 re-rating every result at every poll made a long run quadratic.
 """
 
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.rating_fold import RatingFold
+from arena.ratings.fold import RatingFold
 
 HISTORY_POINTS = 24
 

@@ -21,6 +21,10 @@ from arena.llm.config import LLMAgentParams
 from arena.types import Decision, Observation
 from arena.untrusted import quote
 
+# The markers around the insights block a memory bank adds to a system prompt: the prompt owns
+# them, the memory wing writes between them and the fakes read between them.
+BLOCK_OPEN = "<insights>"
+BLOCK_CLOSE = "</insights>"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

@@ -16,7 +16,7 @@ import time
 import uuid
 from typing import Any
 
-from arena.llm.scripted import Fault, ScriptedEngine
+from arena.llm.fakes.scripted import Fault, ScriptedEngine
 
 
 class TransformersEngine:

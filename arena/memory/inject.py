@@ -23,13 +23,12 @@ from typing import Any
 import numpy as np
 
 from arena import untrusted
+from arena.llm.prompt import BLOCK_CLOSE, BLOCK_OPEN
 from arena.memory.bank import open_bank
 from arena.memory.model import Insight, Namespace
 from arena.memory.spec import MemorySpec
 from arena.memory.state import BankSnapshot
 
-BLOCK_OPEN = "<insights>"
-BLOCK_CLOSE = "</insights>"
 EMBEDDING_LABEL = "embedding:all-MiniLM-L6-v2"
 LEXICAL_LABEL = "lexical:token-overlap"
 _NS_UNSAFE = re.compile(r"[^A-Za-z0-9_.:@+-]+")

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from arena.events import GameEvent
-from arena.measures import AgentFigures, Figure, MeasureInfo
+from arena.ratings.measures import AgentFigures, Figure, MeasureInfo
 from arena.stats import ratio_ci, wilson
 from games.avalon.config import SETUP_TABLE, side_of
 

@@ -4,7 +4,7 @@ mean over the entry's seats of a match; utilities are the game's points."""
 
 from __future__ import annotations
 
-from arena.measures import MeasureInfo
+from arena.ratings.measures import MeasureInfo
 
 SHARE = "share (0-1)"
 PER_MATCH = "count per match"

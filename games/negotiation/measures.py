@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from arena.events import GameEvent
-from arena.measures import AgentFigures, Figure
+from arena.ratings.measures import AgentFigures, Figure
 from arena.stats import mean_ci
 from games.negotiation.measures_extra import (
     auction_measures,

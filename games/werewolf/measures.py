@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from arena.events import GameEvent
-from arena.measures import AgentFigures, Figure, MeasureInfo
+from arena.ratings.measures import AgentFigures, Figure, MeasureInfo
 from games.werewolf.suspicion import is_wolf_result, team_of
 
 WOLF = "werewolf"

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from app.cli import main
-from arena.llm.scripted import ScriptedEngine
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 
 

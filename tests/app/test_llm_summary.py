@@ -11,7 +11,7 @@ import yaml
 
 from app.cli import main
 from app.llm_summary import summarise, summary_lines
-from arena.llm.scripted import ScriptedEngine
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 
 

@@ -93,9 +93,9 @@ def test_ablate_measures_each_insight_on_the_configs_units_and_retires_the_harmf
 ) -> None:
     import yaml
 
+    from arena.llm.fakes.directives import DirectiveEngine
     from arena.llm.server import ServerThread
     from arena.memory import Bank
-    from arena.memory.directives import DirectiveEngine
     from tests.arena.memory.directed import HELPS, HURTS, NOTHING
 
     bank = Bank(tmp_path / "bank.sqlite")
@@ -209,9 +209,9 @@ def tamper(path: Path, version: int, old: str, new: str) -> None:
 def test_a_tampered_bank_is_refused_by_run_and_by_every_reader(tmp_path: Path, capsys) -> None:
     import yaml
 
+    from arena.llm.fakes.directives import DirectiveEngine
     from arena.llm.server import ServerThread
     from arena.memory import Bank
-    from arena.memory.directives import DirectiveEngine
     from tests.arena.memory.directed import HELPS, NOTHING
 
     path = tmp_path / "bank.sqlite"

@@ -203,7 +203,7 @@ def test_show_and_the_leaderboard_count_a_persona_match_alike(
 ) -> None:
     """The engine names no winner, the rewards differ: `show` prints the result the board
     counts (one notion), never a draw beside the board's win and loss."""
-    from arena.tallies import seat_returns
+    from arena.ratings.tallies import seat_returns
     from tournaments import config as tconfig
 
     cfg = tconfig.load(

@@ -65,8 +65,8 @@ def test_dry_run_prints_the_estimate_and_writes_nothing(
 def test_a_cli_run_plots_and_its_champion_exports_to_a_config_arena_run_plays(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from arena.llm.fakes.context import ContextEngine
     from arena.llm.server import ServerThread
-    from arena.selfplay.engine import ContextEngine
     from arena.store import Store
     from tests.tournaments.selfplay_setup import seed_bank, small_config, write_config
 
@@ -109,9 +109,9 @@ def test_selfplay_records_its_bank_heads_and_refuses_a_cut_back_or_tampered_bank
 ) -> None:
     import sqlite3
 
+    from arena.llm.fakes.context import ContextEngine
     from arena.llm.server import ServerThread
     from arena.memory.bank import open_reader
-    from arena.selfplay.engine import ContextEngine
     from tests.tournaments.selfplay_setup import seed_bank, small_config, write_config
 
     root = tmp_path / "sp"

@@ -11,9 +11,9 @@ from app.live import LiveOptions
 from app.selfplay_live import SelfPlayLive, selfplay_sinks
 from arena.live import topics
 from arena.live.broker import EmbeddedBroker
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from arena.sinks import read_jsonl
 from tests.arena.live.helpers import Collector
 from tests.tournaments.selfplay_setup import seed_bank, small_config

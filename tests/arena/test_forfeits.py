@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from arena.agents import RandomAgent
-from arena.ratings import leaderboard
+from arena.ratings.leaderboard import leaderboard
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner
 from arena.store import Store

@@ -31,7 +31,7 @@ from arena import registry
 from arena.agents.base import Agent, MatchContext
 from arena.agents.llm_agent import LLMAgent
 from arena.agents.random_agent import RandomAgent
-from arena.llm.scripted import ScriptedEngine
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 from arena.results import MatchSpec
 from arena.sinks import JsonlSink, read_jsonl

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.selfplay.engine import ContextEngine
+from arena.llm.fakes.context import ContextEngine
 
 HOLD_BOUND_S = 20.0
 

@@ -4,7 +4,7 @@ Two seats play three rounds at a seeded table; each round both secretly pick ``l
 ``high`` (3); the higher total plus seeded Gaussian noise (σ = 1.5 per side) wins (+1 / −1).
 The panel bot ``mid`` always plays mid. Against it, always ``high`` wins ≈ 92 % of games,
 a uniform random pick ≈ 50 %, always ``low`` ≈ 8 %. With the context-sensitive test backend
-(:class:`arena.selfplay.engine.ContextEngine`) a context plays ``high`` at every decision
+(:class:`arena.llm.fakes.context.ContextEngine`) a context plays ``high`` at every decision
 exactly when its first applicable ``prefer`` directive (style line first, then the quoted
 insights) names ``high`` and no ``avoid high`` removes it: that set of contexts is the known
 optimum.
@@ -17,8 +17,8 @@ from typing import Any
 from arena import registry
 from arena.agents.base import Agent
 from arena.engine import RulesEngine, RuleSet
-from arena.memory.directives import directed_choice
-from arena.selfplay.engine import context_directives
+from arena.llm.fakes.context import context_directives
+from arena.llm.fakes.directives import directed_choice
 from arena.types import Action, Decision, Observation, Option, Outcome, PrivateFact
 
 VALUE = {"low": 1, "mid": 2, "high": 3}

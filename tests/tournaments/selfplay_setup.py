@@ -1,5 +1,5 @@
 """A small DealOrNoDeal self-play setup over the context-sensitive test backend
-(:class:`arena.selfplay.engine.ContextEngine`) against the concession rule bot."""
+(:class:`arena.llm.fakes.context.ContextEngine`) against the concession rule bot."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 
 from app.cli import main
-from arena.ratings import leaderboard
+from arena.ratings.leaderboard import leaderboard
 from arena.sinks import read_jsonl
 from arena.store import Store
 from tournaments import config as tconfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.conftest import _run_child
+from tests.tournaments.ray.conftest import _run_child
 
 PROBE = "tests/tournaments/isolation_probe.py::"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
+from arena.llm.fakes.directives import DirectiveEngine
 from arena.llm.server import ServerThread
 from arena.memory import Bank
-from arena.memory.directives import DirectiveEngine
 from arena.memory.learn import BASE, folds
 from arena.memory.trajectory import load_events
 from tests.arena.memory.directed import RUN_ID, learning_config, run_in_process
@@ -98,8 +98,9 @@ def test_sixteen_concurrent_learning_matches_read_whole_pinned_versions(tmp_path
     the same namespace: every prompt's block is exactly a pinned version's, rebuilt from the log."""
     import threading
 
+    from arena.llm.prompt import BLOCK_CLOSE, BLOCK_OPEN
     from arena.memory import Draft
-    from arena.memory.inject import BLOCK_CLOSE, BLOCK_OPEN, replay_block
+    from arena.memory.inject import replay_block
 
     bank_path = tmp_path / "bank.sqlite"
     Bank(bank_path).add("dealornodeal", "Avoid walk_away: a deal beats no deal.")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from arena.ratings import leaderboard, report
+from arena.ratings.leaderboard import leaderboard, report
 from arena.results import MatchResult
 from tournaments import config as tconfig
 from tournaments.executor import Tournament

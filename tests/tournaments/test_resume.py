@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from app.cli import main
-from arena.ratings import report
+from arena.ratings.leaderboard import report
 from arena.sinks import read_jsonl
 from arena.store import Store
 from tournaments import config as tconfig

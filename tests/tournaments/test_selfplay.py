@@ -13,10 +13,10 @@ from pathlib import Path
 
 import yaml
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.memory.bank import open_bank
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from arena.store import Store
 from tests.tournaments.held_engine import HeldEngine
 from tests.tournaments.selfplay_setup import kill_when_recorded, raw_config, seed_bank, write_config

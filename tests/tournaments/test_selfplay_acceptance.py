@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from tests.tournaments import selfplay_game
 from tournaments.selfplay import SelfPlay
 

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from tests.tournaments.selfplay_setup import raw_config, seed_bank
 from tournaments.selfplay import SelfPlay
 

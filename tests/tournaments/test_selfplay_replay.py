@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.runner import RUNNER_EVENT_TYPES
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from arena.selfplay.replay import reach
 from arena.selfplay.select import UnitGame, ratings
 from arena.store import Store

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.memory.bank import open_bank
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from arena.selfplay.report import churn, generations, series
 from tests.tournaments.selfplay_setup import seed_bank, small_config
-from tournaments.plots import SELFPLAY_PLOTS, plot_selfplay
+from tournaments.report.plots import SELFPLAY_PLOTS, plot_selfplay
 from tournaments.selfplay import SelfPlay
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from arena.ratings import leaderboard, rate
+from arena.ratings.leaderboard import leaderboard, rate
 from arena.stats import kendall_tau
 from tests.tournaments.strength import P_RANDOM, population, register
 from tournaments import config as tconfig

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.selfplay.config import parse
-from arena.selfplay.engine import ContextEngine
 from tests.tournaments.held_engine import HeldEngine
 from tests.tournaments.selfplay_setup import seed_bank, small_config
 from tournaments.selfplay import SelfPlay

@@ -2,12 +2,14 @@
 
 :mod:`tournaments.export.rows` builds the rows of a match from its event record,
 :mod:`tournaments.export.writers` writes them (JSON lines, parquet, a Hugging Face dataset),
-:mod:`tournaments.export.card` writes the dataset card and :mod:`tournaments.export.run`
+:mod:`tournaments.export.card` writes the dataset card, :mod:`tournaments.export.options` holds
+what an export is asked to do and :mod:`tournaments.export.run`
 streams a whole run directory through them. See docs/export.md.
 """
 
+from tournaments.export.options import ExportOptions
 from tournaments.export.rows import RowFilter, match_rows
-from tournaments.export.run import ExportError, ExportOptions, ExportSummary, export_run
+from tournaments.export.run import ExportError, ExportSummary, export_run
 from tournaments.export.writers import FORMATS, schema
 
 __all__ = [

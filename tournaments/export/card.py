@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from arena.store import Store
-
-if TYPE_CHECKING:
-    from tournaments.export.run import ExportOptions
+from tournaments.export.options import ExportOptions
 
 MARK = "<!-- arena export card -->"
 

@@ -12,7 +12,7 @@ import hashlib
 import json
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,27 +21,13 @@ from arena.sinks import read_jsonl
 from arena.store import DONE, Store
 from tournaments.executor import RunDirectory, is_locked
 from tournaments.export.card import write_card
+from tournaments.export.options import CHUNK, ExportOptions
 from tournaments.export.rows import RowFilter, match_rows
-from tournaments.export.writers import DATA_FILES, Format, open_writer
-
-CHUNK = 200  # results read from the store at a time
-BATCH = 2000  # rows per written batch (a parquet row group)
+from tournaments.export.writers import DATA_FILES, open_writer
 
 
 class ExportError(ValueError):
     """The run directory cannot be exported as asked (the CLI exits 2 with the message)."""
-
-
-@dataclass
-class ExportOptions:
-    fmt: Format = "parquet"
-    out: Path | None = None  # default: RUN_DIR/export/<fmt>
-    keep: RowFilter = field(default_factory=RowFilter)
-    god: bool = False
-    partial: bool = False  # export the finished matches of an unfinished run
-    force: bool = False  # replace an earlier export at ``out``
-    max_matches: int | None = None  # only the first N matches (plan order) with a result
-    batch: int = BATCH
 
 
 @dataclass

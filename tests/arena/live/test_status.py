@@ -8,7 +8,7 @@ from pathlib import Path
 from arena.live.status import RunStatus
 from arena.results import MatchSpec
 from arena.store import Store
-from tests.arena.test_rating_fold import completion_order, from_scratch, werewolf_like, without_ts
+from tests.arena.ratings.test_fold import completion_order, from_scratch, werewolf_like, without_ts
 
 
 def test_polls_fold_each_finished_match_once_and_match_a_from_scratch_rating(

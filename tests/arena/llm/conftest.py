@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from arena.llm.config import BackendConfig
-from arena.llm.scripted import ScriptedEngine, parse_latency
+from arena.llm.fakes.scripted import ScriptedEngine, parse_latency
 from arena.llm.server import ServerThread
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -24,7 +24,7 @@ class Scripted:
         return self.server.url
 
     def faults(self, *kinds: str, retry_after: float = 1.0) -> None:
-        from arena.llm.scripted import Fault
+        from arena.llm.fakes.scripted import Fault
 
         for k in kinds:
             self.engine.queue.append(Fault(k, retry_after))

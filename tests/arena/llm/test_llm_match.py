@@ -138,7 +138,7 @@ async def test_preflight_of_config_entries_rejects_a_wrong_model(scripted):
 
 async def test_calls_cut_by_the_runner_timeout_are_recorded_with_a_status(scripted):
     """Issue 15, item 11: a call the runner's timeout cancels used to leave no llm_call."""
-    from arena.llm.scripted import parse_latency
+    from arena.llm.fakes.scripted import parse_latency
 
     # every reply takes 1 s; the runner waits 0.4 s per ask, then falls back (room enough, on
     # a loaded machine, for each request to leave before it is cut: the record says "sent")

@@ -8,8 +8,8 @@ import time
 import pytest
 
 from arena.llm.backends.openai_backend import OpenAIBackend
+from arena.llm.fakes.scripted import parse_latency
 from arena.llm.messages import CacheMiss, ChatRequest, LLMError, PreflightError
-from arena.llm.scripted import parse_latency
 from arena.llm.server import ServerThread, free_port
 
 SCHEMA = {
@@ -139,7 +139,7 @@ async def test_preflight_reports_an_unreachable_server(scripted):
 
 async def test_api_key_comes_from_env_and_is_never_shown(monkeypatch):
     from arena.llm.config import BackendConfig
-    from arena.llm.scripted import ScriptedEngine
+    from arena.llm.fakes.scripted import ScriptedEngine
 
     with ServerThread(ScriptedEngine(), api_key="right-key") as server:
         cfg = BackendConfig(base_url=server.url, api_key_env="ARENA_TEST_KEY", timeout_s=30)

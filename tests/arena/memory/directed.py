@@ -13,8 +13,8 @@ from arena import registry
 from arena.agents import factory
 from arena.agents.llm_agent import LLMAgent
 from arena.llm.config import BackendConfig
+from arena.llm.fakes.directives import DirectiveEngine
 from arena.llm.server import ServerThread
-from arena.memory.directives import DirectiveEngine
 from arena.memory.spec import MemorySpec
 from arena.results import MatchSpec
 from arena.runner import MatchRunner

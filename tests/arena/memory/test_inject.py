@@ -11,10 +11,9 @@ import pytest
 
 from arena.agents.llm_agent import LLMAgent
 from arena.llm.config import LLMAgentParams
+from arena.llm.prompt import BLOCK_CLOSE, BLOCK_OPEN
 from arena.memory import Bank
 from arena.memory.inject import (
-    BLOCK_CLOSE,
-    BLOCK_OPEN,
     LEXICAL_LABEL,
     Selection,
     rank,

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from arena.llm.fakes.directives import DirectiveEngine
 from arena.llm.server import ServerThread
 from arena.memory import Bank
 from arena.memory.ablate import ablate, retire_harmful
-from arena.memory.directives import DirectiveEngine
 from arena.memory.spec import MemorySpec
 from arena.stats import paired_difference
 from tests.arena.memory.directed import (

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from arena.events import Visibility
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.messages import ChatResult
-from arena.llm.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 from arena.metrics.adversary import llm_inference
 from arena.metrics.report import score_events

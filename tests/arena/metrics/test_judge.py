@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.llm.config import CacheConfig
-from arena.llm.scripted import ScriptedEngine
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread, free_port
 from arena.metrics.adjudicators import LLMJudge, make_persona_adjudicator
 from arena.metrics.persona_judge import (

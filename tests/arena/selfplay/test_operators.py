@@ -3,7 +3,7 @@ process (no LLM call, no token), a model-backed reflector one LLM call per refle
 
 from __future__ import annotations
 
-from arena.llm.scripted import ScriptedEngine
+from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread
 from arena.memory.reflect import LLMReflector, make_reflector
 from arena.memory.trajectory import trajectory

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from arena.events import Event, GameEvent
-from arena.measures import aggregate as arena_aggregate
+from arena.ratings.measures import aggregate as arena_aggregate
 from arena.stats import wilson
 from games.avalon.bots import RandomBot, RuleBot
 from games.avalon.measures import (

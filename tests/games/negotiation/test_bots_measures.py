@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from arena.measures import aggregate as arena_aggregate
+from arena.ratings.measures import aggregate as arena_aggregate
 from arena.results import MatchSpec
 from arena.runner import run_match
 from games.negotiation.bots import BOTS_BARGAINING, BOTS_DEALORNODEAL
@@ -194,7 +194,7 @@ def test_every_negotiation_game_declares_its_measures_hook(
     """The registry finds the hook of each negotiation game; over the runner's record (typed
     Events) it gives per agent entry the figures its engine's outcome defines."""
     from arena import registry
-    from arena.measures import hook
+    from arena.ratings.measures import hook
     from tests.games.played import play as play_runner
 
     bots = registry.bots(game)

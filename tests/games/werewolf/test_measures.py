@@ -8,7 +8,7 @@ import math
 import pytest
 
 from arena.events import Event, GameEvent
-from arena.measures import Figure
+from arena.ratings.measures import Figure
 from arena.stats import wilson
 from games.werewolf.measures import agent_measures, deduction, match_measures
 from games.werewolf.measures_agg import aggregate

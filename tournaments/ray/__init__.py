@@ -1,0 +1,1 @@
+"""Ray: the distributed match executor and its worker actors."""
