@@ -187,9 +187,12 @@ def compare(figure: str, model: Estimate, rand: Estimate) -> dict[str, Any]:
     return {"better": better, "separated": separated}
 
 
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
 def _est(e: Estimate) -> dict[str, Any]:
-    r = lambda x: None if x is None else round(x, 4)  # noqa: E731
-    return {"value": r(e.value), "low": r(e.low), "high": r(e.high), "n": e.n}
+    return {"value": _r(e.value), "low": _r(e.low), "high": _r(e.high), "n": e.n}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

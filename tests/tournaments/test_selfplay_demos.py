@@ -7,10 +7,10 @@ import asyncio
 import json
 from pathlib import Path
 
+from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.selfplay.config import parse
 from arena.selfplay.demos import HEADER
-from arena.llm.fakes.context import ContextEngine
 from tests.tournaments.selfplay_setup import small_config
 from tournaments.selfplay import SelfPlay
 
