@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.table import Table
 
 from app.wording import count
 from arena.errors import ConfigError
@@ -41,6 +40,8 @@ EXTENSIONS = (
     "app.commands.selfplay",
     "app.commands.export",
     "app.commands.play",
+    "app.commands.plan",
+    "app.commands.reparse",
     "app.commands.remote",
 )
 
@@ -159,7 +160,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"  arena run --resume {run_dir}"
         )
         return 130
-    print_leaderboard(results)
+    options = tournament.config.ratings
+    print_leaderboard(results, threshold=options.max_harness_error, strict=options.strict)
     print_llm_summary(run_dir, results)
     print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]
@@ -287,33 +289,37 @@ def print_bank_heads(run_dir: Path) -> None:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
-def print_leaderboard(results: list[Any], as_json: bool = False) -> None:
-    from arena.ratings.leaderboard import leaderboard
+def print_leaderboard(
+    results: list[Any], as_json: bool = False, threshold: float | None = None, strict: bool = False
+) -> None:
+    """The end-of-run board: the batch fit, and each entry's harness health beside it (shares
+    of refused answers, fallbacks and forfeits; ``arena leaderboard`` has the intervals).
+    ``strict`` (``ratings.strict``): a board with a flagged entry is not printed, only why."""
+    from app.commands.health_view import end_of_run_table
+    from arena.ratings.health import DEFAULT_THRESHOLD, entry_health, strict_problems
+    from arena.ratings.leaderboard import KEYS, leaderboard
 
     rows = leaderboard(results)
-    if as_json:
-        print(json.dumps([r.model_dump() for r in rows], indent=2))
-        return
-    table = Table(
-        title="Leaderboard (batch Bradley–Terry fit over all results, factions as teams; "
-        "sorted by μ)",
-        title_justify="left",
-    )
-    for col in ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
-    for r in rows:
-        table.add_row(
-            r.agent,
-            f"{r.mu:.2f}",
-            f"{r.sigma:.2f}",
-            f"{r.conservative:.2f}",
-            str(r.games),
-            str(r.wins),
-            str(r.draws),
-            str(r.losses),
-            f"{r.win_rate:.3f}",
+    threshold = threshold or DEFAULT_THRESHOLD
+    health = entry_health(results, KEYS["agent"], threshold)
+    problems = strict_problems(health, threshold) if strict else []
+    if problems:
+        err_console.print(
+            "not printing the board (ratings.strict): the harness decided part of it:\n  "
+            + "\n  ".join(problems),
+            highlight=False,
+            markup=False,
         )
-    console.print(table)
+        return
+    if as_json:
+        print(
+            json.dumps([{**r.model_dump(), "health": health.get(r.agent)} for r in rows], indent=2)
+        )
+        return
+    console.print(end_of_run_table(rows, health))
+    for agent, h in health.items():
+        if h.get("flag"):
+            console.print(f"  ! {agent}: {h['flag']}", highlight=False, markup=False)
     n = len(results)
     finished = sum(1 for r in results if r.status == "finished")
     console.print(f"{finished}/{count(n, 'match', 'matches')} finished; games count seats played.")

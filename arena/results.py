@@ -58,8 +58,15 @@ class SeatResult(BaseModel):
     role: str
     reward: float
     result: Literal["win", "loss", "draw", "none"]
-    invalid: int = 0
+    invalid: int = 0  # refused answers (every attempt counts)
     fallbacks: int = 0
+    # Harness health per decision (None: recorded before these counts were kept). A decision is
+    # one settled move of the seat: its answer applied, or a fallback.
+    decisions: int | None = None
+    refused: int | None = None  # decisions with at least one refused answer
+    reasked: int | None = None  # decisions on which the seat was asked again
+    timeouts: int | None = None  # decisions with at least one answer past the time limit
+    forfeited: bool | None = None  # this seat forfeited the match
 
 
 class MatchResult(BaseModel):
@@ -82,3 +89,6 @@ class MatchResult(BaseModel):
     n_decisions: int = 0
     duration_s: float = 0.0
     jsonl: str | None = None
+    # What makes the result comparable with others (rules, prompts, models, policy): see
+    # ``arena.conditions``. None: recorded before conditions were kept (unknown conditions).
+    conditions: dict[str, Any] | None = None

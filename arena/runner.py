@@ -24,6 +24,7 @@ from arena.agents.base import Agent, AgentForfeit, HearsMatchEnd, MatchContext
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
+from arena.health_count import HealthCount
 from arena.ratings.batch import seat_results
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
 from arena.seeding import derive_seed
@@ -100,6 +101,10 @@ class MatchRunner:
         self.invalid = [0] * self.engine.n_seats
         self.fallbacks = [0] * self.engine.n_seats
         self.n_decisions = 0
+        # harness health per seat: settled decisions, and those that were refused at least
+        # once, re-asked, timed out (the flags of the decision being asked: ``_trouble``)
+        self.health = [HealthCount() for _ in range(self.engine.n_seats)]
+        self._trouble: list[set[str]] = [set() for _ in range(self.engine.n_seats)]
         # seats whose agent gave up (AgentForfeit), with its reason: forfeited at the fallback
         self._gone: dict[int, str] = {}
 
@@ -229,7 +234,11 @@ class MatchRunner:
     ) -> tuple[Action | None, int, str | None]:
         """Ask until a parse-valid answer or the retries run out: (action, attempts, last error)."""
         decision = self.engine.current_decision(seat)
+        if attempt == 0:  # a new decision: its troubles start empty
+            self._trouble[seat] = set()
         while attempt <= self.policy.retries:
+            if attempt > 0:
+                self._trouble[seat].add("reasked")
             obs = self.observation(seat, error)
             started = time.perf_counter()
             try:
@@ -242,6 +251,7 @@ class MatchRunner:
                 error = self._gone[seat] = str(err) or "the agent gave up"
                 attempt = self.policy.retries  # no more asking: this is the last attempt
             except TimeoutError:
+                self._trouble[seat].add("timeout")
                 limit = self.agents[seat].time_limit(self.policy.timeout_s)
                 error = f"no answer within {limit}s"
                 mark = getattr(self.agents[seat], "mark_timed_out", None)
@@ -252,6 +262,7 @@ class MatchRunner:
             except Exception as err:  # an agent bug must not crash the match
                 error = f"agent raised {type(err).__name__}: {err}"
             self.invalid[seat] += 1
+            self._trouble[seat].add("refused")
             self.recorder.note(
                 "invalid_action",
                 self.engine.phase,
@@ -349,16 +360,27 @@ class MatchRunner:
     async def _settle(
         self, seat: int, action: Action | None, attempts: int, error: str | None
     ) -> bool:
-        """Apply an answer in seat order; engine-level refusals are re-asked. False if forfeited."""
+        """Apply an answer in seat order; engine-level refusals are re-asked. False if forfeited.
+
+        Counts the settled decision and its troubles in the seat's harness health."""
+        fallback, ok = await self._settle_answer(seat, action, attempts, error)
+        self.health[seat].add(self._trouble[seat], fallback=fallback, forfeited=not ok)
+        return ok
+
+    async def _settle_answer(
+        self, seat: int, action: Action | None, attempts: int, error: str | None
+    ) -> tuple[bool, bool]:
+        """(settled by a fallback, the match goes on)."""
         while True:
             if action is None:
-                return self._apply_fallback(seat, error)
+                return True, self._apply_fallback(seat, error)
             try:
                 self._apply(seat, action)
-                return True
+                return False, True
             except InvalidAction as err:
                 error = str(err)
                 self.invalid[seat] += 1
+                self._trouble[seat].add("refused")
                 self.recorder.note(
                     "invalid_action",
                     self.engine.phase,
@@ -558,6 +580,7 @@ class MatchRunner:
                     result=result,
                     invalid=self.invalid[s],
                     fallbacks=self.fallbacks[s],
+                    **self.health[s].fields(),
                 )
             )
         label = outcome.label if outcome else "aborted"

@@ -33,11 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.selfplay.config import parse
 from arena.store import Store
 from tournaments.config import RunConfig
 from tournaments.executor import Tournament
-from tournaments.selfplay import SelfPlay
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
 
 STYLES = ["Be brief.", "Avoid walk_away.", "Prefer accept.", "Avoid reject.", "Prefer propose."]
 
@@ -78,16 +78,16 @@ def _live(run_id: str, root: Path, enabled: bool, selfplay: bool = False) -> Any
     if not enabled:
         return None
     if selfplay:
-        from app.selfplay_live import SelfPlayLive
+        from app.commands.selfplay import selfplay_live
 
-        return SelfPlayLive(run_id, root)
+        return selfplay_live(run_id, root)
     from app.live import LiveSession
 
     return LiveSession(run_id, root)
 
 
 async def selfplay_arm(url: str, args: argparse.Namespace, root: Path) -> tuple[Any, float, float]:
-    from app.selfplay_live import selfplay_sinks
+    from tournaments.selfplay.live import selfplay_sinks
 
     live = _live(root.name, root, args.live, selfplay=True)
     selfplay = SelfPlay(

@@ -53,9 +53,9 @@ from typing import Any
 
 import numpy as np
 
-from arena.selfplay.config import parse
 from arena.stats import paired_difference
-from tournaments.selfplay import SelfPlay
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
 
 SIGMA_ASSUMED = 3.5  # points: sd of a paired per-unit score difference (assumed; printed measured)
 STYLES = [

@@ -71,7 +71,7 @@ def check_config(path: Path) -> None:
     """What ``arena run CONFIG --check`` (``arena selfplay CONFIG`` for a self-play config)
     validates before its backend preflight: the config loads and its plan is made."""
     if "selfplay" in path.parts:
-        from arena.selfplay import config as spconfig
+        from tournaments.selfplay import config as spconfig
 
         spconfig.load(path)
         return

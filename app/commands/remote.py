@@ -252,7 +252,7 @@ def _print_board(args: argparse.Namespace, run_dir: Path, results: list[Any]) ->
     health = harness_health(results, run_dir / "matches")
     board = argparse.Namespace(
         run_dir=[str(run_dir)], by="agent", json=args.json, csv=False, metrics=False,
-        measures=False,
+        measures=False, strict=False, pool="seasons",
     )  # fmt: skip
     if args.json:
         from arena.ratings.leaderboard import report

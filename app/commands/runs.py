@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import datetime as dt
-import io
 import json
 import signal
 import sys
@@ -237,54 +235,74 @@ def coverage_lines(coverage: dict[str, Any], cross_table: bool) -> list[str]:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from arena.ratings.leaderboard import report
+    from app.commands.health_view import health_settings, leaderboard_csv
+    from arena.ratings.board import PoolRefused, boards
 
     try:
         results, config = _load(args.run_dir)
     except FileNotFoundError as err:
         return _fail(str(err))
     seed, resamples = bootstrap_settings(config)
-    doc = report(
-        results,
-        by=args.by,
-        seed=seed,
-        bootstrap=resamples,
-        freeze=(config.get("ratings") or {}).get("freeze", []),
-    )
+    threshold, strict = health_settings(config, args.strict)
+    try:
+        docs = boards(
+            results,
+            by=args.by,
+            seed=seed,
+            bootstrap=resamples,
+            freeze=(config.get("ratings") or {}).get("freeze", []),
+            threshold=threshold,
+            pool=args.pool,
+        )
+    except PoolRefused as err:
+        return _fail(str(err))
+    if strict:
+        from app.commands.health_view import strict_refusal
+
+        refusal = strict_refusal(docs)
+        if refusal is not None:
+            return _fail(refusal)
+    for doc in docs:
+        _add_columns(args, doc)
+    if args.json:
+        first = {**docs[0], "other_seasons": docs[1:]} if len(docs) > 1 else docs[0]
+        print(json.dumps(first, indent=2, sort_keys=True, default=str))
+        return 0
+    if args.csv:
+        sys.stdout.write(leaderboard_csv(docs))
+        return 0
+    for doc in docs:
+        _print_board(doc)
+    return 0
+
+
+def _add_columns(args: argparse.Namespace, doc: dict[str, Any]) -> None:
+    """The optional measures and metrics of one season's board."""
+    seed, resamples = doc["bootstrap"]["seed"], doc["bootstrap"]["resamples"]
     if getattr(args, "measures", False) and not args.csv:  # the games' own measures per entry
         from arena.ratings.measures import report as measures_report
         from arena.ratings.measures import run_records
 
         doc["measures"] = measures_report(run_records(args.run_dir), seed, resamples)
-    metric_cols: list[str] = []
     if getattr(args, "metrics", False):  # privacy/persona columns beside the ratings (§C9)
         from arena.metrics.report import leaderboard_metrics
 
-        metric_cols = leaderboard_metrics(doc, args.run_dir)
-    if args.json:
-        print(json.dumps(doc, indent=2, sort_keys=True, default=str))
-        return 0
-    if args.csv:
-        out = io.StringIO()
-        nested = ("roles", "roles_ci")
-        fields = [k for k in doc["rows"][0] if k not in nested] if doc["rows"] else ["agent"]
-        writer = csv.DictWriter(out, fieldnames=[*fields, *nested], lineterminator="\n")
-        writer.writeheader()
-        for row in doc["rows"]:
-            roles = ";".join(f"{k}={v}" for k, v in sorted(row.get("roles", {}).items()))
-            cis = ";".join(
-                f"{k}={lo}..{hi}" for k, (lo, hi) in sorted(row.get("roles_ci", {}).items())
-            )
-            writer.writerow({**{k: row[k] for k in fields}, "roles": roles, "roles_ci": cis})
-        sys.stdout.write(out.getvalue())
-        return 0
+        doc["metric_columns"] = leaderboard_metrics(doc, args.run_dir)
+
+
+def _print_board(doc: dict[str, Any]) -> None:
+    from app.commands.health_view import render_health, render_repeats, season_lines
+
+    for said in season_lines(doc):
+        console.print(said, highlight=False, markup=False)
     console.print(render_table(doc))
     for table in render_measures(doc.get("measures")):
         console.print(table)
-    if metric_cols:
+    console.print(render_health(doc))
+    if doc.get("metric_columns"):
         from arena.metrics.report import render_metrics_table
 
-        console.print(render_metrics_table(doc, metric_cols))
+        console.print(render_metrics_table(doc, doc["metric_columns"]))
     roles_table = render_roles(doc)
     if roles_table is not None:
         console.print(roles_table)
@@ -325,7 +343,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         + extra,
         highlight=False,
     )
-    return 0
+    repeats = render_repeats(doc)
+    if repeats is not None:
+        console.print(repeats)
 
 
 # -- runs ---------------------------------------------------------------------------------
@@ -477,6 +497,20 @@ def add_commands(sub: Any) -> None:
         help="add each game's own measures per agent entry with 95%% CIs (vote accuracy, "
         "deduction, deception, Pareto, Nash welfare, ...), read from the match records; "
         "a table per game, `measures` in --json (not in --csv)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse to print a board with an entry whose share of refused answers or of "
+        "forfeited matches passes ratings.max_harness_error (default 5%%); also "
+        "ratings.strict in the config",
+    )
+    p.add_argument(
+        "--pool",
+        choices=["seasons", "strict"],
+        default="seasons",
+        help="results played under different conditions (rules, prompt templates, models, "
+        "policy): a board per season with what differs (default), or refuse (strict)",
     )
     p.set_defaults(func=cmd_leaderboard)
 

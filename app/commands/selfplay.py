@@ -3,7 +3,7 @@ agent's context by self-play (docs/selfplay.md).
 
 Every game goes on the live bus like ``arena run``'s (an embedded broker unless ``--broker`` or
 ``--no-broker``) and through the streaming metrics; ``--tui`` watches the run in the terminal
-(:mod:`tui.selfplay`)."""
+(:mod:`tui.screens.selfplay`)."""
 
 from __future__ import annotations
 
@@ -64,9 +64,29 @@ def _fail(problems: list[str], code: int = 2) -> int:
     return report(problems, code)  # control characters and markup in problems escaped
 
 
+def health_lines(report: dict[str, Any]) -> list[str]:
+    """The harness health of the self-play report: candidates whose answers the harness
+    refused or replaced past the threshold, or that none were (docs/leaderboards.md)."""
+    from arena.untrusted import printable
+
+    flagged = []
+    for rep in report.get("repeats", []):
+        for gen in rep.get("generations", []):
+            for c in gen.get("candidates", []):
+                flag = (c.get("health") or {}).get("flag")
+                if flag:
+                    flagged.append(
+                        f"  ! repeat {rep['repeat']} generation {gen['generation']} {c['id']}: {flag}"
+                    )
+    if not flagged:
+        return ["harness health: no candidate above 5% refused answers or forfeits"]
+    return ["harness health: flagged candidates (the harness played part of their games)",
+            *(printable(x) for x in flagged)]  # fmt: skip
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from arena.errors import ConfigError
-    from arena.selfplay import config as spconfig
+    from tournaments.selfplay import config as spconfig
 
     if args.target == "export":
         return cmd_export(args)
@@ -148,7 +168,7 @@ async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
     except (ConfigError, RunLocked) as err:
         return _fail(getattr(err, "problems", [str(err)]))
     if not getattr(args, "no_plots", False):
-        from tournaments.report.plots import plot_selfplay
+        from tournaments.selfplay.plots import plot_selfplay
 
         plot_selfplay(root)
     if args.json:
@@ -162,6 +182,8 @@ async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
         )
         if report["budget"]["stopped"]:
             print(f"stopped: {report['budget']['stopped']}")
+        for line in health_lines(report):
+            print(line)
         from arena.memory.evidence import head_lines
 
         for line in head_lines(root):
@@ -174,14 +196,14 @@ def make_selfplay(
 ) -> tuple[Any, Any]:
     """The run and its live session (None with ``--no-broker``): every game gets the live
     sinks and the streaming metrics, as in ``arena run``."""
-    from app.selfplay_live import SelfPlayLive, selfplay_sinks
-    from tournaments.selfplay import SelfPlay
+    from tournaments.selfplay.driver import SelfPlay
+    from tournaments.selfplay.live import selfplay_sinks
 
     live = None
     if not getattr(args, "no_broker", False):
         from app.cli import live_options
 
-        live = SelfPlayLive(root.name, root, live_options(_live_args(args)))
+        live = selfplay_live(root.name, root, live_options(_live_args(args)))
     metrics = not getattr(args, "no_metrics", False)
     selfplay = SelfPlay(
         config, root, extra_sinks=selfplay_sinks(live, root, metrics), on_generation=on_generation
@@ -189,6 +211,42 @@ def make_selfplay(
     if live is not None:
         live.selfplay = selfplay
     return selfplay, live
+
+
+def selfplay_live(run_id: str, root: Path, options: Any = None) -> Any:
+    """A live session whose retained status is the self-play run's, not one store's, and whose
+    games go on the bus under their live ids (:mod:`tournaments.selfplay.live`). ``app.live``
+    loads the MQTT stack, so the class is made when a run starts, not when the CLI parses."""
+    from app.live import LiveSession
+    from arena.live import topics
+    from tournaments.selfplay.live import Retagged, live_match_id, planned_games, status_doc
+
+    class SelfPlayLive(LiveSession):
+        def __init__(self) -> None:
+            super().__init__(run_id, root, options)
+            self.selfplay: Any = None  # the SelfPlay whose config and ledger the status reads
+            self.last: Any = None  # the latest game started: where the run is
+            self._planned: int | None = None
+
+        def sinks(self, spec: Any) -> list[Any]:
+            self.last = spec
+            tagged = spec.model_copy(update={"match_id": live_match_id(spec)})
+            return [Retagged(s, tagged.match_id) for s in super().sinks(tagged)]
+
+        async def publish_status(self, final: bool = False) -> None:
+            if self.publisher is None or self.selfplay is None:
+                return
+            if self._planned is None:
+                self._planned = planned_games(self.selfplay.config)
+            running = 0 if final else len(self.active)
+            doc = status_doc(self.selfplay, self.last, running, final, self._planned)
+            doc["run_id"] = self.run_id
+            doc["bus"] = self.publisher.counters()
+            if self.url is not None:
+                doc["broker"] = self.public_url
+            self.publisher.retain(topics.status(self.run_id), doc)
+
+    return SelfPlayLive()
 
 
 def _live_args(args: argparse.Namespace) -> argparse.Namespace:
@@ -213,7 +271,7 @@ async def _run_in_tui(selfplay: Any, live: Any, root: Path) -> dict[str, Any] | 
         print("no terminal attached: running without the TUI", file=sys.stderr)
         selfplay.on_generation = _progress_line
         return await run_live(selfplay, live)
-    from tui.selfplay import SelfPlayApp
+    from tui.screens.selfplay import SelfPlayApp
 
     outcome: dict[str, Any] = {}
 
@@ -224,7 +282,7 @@ async def _run_in_tui(selfplay: Any, live: Any, root: Path) -> dict[str, Any] | 
     published = selfplay.extra_sinks
 
     def sinks(spec: Any) -> list[Any]:  # the dashboard under the self-play screen, in process
-        from app.selfplay_live import live_match_id
+        from tournaments.selfplay.live import live_match_id
 
         return [*(published(spec) if published else []), app.feed(live_match_id(spec))]
 
@@ -234,7 +292,7 @@ async def _run_in_tui(selfplay: Any, live: Any, root: Path) -> dict[str, Any] | 
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    from tournaments.report.plots import plot_selfplay
+    from tournaments.selfplay.plots import plot_selfplay
 
     if not args.rest:
         return _fail(["plot: give the self-play directory"])
@@ -249,7 +307,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 
 def dry_run(config: Any) -> dict[str, Any]:
-    from arena.selfplay.budget import estimate
+    from tournaments.selfplay.budget import estimate
 
     steps, share = probe_steps(config)
     n_panel = len(config.panel)
@@ -313,8 +371,8 @@ def probe_steps(config: Any) -> tuple[float, float]:
 def cmd_export(args: argparse.Namespace) -> int:
     import yaml
 
-    from arena.selfplay import config as spconfig
-    from arena.selfplay.candidate import Candidate
+    from tournaments.selfplay import config as spconfig
+    from tournaments.selfplay.candidate import Candidate
 
     if not args.rest:
         return _fail(["export: give the self-play directory"])

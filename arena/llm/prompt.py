@@ -28,6 +28,12 @@ BLOCK_CLOSE = "</insights>"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
+#: The version of the prompt layout. Bump it when prompts change in a way that should split
+#: leaderboards; any edit of a template changes the template hash recorded with every match
+#: anyway (``tournaments.conditions``).
+TEMPLATE_VERSION = 1
+
+
 def fill(template: str, values: dict[str, Any]) -> str:
     """``template`` with its ``{name}`` placeholders filled; other braces are kept as written
     (briefing templates show JSON answer formats, which ``str.format`` would choke on)."""

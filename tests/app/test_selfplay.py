@@ -68,7 +68,7 @@ def test_a_cli_run_plots_and_its_champion_exports_to_a_config_arena_run_plays(
     from arena.llm.fakes.context import ContextEngine
     from arena.llm.server import ServerThread
     from arena.store import Store
-    from tests.tournaments.selfplay_setup import seed_bank, small_config, write_config
+    from tests.tournaments.selfplay.selfplay_setup import seed_bank, small_config, write_config
 
     monkeypatch.chdir(tmp_path)
     root = tmp_path / "sp"
@@ -112,7 +112,7 @@ def test_selfplay_records_its_bank_heads_and_refuses_a_cut_back_or_tampered_bank
     from arena.llm.fakes.context import ContextEngine
     from arena.llm.server import ServerThread
     from arena.memory.bank import open_reader
-    from tests.tournaments.selfplay_setup import seed_bank, small_config, write_config
+    from tests.tournaments.selfplay.selfplay_setup import seed_bank, small_config, write_config
 
     root = tmp_path / "sp"
     seed = seed_bank(tmp_path / "seed.sqlite")

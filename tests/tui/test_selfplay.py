@@ -15,15 +15,14 @@ from textual.widgets import DataTable, Static
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.selfplay.config import parse
-from tests.tournaments.held_engine import HeldEngine
-from tests.tournaments.selfplay_setup import seed_bank, small_config
-from tournaments.selfplay import SelfPlay
+from tests.tournaments.selfplay.held_engine import HeldEngine
+from tests.tournaments.selfplay.selfplay_setup import seed_bank, small_config
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
+from tournaments.selfplay.view import context_diff, load
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.help import HelpScreen
-from tui.screens.selfplay import SelfPlayScreen
-from tui.selfplay import SelfPlayApp
-from tui.selfplay_model import context_diff, load
+from tui.screens.selfplay import SelfPlayApp, SelfPlayScreen
 
 SIZE = (160, 50)
 
@@ -123,7 +122,7 @@ async def test_agent_written_context_text_is_escaped_in_the_diff(
 
 
 async def test_a_live_run_is_shown_while_it_plays(tmp_path: Path) -> None:
-    from app.selfplay_live import live_match_id
+    from tournaments.selfplay.live import live_match_id
 
     root = tmp_path / "sp"
     with ServerThread(ContextEngine(seed=1)) as server:

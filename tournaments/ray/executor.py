@@ -348,6 +348,10 @@ class _RayRun:
         if msg["record"]:
             rel = self.t.dir.jsonl(result.match_id).relative_to(self.t.dir.root)
             result = result.model_copy(update={"jsonl": str(rel)})
+        if result.seats:  # the match's condition fingerprint, as the asyncio executor records
+            result = result.model_copy(
+                update={"conditions": self.t.conditions(playing.spec, result)}
+            )
         self.progress.llm_calls += msg["llm_calls"]
         self._record(result)
 

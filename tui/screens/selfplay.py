@@ -1,18 +1,33 @@
-"""The self-play screen: generation progress, the population leaderboard (μ, σ, μ − kσ of the
-run's metric, the metric's mean on the generation's units, lineage) and the champion's context against the seed's (``arena selfplay --tui``)."""
+"""``arena selfplay --tui``: the self-play screen and the arena app that shows it on top.
+
+The screen: generation progress, the population leaderboard (μ, σ, μ − kσ of the run's metric,
+the metric's mean on the generation's units, lineage) and the champion's context against the
+seed's. The app reads the self-play directory (:mod:`tournaments.selfplay.view`) in a thread
+twice a second; ``d`` opens the dashboard of the games (as they are played, folded from the
+run's events in process), ``s`` comes back.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from arena.selfplay.config import PHASES
+from arena.events import Event
+from tournaments.selfplay.config import PHASES
+from tournaments.selfplay.view import SelfPlayView, load, with_spent
+from tui.app import REFRESH_S, ArenaApp
 from tui.render import plain
-from tui.selfplay_model import SelfPlayView
 
+POLL_S = 0.5
 DIFF_STYLE = {"+": "green", "-": "red", " ": "bold"}
 
 
@@ -163,3 +178,65 @@ class SelfPlayScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+class ModelFeed:
+    """An event sink folding a game's events into the app's run model (the dashboard's matches)
+    in the process that plays them: no broker round trip for the local screen."""
+
+    def __init__(self, app: SelfPlayApp, match_id: str) -> None:
+        self.app = app
+        self.match_id = match_id
+
+    def write(self, event: Event) -> None:
+        self.app.model.add_event(event.model_copy(update={"match_id": self.match_id}))
+        self.app.mark_dirty()
+
+    def close(self) -> None:
+        pass
+
+
+class SelfPlayApp(ArenaApp):
+    BINDINGS = [*ArenaApp.BINDINGS, Binding("s", "selfplay", "self-play", show=False)]
+
+    def __init__(
+        self,
+        root: Path,
+        job: Callable[[], Awaitable[None]] | None = None,
+        spent: Callable[[], dict[str, Any]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(job=job, **kwargs)
+        self.root = Path(root)
+        # the live ledger of a run played in this process (None: the files only): its counters
+        # move with every game and model call, the files' only per finished generation
+        self.spent = spent
+        self.source_label = f"self-play dir {self.root}"
+        self.selfplay_view = SelfPlayView()
+
+    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
+        event.prevent_default()  # Textual would run ArenaApp's handler too: not its dashboard
+
+        self.push_screen(SelfPlayScreen())
+        if self.job is not None:
+            self.run_worker(self._run_job(), name="job")
+        self.run_worker(self._poll(), name="selfplay-files")
+        self.set_interval(REFRESH_S, self.tick)
+
+    async def _poll(self) -> None:
+        while True:
+            view = await asyncio.to_thread(load, self.root)
+            if self.spent is not None:
+                view = with_spent(view, self.spent())
+            self.selfplay_view = view
+            self.mark_dirty()
+            await asyncio.sleep(POLL_S)
+
+    def feed(self, match_id: str) -> ModelFeed:
+        return ModelFeed(self, match_id)
+
+    def action_selfplay(self) -> None:
+        from tui.screens.dashboard import DashboardScreen
+
+        if isinstance(self.screen, DashboardScreen):
+            self.pop_screen()

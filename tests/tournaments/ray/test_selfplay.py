@@ -12,13 +12,13 @@ pytest.importorskip("ray")
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.selfplay.config import parse
 from tests.tournaments.ray.ray_setup import ray_cluster  # noqa: F401
-from tests.tournaments.selfplay_setup import raw_config, seed_bank
-from tests.tournaments.test_selfplay import _fingerprint
+from tests.tournaments.selfplay.selfplay_setup import raw_config, seed_bank
+from tests.tournaments.selfplay.test_driver import _fingerprint
 from tournaments.executor import use_executor
 from tournaments.ray.executor import RayExecutor
-from tournaments.selfplay import SelfPlay
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
 
