@@ -188,7 +188,7 @@ class DealOrNoDealEngine(NegotiationEngine):
         values = self.sc.values[seat]
         worth = ", ".join(f"{item} {v}" for item, v in zip(self.items, values, strict=True))
         d = self.sc.batna[seat]
-        text = f"Your values: {worth}. walk_away (no deal) gives you {d}. "
+        text = f"Your values: {worth}. Walking away (no deal) gives you {d}. "
         theirs = self.standing[1 - seat]
         if theirs is not None and self.stage == "turns":
             mine = complement(self.sc.counts, theirs)
@@ -196,7 +196,7 @@ class DealOrNoDealEngine(NegotiationEngine):
             verdict = "more than" if got > d else ("the same as" if got == d else "less than")
             text += (
                 f"The offer standing gives you {self.describe_pool(mine)}, worth {got} to you: "
-                f"accept gets you {got}, {verdict} walk_away. "
+                f"accepting it gets you {got}, {verdict} walking away. "
             )
         return text
 
