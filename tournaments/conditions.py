@@ -27,8 +27,9 @@ from functools import lru_cache
 from typing import Any
 
 from arena import registry
+from arena.agents.llm_agent import LLMAgentParams
 from arena.llm import prompt as llm_prompt
-from arena.llm.config import BackendConfig, LLMAgentParams
+from arena.llm.config import BackendConfig
 from arena.metrics.settings import Thresholds
 from tournaments.config import AgentEntry, RunConfig
 

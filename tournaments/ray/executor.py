@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event
-from arena.llm.config import LLMAgentParams
 from arena.results import MatchResult, MatchSpec
 from arena.sinks import EventSink, GuardedSink
 from arena.store import Store
