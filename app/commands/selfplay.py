@@ -278,7 +278,7 @@ async def _run_in_tui(selfplay: Any, live: Any, root: Path) -> dict[str, Any] | 
     async def job() -> None:
         outcome["report"] = await run_live(selfplay, live)
 
-    app = SelfPlayApp(root, job=job)
+    app = SelfPlayApp(root, job=job, spent=selfplay.ledger.as_dict)
     published = selfplay.extra_sinks
 
     def sinks(spec: Any) -> list[Any]:  # the dashboard under the self-play screen, in process

@@ -164,6 +164,7 @@ class DealOrNoDealEngine(NegotiationEngine):
             kind="negotiate" if self.stage == "turns" else "dialogue",
             prompt=(
                 f"Turn {self.turn} of {r.max_turns} ({left} left after this one). "
+                + self.choice_knowledge(seat)
                 + (
                     f"propose:a-b-c means you keep a/b/c of {'/'.join(self.items)} and "
                     "the other player gets the rest. "
@@ -178,6 +179,26 @@ class DealOrNoDealEngine(NegotiationEngine):
             max_chars=r.max_message_chars,
             silent_option="pass",
         )
+
+    def choice_knowledge(self, seat: int) -> str:
+        """The seat's private values beside the choice they bear on: what walking away gives,
+        and what the standing offer is worth to it. A small model does not carry its values
+        from the first lines of the transcript to the decision at its end (the bundled model
+        walked away on turn 1 with a better offer standing)."""
+        values = self.sc.values[seat]
+        worth = ", ".join(f"{item} {v}" for item, v in zip(self.items, values, strict=True))
+        d = self.sc.batna[seat]
+        text = f"Your values: {worth}. Walking away (no deal) gives you {d}. "
+        theirs = self.standing[1 - seat]
+        if theirs is not None and self.stage == "turns":
+            mine = complement(self.sc.counts, theirs)
+            got = utility(values, mine)
+            verdict = "more than" if got > d else ("the same as" if got == d else "less than")
+            text += (
+                f"The offer standing gives you {self.describe_pool(mine)}, worth {got} to you: "
+                f"accepting it gets you {got}, {verdict} walking away. "
+            )
+        return text
 
     def max_options(self) -> int:
         r = self.rules

@@ -15,6 +15,11 @@ and the runner does not go through the env.
 Reprinted for issue 15, item 9 (Werewolf's observations and outcomes only): free text sent to a
 belief report is an invalid answer now, re-asked with the error and then replaced by the
 fallback, where it used to count as a pass. The event logs and renders did not change.
+
+Reprinted for Deal or No Deal and Werewolf observations only: a negotiate decision states the
+seat's values, what walking away gives and what a standing offer is worth to it; a vote states
+the voter's name and what it privately knows of the players it may vote for. Events, renders
+and outcomes did not change.
 """
 
 from __future__ import annotations
@@ -147,31 +152,31 @@ EXPECTED = {
     },
     ("dealornodeal", ""): {
         "events": "78bc75771275d483",
-        "observations": "8537d522757679a5",
+        "observations": "a04f2b9073b4f57e",
         "renders": "a0b55e2d6e0d6510",
         "outcomes": "0c8a81e29192eeb0",
     },
     ("dealornodeal", "default"): {
         "events": "78bc75771275d483",
-        "observations": "8537d522757679a5",
+        "observations": "a04f2b9073b4f57e",
         "renders": "a0b55e2d6e0d6510",
         "outcomes": "0c8a81e29192eeb0",
     },
     ("dealornodeal", "private_batna"): {
         "events": "bcb622bc38084e2f",
-        "observations": "8bea14eb265ac71b",
+        "observations": "886075c5f054a99b",
         "renders": "41be6c3f4ea1192f",
         "outcomes": "a3c33d687148d4c8",
     },
     ("dealornodeal", "selection"): {
         "events": "69fdf6648411fb19",
-        "observations": "fd3d3ac2061d1e82",
+        "observations": "0752facfd6adeaef",
         "renders": "f17591424991cd84",
         "outcomes": "3012ef360ec0edc2",
     },
     ("dealornodeal", "five_items"): {
         "events": "00414052883b2da0",
-        "observations": "9f69051c69b3972b",
+        "observations": "74b55216740c5664",
         "renders": "d549b3474b139679",
         "outcomes": "5bd0f8a091613cb9",
     },
@@ -256,25 +261,25 @@ EXPECTED = {
     },
     ("werewolf", ""): {
         "events": "cefff3bb8d7d80d8",
-        "observations": "7f1109fa51a2510f",
+        "observations": "60a64378181cb6fb",
         "renders": "753cd8567e91d688",
         "outcomes": "1ef88c75b95d07c9",
     },
     ("werewolf", "classic8"): {
         "events": "cefff3bb8d7d80d8",
-        "observations": "7f1109fa51a2510f",
+        "observations": "60a64378181cb6fb",
         "renders": "753cd8567e91d688",
         "outcomes": "1ef88c75b95d07c9",
     },
     ("werewolf", "werewolf_arena"): {
         "events": "81ab638c99f47951",
-        "observations": "2f06e1046cae236b",
+        "observations": "b779a6e30c553b4e",
         "renders": "865cdb8c7b626a59",
         "outcomes": "83ecf7387e5971f8",
     },
     ("werewolf", "secret_mafia"): {
         "events": "c93ba8a029494430",
-        "observations": "624f384675d0ae64",
+        "observations": "e674d567fd416528",
         "renders": "8e5a6b25388375d7",
         "outcomes": "53d9231ae2385d6c",
     },
@@ -287,25 +292,25 @@ EXPECTED = {
     },
     ("werewolf", "agentscope9"): {
         "events": "ed10de33399c7491",
-        "observations": "010b27be87ae19a0",
+        "observations": "ca5329332391559a",
         "renders": "d7609c4e569a0537",
         "outcomes": "154c7045c709ce7a",
     },
     ("werewolf", "comm_games7"): {
         "events": "509f9e1e333020de",
-        "observations": "98f3dfc58ba69dba",
+        "observations": "d5cbc328ac98d168",
         "renders": "1ba631ef24fb2d45",
         "outcomes": "a0e5b412f713b3f0",
     },
     ("werewolf", "duskmire"): {
         "events": "7660cf08949742bb",
-        "observations": "ec30edbed25fb3a0",
+        "observations": "46fada468b5b629d",
         "renders": "4cad68fb1d98378f",
         "outcomes": "05ac6a60422c4d92",
     },
     ("werewolf", "async_day"): {
         "events": "4ddf51263e34ddfa",
-        "observations": "9fc6b3e8fe6b86ff",
+        "observations": "8a8ce6438a72ebf1",
         "renders": "ff8c79bc96b84d5d",
         "outcomes": "508620cf6735ec94",
     },

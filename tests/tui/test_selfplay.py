@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from textual.widgets import DataTable, Static
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
+from tests.tournaments.selfplay.held_engine import HeldEngine
 from tests.tournaments.selfplay.selfplay_setup import seed_bank, small_config
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
@@ -150,3 +152,44 @@ async def test_a_live_run_is_shown_while_it_plays(tmp_path: Path) -> None:
             games = app.selfplay_view.budget["total"]["games"]
             assert len(app.model.matches) == games  # every game fed the dashboard
             assert all(m.startswith("r0-") for m in app.model.matches)
+
+
+_SPENT = re.compile(r"spent: (\d+) games · \d+ steps · (\d+) LLM calls")
+
+
+async def test_the_screen_counts_games_and_calls_as_they_happen(tmp_path: Path) -> None:
+    """The model stops answering inside the first generation: while it is stuck, before any
+    generation summary exists, the screen already counts the games played and the calls made
+    (it used to read "0 games · 0 LLM calls" until the first generation ended)."""
+    root = tmp_path / "sp"
+    engine = HeldEngine(seed=1, hold_after=12)
+    with ServerThread(engine) as server:
+        raw = small_config(server.url, seed_bank(tmp_path / "seed.sqlite"), concurrency=2)
+        selfplay = SelfPlay(parse(raw), root)
+
+        async def job() -> None:
+            await selfplay.run()
+
+        app = SelfPlayApp(root, job=job, spent=selfplay.ledger.as_dict)
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+
+                def counted() -> tuple[int, int]:
+                    screen = app.screen
+                    if not isinstance(screen, SelfPlayScreen) or not getattr(screen, "ready", 0):
+                        return (0, 0)
+                    found = _SPENT.search(_text(screen, "#sp-stats"))
+                    return (int(found[1]), int(found[2])) if found else (0, 0)
+
+                await _until(pilot, lambda: engine.held.is_set() and min(counted()) > 0)
+                assert not engine.release.is_set()  # still stuck in generation 0
+                assert not list(root.glob("r0/g*/generation.json"))
+                games, calls = counted()
+                assert 1 <= games < 9 and 1 <= calls <= 12
+                engine.release.set()
+                await _until(pilot, lambda: _drawn(app), timeout=240)
+                assert app.job_error is None
+                final = selfplay.ledger.as_dict()["total"]
+                assert counted() == (final["games"], final["llm_calls"])
+        finally:
+            engine.release.set()

@@ -89,6 +89,24 @@ class Ledger:
             return False
         return True
 
+    def wall_left(self, phase: str) -> tuple[float, str] | None:
+        """Seconds left before a wall-clock cap (the run's, or ``phase``'s as counted so far)
+        is reached, and the cap's name; None when neither is capped. Admission alone cannot
+        keep a wall cap: the games already in flight may run far past it, so the phase also
+        ends them at this deadline (:func:`tournaments.selfplay.phase.play_phase`)."""
+        left: list[tuple[float, str]] = []
+        if self.budget.wall_s is not None:
+            left.append((self.budget.wall_s - self.wall_s(), "wall_s"))
+        per = self.budget.per_phase.get(phase)
+        if per is not None and per.wall_s is not None:
+            left.append((per.wall_s - self.phases[phase].wall_s, f"{phase}.wall_s"))
+        return min(left) if left else None
+
+    def stop(self, reason: str) -> None:
+        """Stop admitting work (the first reason given is kept)."""
+        if self.stopped is None:
+            self.stopped = reason
+
     def record(self, phase: str, usage: Usage) -> None:
         self.phases[phase].add(usage)
 

@@ -31,7 +31,7 @@ from arena import config_checks as checks
 from arena.errors import ConfigError, describe_validation
 from arena.results import InvalidActionPolicy
 
-OPERATORS = ("copy", "reflect", "rewrite", "crossover", "restyle")
+OPERATORS = ("copy", "reflect", "rewrite", "crossover", "restyle", "demonstrate")
 PHASES = ("play", "reflect", "memory_update", "replay", "gate")
 LIMITS = ("games", "env_steps", "llm_calls", "tokens_in", "tokens_out", "usd", "wall_s")
 

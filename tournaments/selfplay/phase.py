@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -196,13 +196,31 @@ async def play_phase(
             sem = asyncio.Semaphore(config.concurrency)
             if todo:
                 store.set_run_status(run_id, "running")
-                await tournament._run_specs(_Admitted(todo, ledger, phase), store, progress, sem)
+                run = tournament._run_specs(_Admitted(todo, ledger, phase), store, progress, sem)
+                await _within_wall_cap(run, ledger, phase)
             complete = len(store.done_ids() & {s.match_id for s in specs}) == len(specs)
             store.set_run_status(run_id, "complete" if complete else "incomplete")
             results = store.results(ids=[s.match_id for s in specs])
         finally:
             store.close()
     return {r.match_id: r for r in results}
+
+
+async def _within_wall_cap(run: Coroutine[Any, Any, None], ledger: Ledger, phase: str) -> None:
+    """Await ``run`` until the ledger's wall-clock deadline, then cancel the games still in
+    flight and stop the ledger. A cancelled game is not stored (its record says it was
+    cancelled): ``--resume`` plays it again. Without this a wall cap only stopped admission,
+    and games admitted just before it (each decision allowed its own timeout) ran on for
+    minutes past the cap."""
+    left = ledger.wall_left(phase)
+    if left is None:
+        await run
+        return
+    seconds, cap = left
+    try:
+        await asyncio.wait_for(run, timeout=max(0.0, seconds))
+    except TimeoutError:
+        ledger.stop(f"budget: {cap} (games in flight cancelled)")
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -37,10 +37,22 @@ def plot_selfplay(root: Path, out: Path | None = None) -> list[Path]:
     return names
 
 
+REPEAT_SHIFT = 0.08  # repeats side by side at each generation
+
+
+def generation_limits(data: dict[int, dict[str, Any]]) -> tuple[float, float]:
+    """The x range of a per-generation chart: half a generation either side of the generations
+    drawn (and of the repeats' shifts). Left to autoscale, one generation drew an axis from
+    −0.045 to 0.045 with no integer tick on it."""
+    gens = [g for row in data.values() for g in row["generation"]] or [0]
+    shift = REPEAT_SHIFT * max(len(data) - 1, 0)
+    return (min(gens) - 0.5, max(gens) + shift + 0.5)
+
+
 def _population(data: dict[int, dict[str, Any]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(9, 5))
     for n, (repeat, row) in enumerate(sorted(data.items())):
-        shift = 0.08 * n  # repeats side by side at each generation
+        shift = REPEAT_SHIFT * n
         xs, mus, sigmas = [], [], []
         for g, pop in zip(row["generation"], row["population"], strict=True):
             for _cid, mu, sigma in pop:
@@ -62,6 +74,7 @@ def _population(data: dict[int, dict[str, Any]], path: Path) -> None:
             linewidth=1.5,
         )
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(*generation_limits(data))
     ax.set_xlabel("generation")
     ax.set_ylabel("μ: the metric on an average unit (bars: ± σ; line: the incumbent)")
     ax.set_title("Population by generation")
@@ -76,7 +89,7 @@ def _champion(data: dict[int, dict[str, Any]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(9, 5))
     for n, (repeat, row) in enumerate(sorted(data.items())):
         points = [
-            (g + 0.08 * n, c["win_rate"], c["low"], c["high"])
+            (g + REPEAT_SHIFT * n, c["win_rate"], c["low"], c["high"])
             for g, c in zip(row["generation"], row["champion"], strict=True)
             if c["win_rate"] is not None
         ]
@@ -97,6 +110,7 @@ def _champion(data: dict[int, dict[str, Any]], path: Path) -> None:
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     ax.set_ylim(0, 1)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(*generation_limits(data))
     ax.set_xlabel("generation")
     ax.set_ylabel("win rate vs the panel (select units), Wilson 95% CI")
     ax.set_title("Champion against the panel")

@@ -22,7 +22,7 @@ from tournaments.selfplay.budget import Usage
 from tournaments.selfplay.candidate import Candidate
 from tournaments.selfplay.select import Rating, optimistic_order, pareto_front, role_ratings
 from tournaments.selfplay.select import survivors as select_survivors
-from tournaments.selfplay.state import Context, RepeatState, record_bank_head
+from tournaments.selfplay.state import Context, RepeatState, record_bank_head, score
 
 
 def tabu_entry(c: Candidate, g: int, reason: str) -> dict[str, Any]:
@@ -124,7 +124,21 @@ async def _apply(
         return ops.crossover(parent, other, versions, g + 1)
     if op == "reflect":
         return await _reflect(ctx, parent, state, g, slot, attempt, bank)
+    if op == "demonstrate":
+        return _demonstrate(ctx, parent, state, g)
     raise ValueError(op)
+
+
+def _demonstrate(ctx: Context, parent: Candidate, state: RepeatState, g: int) -> Candidate | None:
+    from arena.memory.trajectory import load_events
+    from tournaments.selfplay.demos import demonstrate
+
+    games = []
+    for unit, res, run_dir in state.train_results.get(parent.id, []):
+        if res.status == "finished" and res.jsonl:
+            events = load_events(run_dir / res.jsonl)
+            games.append((score(ctx.config.metric, res, unit), events, unit.seat))
+    return demonstrate(parent, games, g + 1)
 
 
 async def _reflect(

@@ -116,6 +116,15 @@ def load(root: Path) -> SelfPlayView:
     return view
 
 
+def with_spent(view: SelfPlayView, spent: dict[str, Any]) -> SelfPlayView:
+    """``view`` with the live counters of a run's ledger (``Ledger.as_dict()``): the files hold
+    them only as of the last finished generation, so a screen fed only by them read "0 games ·
+    0 LLM calls" through a whole first generation."""
+    view.budget = spent
+    view.stopped = spent.get("stopped")
+    return view
+
+
 def _phase(rdir: Path, view: SelfPlayView) -> None:
     """The phase being played: the newest phase store of the repeat, with its counts."""
     from arena.store import DONE, read_run

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Static
 
 from arena.events import Event
 from tournaments.selfplay.config import PHASES
-from tournaments.selfplay.view import SelfPlayView, load
+from tournaments.selfplay.view import SelfPlayView, load, with_spent
 from tui.app import REFRESH_S, ArenaApp
 from tui.render import plain
 
@@ -198,12 +198,22 @@ class ModelFeed:
 
 class SelfPlayApp(ArenaApp):
     BINDINGS = [*ArenaApp.BINDINGS, Binding("s", "selfplay", "self-play", show=False)]
+    # Textual reads a relative CSS_PATH beside the module of the class that uses it: from here
+    # "styles/arena.tcss" named tui/screens/styles/, which does not exist
+    CSS_PATH = str(Path(__file__).resolve().parents[1] / "styles" / "arena.tcss")
 
     def __init__(
-        self, root: Path, job: Callable[[], Awaitable[None]] | None = None, **kwargs: Any
+        self,
+        root: Path,
+        job: Callable[[], Awaitable[None]] | None = None,
+        spent: Callable[[], dict[str, Any]] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(job=job, **kwargs)
         self.root = Path(root)
+        # the live ledger of a run played in this process (None: the files only): its counters
+        # move with every game and model call, the files' only per finished generation
+        self.spent = spent
         self.source_label = f"self-play dir {self.root}"
         self.selfplay_view = SelfPlayView()
 
@@ -218,7 +228,10 @@ class SelfPlayApp(ArenaApp):
 
     async def _poll(self) -> None:
         while True:
-            self.selfplay_view = await asyncio.to_thread(load, self.root)
+            view = await asyncio.to_thread(load, self.root)
+            if self.spent is not None:
+                view = with_spent(view, self.spent())
+            self.selfplay_view = view
             self.mark_dirty()
             await asyncio.sleep(POLL_S)
 

@@ -15,6 +15,7 @@ from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from arena.store import Store
 from tests.builders import selfplay_cli, selfplay_fingerprint
+from tests.tournaments.selfplay.held_engine import HeldEngine
 from tests.tournaments.selfplay.selfplay_setup import (
     kill_when_recorded,
     raw_config,
@@ -26,7 +27,7 @@ from tournaments.executor import Tournament
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the repository (tests/tournaments/selfplay/..)
 
 
 def test_a_run_writes_ordinary_runs_units_lineage_and_an_exportable_champion(
@@ -112,3 +113,25 @@ def test_a_games_cap_is_overshot_by_at_most_the_games_in_flight(tmp_path: Path) 
         report = asyncio.run(SelfPlay(parse(raw), tmp_path / "sp2").run())
         assert report["budget"]["total"]["games"] == 0
         assert report["budget"]["stopped"].startswith("stop file")
+
+
+def test_a_wall_cap_ends_the_games_in_flight(tmp_path: Path) -> None:
+    """The model stops answering mid-phase (each decision may wait 30 s): the run still ends at
+    its wall cap, not when the stuck games end, and says it was stopped; the games cut short
+    are not stored, so ``--resume`` plays them."""
+    engine = HeldEngine(seed=1, hold_after=3)
+    with ServerThread(engine) as server:
+        raw = raw_config(server.url, seed_bank(tmp_path / "seed.sqlite"), budget={"wall_s": 2.0})
+        try:
+            report = asyncio.run(SelfPlay(parse(raw), tmp_path / "sp").run())
+            released_before_the_end = engine.release.is_set()
+        finally:
+            engine.release.set()
+    assert engine.held.is_set()
+    assert not released_before_the_end  # it ended while the model was still stuck
+    assert report["budget"]["stopped"] == "budget: wall_s (games in flight cancelled)"
+    store = Store(tmp_path / "sp" / "r0" / "g000" / "play" / "arena.sqlite")
+    try:
+        assert len(store.done_ids()) < 4 * 8  # not every game of the phase was stored
+    finally:
+        store.close()

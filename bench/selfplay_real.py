@@ -1,0 +1,224 @@
+"""A real self-play gain, with its interval: the bundled model (SmolLM2-135M-Instruct) evolves its
+Deal or No Deal context against the rule-bot panel; one JSON line per figure.
+
+    python bench/selfplay_real.py [--scale dev|full|memo] [--repeats 3] [--out DIR]
+
+What runs: ``arena selfplay`` (:class:`tournaments.selfplay.SelfPlay`) on a config built here —
+the base agent is the local backend (ranked choice over the legal moves, temperature 0), the
+seed context is the plain briefing, and the operators are the ones a small model can use:
+``demonstrate`` (examples of its own moves from its best train games, quoted as data),
+``reflect`` (directives drawn into the memory bank by the scripted reflector) and ``restyle``.
+R = 3 master seeds (repeats). Each repeat's champion is promoted only through the held-out gate
+(one-sided bootstrap lower bound of the paired improvement > 0, Bonferroni over generations).
+
+Printed, per repeat: the seed's (baseline) and the champion's mean score on the gate units, the
+paired held-out improvement Δ (champion − seed, the same deals and seats) with its 95% bootstrap
+interval, and every gate test (challenger − incumbent, Δ and interval); over the repeats: the
+mean Δ with its Student-t 95% interval and RSE = (sd/√R)/mean. A repeat whose seed was never
+replaced has Δ = 0 by construction; its gate tests say how close the challengers came. The Δ of
+a promoted champion is measured on the gate that promoted it, so it is optimistic (the winner
+of up to G tests); the interval is the paired bootstrap's all the same.
+
+Power (the gate size of ``full``): to detect a one-point change in mean score (scores run
+0–10) with one-sided α = 0.05 / G (G = 2 generations: 0.025) and power 0.8, a paired test
+needs n = ((z₀.₉₇₅ + z₀.₈) · σ_Δ / 1)² units; with σ_Δ ≈ 3.5 points (the spread of a seat's
+score between two contexts on one deal, assumed; the run prints the measured σ_Δ and the change
+its gate could detect, ``mde``), n = (2.80 · 3.5)² = 96.1 → 97 units: 49 deals × 2 seats = 98.
+:func:`gate_units` does the arithmetic.
+
+Scales (units are per seed of the split, each played from both seats):
+
+* ``dev`` — a smoke run for a loaded machine: population 2, 1 generation, train 1, select 2,
+  gate 3, a 25-minute wall cap. It can show that the loop runs on the real model, not a gain.
+* ``full`` — population 3, 2 generations, train 4, select 6, gate 49 (98 units), R = 3, a
+  45-minute wall cap: sized for an idle 2-core machine (≈ 3 s per game with 4 games batched).
+* ``memo`` — 2,000 games per task (per repeat) as in the MEMO paper: population 8,
+  5 generations, train 10, select 20, gate 64 (≤ 1,200 play + ≤ 768 gate games per repeat),
+  64 games at once, the model on CUDA (``device: auto``) with batches of 64. The command for
+  one large GPU: ``python bench/selfplay_real.py --scale memo`` (target ≤ 10 minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena.stats import paired_difference
+from tournaments.selfplay.config import parse
+from tournaments.selfplay.driver import SelfPlay
+
+SIGMA_ASSUMED = 3.5  # points: sd of a paired per-unit score difference (assumed; printed measured)
+STYLES = [
+    "Accept an offer that gives you more than walking away.",
+    "Propose a split that keeps the items you value most.",
+    "Never walk away while an offer stands.",
+]
+SCALES: dict[str, dict[str, Any]] = {
+    "dev": {"population": 2, "generations": 1, "units": {"train": 1, "select": 2, "gate": 3},
+            "concurrency": 4, "wall_s": 1500},
+    "full": {"population": 3, "generations": 2, "units": {"train": 4, "select": 6, "gate": 49},
+             "concurrency": 4, "wall_s": 2700},
+    "memo": {"population": 8, "generations": 5, "units": {"train": 10, "select": 20, "gate": 64},
+             "concurrency": 64, "wall_s": 3600, "max_batch": 64},
+}  # fmt: skip
+
+
+def gate_units(delta: float, sigma: float, alpha: float, power: float = 0.8) -> int:
+    """Paired units a one-sided level-``alpha`` test needs to detect a mean change ``delta``
+    with ``power``, the per-unit differences having sd ``sigma`` (normal approximation)."""
+    z = statistics.NormalDist().inv_cdf
+    return math.ceil(((z(1 - alpha) + z(power)) * sigma / delta) ** 2)
+
+
+def detectable(n: int, sigma: float, alpha: float, power: float = 0.8) -> float | None:
+    """The change a paired test over ``n`` units detects with ``power`` (the inverse)."""
+    if n < 2 or not math.isfinite(sigma):
+        return None
+    z = statistics.NormalDist().inv_cdf
+    return (z(1 - alpha) + z(power)) * sigma / math.sqrt(n)
+
+
+def config(scale: str, repeats: int, seed: int) -> dict[str, Any]:
+    s = SCALES[scale]
+    return {
+        "name": f"selfplay-real-{scale}",
+        "game": "dealornodeal",
+        "base": {
+            "kind": "llm",
+            "params": {
+                "backend": {
+                    "type": "local",
+                    "max_tokens": 16,
+                    "temperature": 0.0,
+                    "max_batch": s.get("max_batch", 8),
+                },
+                "max_prompt_tokens": 1000,
+            },
+        },
+        "seed_context": {"style": None, "insights": "none"},
+        "styles": STYLES,
+        "population": s["population"],
+        "elites": 1,
+        "generations": s["generations"],
+        "operators": {"demonstrate": 2, "reflect": 1, "restyle": 1},
+        "reflector": "scripted:directives",
+        "panel": [{"name": "bot", "kind": "rule"}],
+        "units": {**s["units"], "seats": "all"},
+        "metric": "score",
+        "budget": {"wall_s": s["wall_s"]},
+        "repeats": repeats,
+        "master_seed": seed,
+        "concurrency": s["concurrency"],
+        # one re-ask (ranked by likelihood), then a random legal move; no timeout: a slow
+        # machine slows the run down instead of turning decisions into fallbacks
+        "policy": {"retries": 1, "fallback": "random_legal", "timeout_s": None},
+    }
+
+
+def gate_rows(rdir: Path) -> list[dict[str, Any]]:
+    rows = []
+    for path in sorted(rdir.glob("g*/gate/units.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            rows.append(json.loads(line))
+    return rows
+
+
+def paired(rows: list[dict[str, Any]], a: str, b: str, seed: int) -> dict[str, Any]:
+    """a − b over the gate units both played (a unit: its seed and seat)."""
+    score = {c: {(r["seed"], r["seat"]): r["score"] for r in rows if r["candidate"] == c}
+             for c in (a, b)}  # fmt: skip
+    keys = sorted(set(score[a]) & set(score[b]))
+    xa = [score[a][k] for k in keys]
+    xb = [score[b][k] for k in keys]
+    est = paired_difference(xa, xb, np.random.default_rng(seed))
+    d = [x - y for x, y in zip(xa, xb, strict=True) if math.isfinite(x) and math.isfinite(y)]
+    return {
+        "a_mean": _r(float(np.nanmean(xa))) if xa else None,
+        "b_mean": _r(float(np.nanmean(xb))) if xb else None,
+        "delta": _r(est.value),
+        "ci": [_r(est.low), _r(est.high)],
+        "n": est.n,
+        "sd_delta": _r(float(np.std(d, ddof=1))) if len(d) > 1 else None,
+    }
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else round(x, 4)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scale", choices=sorted(SCALES), default="full")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--out", type=Path, default=None, help="run directory (default: a temp dir)")
+    args = ap.parse_args(argv)
+    raw = config(args.scale, args.repeats, args.seed)
+    cfg = parse(raw)
+    alpha = cfg.gate.alpha / cfg.generations
+    need = gate_units(1.0, SIGMA_ASSUMED, alpha)
+    gate_n = cfg.units.gate * 2  # both seats
+    print(json.dumps({"figure": "power", "scale": args.scale, "alpha": alpha,
+                      "sigma_assumed": SIGMA_ASSUMED, "units_for_one_point": need,
+                      "gate_units": gate_n,
+                      "mde_assumed": _r(detectable(gate_n, SIGMA_ASSUMED, alpha))}), flush=True)  # fmt: skip
+    root = args.out or Path(tempfile.mkdtemp(prefix="selfplay-real-"))
+    t0 = time.perf_counter()
+    report = asyncio.run(SelfPlay(cfg, root).run())
+    wall = time.perf_counter() - t0
+    lower_above_zero = 0
+    for rep in report["repeats"]:
+        rdir = root / f"r{rep['repeat']}"
+        rows = gate_rows(rdir)
+        seed_id, champ = rep["seed_candidate"], rep["champion"]
+        tests = [
+            {"generation": d["generation"], "challenger": d["challenger"],
+             **paired(rows, d["challenger"], d["incumbent"], args.seed)}
+            for d in json.loads((rdir / "result.json").read_text())["decisions"]
+        ]  # fmt: skip
+        gain = paired(rows, champ, seed_id, args.seed) if champ != seed_id else None
+        lo = (gain or {}).get("ci", [None])[0]
+        lower_above_zero += lo is not None and lo > 0
+        sds = [t["sd_delta"] for t in tests if t["sd_delta"] is not None]
+        line = {
+            "figure": f"repeat {rep['repeat']}",
+            "seed_candidate": seed_id,
+            "champion": champ,
+            "champion_operator": rep["champion_lineage"]["operator"],
+            "baseline_gate_mean": (gain or {}).get("b_mean")
+            if gain
+            else (tests[0]["b_mean"] if tests else None),
+            "champion_gate_mean": (gain or {}).get("a_mean"),
+            "improvement": gain["delta"] if gain else 0.0,
+            "improvement_ci": gain["ci"] if gain else None,
+            "gate_tests": tests,
+            "sd_delta_measured": _r(statistics.mean(sds)) if sds else None,
+            "mde_measured": _r(detectable(gate_n, statistics.mean(sds), alpha)) if sds else None,
+            "stopped": rep["stopped"],
+        }
+        print(json.dumps(line), flush=True)
+    imp = report["improvement"]
+    spent = report["budget"]["total"]
+    print(json.dumps({
+        "figure": "improvement over repeats",
+        "mean": imp["mean"], "ci": imp["ci"], "rse": imp["rse"], "repeats": imp["n"],
+        "lower_bound_above_zero": lower_above_zero, "target": "lower bound > 0 in >= 2 of 3",
+        "games": spent["games"], "llm_calls": spent["llm_calls"], "wall_s": round(wall, 1),
+        "stopped": report["budget"]["stopped"], "load_avg_1m": round(os.getloadavg()[0], 2),
+        "run_dir": str(root),
+    }), flush=True)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

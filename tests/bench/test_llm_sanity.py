@@ -1,0 +1,36 @@
+"""The sanity bench's counts, on rule-bot matches (no model): each figure counts what it says."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import llm_sanity  # noqa: E402
+import selfplay_real  # noqa: E402
+
+
+def test_random_play_counts_each_figure_with_its_own_denominator() -> None:
+    rows = asyncio.run(llm_sanity.play_all("dealornodeal", "random", 12, 4))
+    counts = [c for c, _, _ in rows]
+    walked = sum(c["walk_away_with_better_offer"][0] for c in counts)
+    turns = sum(c["walk_away_with_better_offer"][1] for c in counts)
+    assert 0 <= walked <= turns and turns > 0
+    assert all(c["win_rate"][1] == 1.0 for c in counts)
+    est = llm_sanity.estimate(counts, "mean_score", 0)
+    assert est.value is not None and est.low is not None and est.low <= est.value
+    rows = asyncio.run(llm_sanity.play_all("werewolf", "random", 8, 4))
+    votes = sum(c["votes_against_own_side"][1] for c, _, _ in rows)
+    assert votes > 0 and all(d > 0 for _, d, _ in rows)  # the tested seat decided
+
+
+def test_the_gate_is_sized_for_one_point() -> None:
+    n = selfplay_real.gate_units(1.0, selfplay_real.SIGMA_ASSUMED, 0.025)
+    assert n == 97  # (1.96 + 0.84)^2 * 3.5^2
+    full = selfplay_real.SCALES["full"]
+    assert 2 * full["units"]["gate"] >= n  # both seats of each gate deal
+    mde = selfplay_real.detectable(2 * full["units"]["gate"], selfplay_real.SIGMA_ASSUMED, 0.025)
+    assert mde is not None and mde <= 1.0
