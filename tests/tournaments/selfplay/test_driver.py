@@ -27,8 +27,6 @@ from tournaments.executor import Tournament
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
 
-ROOT = Path(__file__).resolve().parents[3]  # the repository (tests/tournaments/selfplay/..)
-
 
 def test_a_run_writes_ordinary_runs_units_lineage_and_an_exportable_champion(
     tmp_path: Path,
