@@ -283,10 +283,11 @@ EXPECTED = {
         "renders": "8e5a6b25388375d7",
         "outcomes": "53d9231ae2385d6c",
     },
-    # added with the variant; the same hashes on the code before the engine step work
+    # added with the variant; the same hashes on the code before the engine step work.
+    # observations reprinted when vote prompts began to state the voter's own knowledge
     ("werewolf", "secret_mafia6"): {
         "events": "97acd18df2f08c84",
-        "observations": "6ac37ed7ae2535b2",
+        "observations": "9292d3acd3094581",
         "renders": "bcab1b1b773cfc22",
         "outcomes": "dfccdc448bd0b09f",
     },
