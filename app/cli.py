@@ -57,7 +57,8 @@ def _fail(problems: list[str], code: int = 2) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from app import startup
     from tournaments import config as tconfig
-    from tournaments.executor import RunLocked, Tournament, new_run_id
+    from tournaments.executor import Tournament, new_run_id
+    from tournaments.rundir import RunLocked
 
     overrides = {
         "matches": args.matches,
@@ -116,7 +117,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     existed = run_dir.exists()
     live = _live_session(args, run_id, run_dir)
     tournament = Tournament(
-        config, run_dir, run_id, extra_sinks=run_sinks(live, _metrics_sinks(args, run_dir))
+        config,
+        run_dir,
+        run_id,
+        extra_sinks=run_sinks(live, _metrics_sinks(args, run_dir)),
+        preflighted=bool(args.tui),  # checked above, before the TUI takes the terminal
     )
     if args.resume and not diff and (stale := stale_plan(run_dir, tournament.specs)):
         if not args.force:
@@ -251,13 +256,10 @@ async def _run_tournament(
     live: LiveSession | None,
     announce: Callable[[], None] | None = None,
 ) -> Any:
-    from app.startup import preflight
-
     # before the live session opens (it writes broker.json) and before the run directory
     # exists: a failing backend is a ConfigError with nothing written; in this loop, so the
-    # run reuses the backends it checked
-    await tournament.executor.start(tournament)  # Ray: model actors answer the preflight
-    await preflight(tournament.config.agents)
+    # run reuses the backends it checked (and does not check them again)
+    await tournament.ready()
     if announce is not None:
         announce()
     from app.progress import ticking

@@ -251,7 +251,7 @@ def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int
         print_leaderboard(results)
         print_llm_summary(tournament.dir.root, results)
         return 0
-    from tournaments.executor import Progress
+    from tournaments.progress import Progress
     from tui.app import ArenaApp
     from tui.sources import RunDirSource
 

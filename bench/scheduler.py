@@ -89,7 +89,8 @@ def tournament_rate(
     base_url: str, concurrency: int, matches: int, match_concurrency: int | None = None
 ) -> tuple[float, int, float]:
     from tournaments import config as tconfig
-    from tournaments.executor import Progress, Tournament
+    from tournaments.executor import Tournament
+    from tournaments.progress import Progress
 
     backend = {"base_url": base_url, "model": "scripted", "concurrency": concurrency}
     cfg = tconfig.parse(

@@ -12,8 +12,9 @@ import pytest
 from arena.sinks import read_jsonl
 from arena.store import Store
 from tournaments import config as tconfig
-from tournaments.executor import Tournament, run_lock
+from tournaments.executor import Tournament
 from tournaments.export import ExportError, ExportOptions, RowFilter, export_run
+from tournaments.rundir import run_lock
 
 
 def werewolf_config(tmp_path: Path, matches: int = 6) -> tconfig.RunConfig:
