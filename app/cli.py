@@ -41,6 +41,7 @@ EXTENSIONS = (
     "app.commands.selfplay",
     "app.commands.export",
     "app.commands.play",
+    "app.commands.remote",
 )
 
 console = Console()

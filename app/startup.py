@@ -50,9 +50,9 @@ def check_run_id(run_id: str) -> None:
 
 
 def needs_preflight(agents: Iterable[Any]) -> bool:
-    from arena.llm.preflight import LLM_KINDS
+    from arena.llm.preflight import PREFLIGHT_KINDS
 
-    return any(a.kind in LLM_KINDS for a in agents)
+    return any(a.kind in PREFLIGHT_KINDS for a in agents)
 
 
 async def preflight(agents: Iterable[Any]) -> list[str]:

@@ -20,7 +20,7 @@ import traceback
 from typing import Any
 
 from arena import registry, transcript
-from arena.agents.base import Agent, MatchContext
+from arena.agents.base import Agent, AgentForfeit, HearsMatchEnd, MatchContext
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
@@ -100,6 +100,8 @@ class MatchRunner:
         self.invalid = [0] * self.engine.n_seats
         self.fallbacks = [0] * self.engine.n_seats
         self.n_decisions = 0
+        # seats whose agent gave up (AgentForfeit), with its reason: forfeited at the fallback
+        self._gone: dict[int, str] = {}
 
     # -- setup -------------------------------------------------------------------------
     def _seat_agents(self, agents: Any) -> list[Agent]:
@@ -236,6 +238,9 @@ class MatchRunner:
                 return action, attempt, None
             except InvalidAction as err:
                 error = str(err)
+            except AgentForfeit as err:
+                error = self._gone[seat] = str(err) or "the agent gave up"
+                attempt = self.policy.retries  # no more asking: this is the last attempt
             except TimeoutError:
                 limit = self.agents[seat].time_limit(self.policy.timeout_s)
                 error = f"no answer within {limit}s"
@@ -274,6 +279,10 @@ class MatchRunner:
         self._note_llm_calls(seat)
         self.fallbacks[seat] += 1
         phase = self.engine.phase
+        if seat in self._gone:
+            self.recorder.note("fallback", phase, actor=seat, policy="forfeit", error=error)
+            self.engine.forfeit(seat, f"{self.engine.names[seat]} (seat {seat}): {error}")
+            return False
         if self.policy.fallback == "forfeit":
             self.recorder.note("fallback", phase, actor=seat, policy="forfeit", error=error)
             self.engine.forfeit(
@@ -442,6 +451,8 @@ class MatchRunner:
             if not engine.is_over():
                 engine.forfeit(None, reason, status="errored")
             status = "errored"
+        if not cancelled:
+            await self._tell_match_end()
         await self._close_agents()
         outcome = engine.outcome()
         if outcome is not None and outcome.status != "finished":
@@ -487,8 +498,33 @@ class MatchRunner:
                     seed=derive_seed(self.spec.seed, "seat", seat, agent.name, *salt),
                     team_seed=derive_seed(self.spec.seed, "team", teams[seat], *salt),
                     rules=self.engine.rules.model_dump(mode="json"),
+                    briefing=self.engine.briefing(seat),
                 )
             )
+
+    async def _tell_match_end(self) -> None:
+        """The outcome and each seat's final view, to the agents that want them (remote agents
+        keep their own memory), each call bounded by the seat's time limit."""
+        outcome = self.engine.outcome()
+        if outcome is None:
+            return
+        for seat, agent in enumerate(self.agents):
+            if not isinstance(agent, HearsMatchEnd):
+                continue
+            told = {
+                "status": outcome.status,
+                "label": outcome.label,
+                "winners": list(outcome.winners),
+                "reward": float(outcome.rewards.get(seat, 0.0)),
+                "reason": outcome.reason,
+            }
+            try:
+                async with asyncio.timeout(agent.time_limit(self.policy.timeout_s)):
+                    await agent.match_over(self.observation(seat), told)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # the end of a match is the agent's news, not the record's
+                self.recorder.note("agent_close_error", self.engine.phase, error=repr(err))
 
     async def _close_agents(self) -> None:
         for agent in self.agents:

@@ -274,9 +274,9 @@ class Tournament:
             await self.executor.start(self)  # Ray: model actors answer the preflight
             self.started = True
         if not self.preflighted:
-            from arena.llm.preflight import LLM_KINDS, preflight_entries
+            from arena.llm.preflight import PREFLIGHT_KINDS, preflight_entries
 
-            if any(a.kind in LLM_KINDS for a in self.config.agents):
+            if any(a.kind in PREFLIGHT_KINDS for a in self.config.agents):
                 await preflight_entries(self.config.agents)  # ConfigError before anything runs
             self.preflighted = True
 

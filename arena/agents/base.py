@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +31,22 @@ class MatchContext(BaseModel):
     seed: int
     team_seed: int
     rules: dict[str, Any] = Field(default_factory=dict)
+    # the seat's briefing at the start (its role, goal and the rules in words); also the
+    # first part of every observation's text
+    briefing: str = ""
+
+
+class AgentForfeit(Exception):
+    """Raised by an agent that cannot go on (a remote agent that keeps failing): the runner
+    forfeits its seat at once with this message as the reason, whatever the fallback policy."""
+
+
+@runtime_checkable
+class HearsMatchEnd(Protocol):
+    """An agent that wants the end of the match: the outcome and its final view (what the end
+    of the game revealed to its seat). Called once, before ``close``."""
+
+    async def match_over(self, observation: Observation, outcome: dict[str, Any]) -> None: ...
 
 
 class Agent(ABC):

@@ -14,6 +14,7 @@ BUILTIN_KINDS: dict[str, str] = {
     "random": "arena.agents.random_agent:RandomAgent",
     "llm": "arena.agents.llm_agent:LLMAgent",
     "human": "arena.agents.human:HumanAgent",  # played from the terminal UI (docs/human.md)
+    "remote": "arena.agents.remote:RemoteAgent",  # an agent process over HTTP (docs/remote.md)
 }
 
 

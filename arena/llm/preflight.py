@@ -8,6 +8,8 @@ from typing import Any
 from arena.errors import ConfigError, describe_validation
 
 LLM_KINDS = ("llm",)
+# every kind that is checked before a run: LLM backends and remote agent servers
+PREFLIGHT_KINDS = ("llm", "remote")
 
 
 def _one_line(err: BaseException) -> str:
@@ -29,6 +31,9 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
     done: dict[str, str] = {}
     report: list[str] = []
     for entry in entries:
+        if entry.kind == "remote":
+            await _remote(entry, problems, report)
+            continue
         if entry.kind not in LLM_KINDS:
             continue
         try:
@@ -59,3 +64,20 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
     if problems:
         raise ConfigError(problems)
     return report
+
+
+async def _remote(entry: Any, problems: list[str], report: list[str]) -> None:
+    """A remote agent entry: its server answers ``/info`` with our protocol version."""
+    from pydantic import ValidationError
+
+    from arena.remote.client import RemoteCallError, RemoteParams, preflight
+
+    try:
+        params = RemoteParams.model_validate(entry.params)
+    except ValidationError as err:
+        problems.extend(f"agent {entry.name}: {m}" for m in describe_validation(err, "params"))
+        return
+    try:
+        report.append(f"agent {entry.name}: {await preflight(params)}")
+    except RemoteCallError as err:
+        problems.append(f"agent {entry.name}: {_one_line(err)}")

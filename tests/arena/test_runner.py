@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from arena.agents import RandomAgent
+from arena.agents.base import AgentForfeit, HearsMatchEnd
 from arena.engine import RulesEngine
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner, play_match
@@ -230,3 +232,49 @@ def test_a_replicate_keeps_the_deal_and_reseeds_the_agents() -> None:
     one, two = record(1), record(2)
     assert one[0] == two[0] == plain[0]  # the same deal: the engine starts from the seed
     assert len({json.dumps(plain[1]), json.dumps(one[1]), json.dumps(two[1])}) == 3
+
+
+class GivingUp(RandomAgent):
+    """Plays two decisions, then gives up its seat."""
+
+    def __init__(self) -> None:
+        super().__init__("quitter")
+        self.asked = 0
+
+    async def act(self, observation: Any, decision: Any) -> Any:
+        self.asked += 1
+        if self.asked > 2:
+            raise AgentForfeit("my process is gone")
+        return await super().act(observation, decision)
+
+
+def test_an_agent_that_gives_up_forfeits_its_seat_at_once_with_its_reason() -> None:
+    sink = MemorySink()
+    policy = InvalidActionPolicy(retries=2, fallback="random_legal")  # not a forfeit policy
+    result = play_match(spec(), [GivingUp(), *randoms(2)], [sink], policy)
+    assert result.status == "forfeited"
+    assert result.reason == f"{result.seats[0].name} (seat 0): my process is gone"
+    asked = [e for e in sink.events if e.type == "invalid_action"]
+    assert len(asked) == 1  # never re-asked: it gave up
+    assert [e.payload["policy"] for e in sink.events if e.type == "fallback"] == ["forfeit"]
+
+
+class Listening(RandomAgent):
+    """Keeps what the end of the match told it."""
+
+    told: list[tuple[int, str, dict[str, Any]]] = []
+
+    async def match_over(self, observation: Any, outcome: dict[str, Any]) -> None:
+        self.told.append((observation.seat, observation.phase, outcome))
+
+
+def test_agents_that_hear_the_end_get_the_outcome_and_their_final_view() -> None:
+    Listening.told = []
+    result = play_match(spec(), [Listening("a"), RandomAgent("b"), Listening("c")])
+    assert isinstance(Listening("x"), HearsMatchEnd) and not isinstance(
+        RandomAgent(), HearsMatchEnd
+    )
+    assert [seat for seat, _, _ in Listening.told] == [0, 2]
+    for seat, _, outcome in Listening.told:
+        assert outcome["status"] == result.status and outcome["label"] == result.outcome
+        assert outcome["reward"] == result.seats[seat].reward

@@ -44,6 +44,7 @@ CASES = {
     "selfplay": ["--population", "2", "--seeds", "1", "--concurrency", "2", "--blocks", "1"],
     "export": ["--matches", "12", "--small", "4", "--concurrency", "4"],
     "ray_executor": ["--matches", "4", "--concurrency", "2"],
+    "remote": ["--matches", "2", "--concurrent-matches", "4", "--concurrency", "2"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -64,6 +65,7 @@ EXPECTED = {
     "selfplay": "selfplay_vs_run_per_game",
     "export": "peak_rss_ratio_large_vs_small",  # the small and the full export both ran
     "ray_executor": "projection_100_workers",
+    "remote": "remote_added_ms_per_decision",
 }
 
 

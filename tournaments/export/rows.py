@@ -242,6 +242,8 @@ def match_rows(
             st.fallback = e.payload
         elif e.type == "decision":
             row = _row(e, result, seats[actor], st, knowledge, decisions - 1, facts)
+            # the kind behind the seat's entry ("werewolf.rule", "llm", "remote")
+            row["agent_kind"] = str((truth.get("kinds") or {}).get(str(actor), ""))
             if god:
                 row.update(_god_columns(result, truth, spectator))
             yield row

@@ -34,6 +34,7 @@ def schema(god: bool = False) -> Any:
         ("seat", num),
         ("name", text),
         ("agent", text),
+        ("agent_kind", text),
         ("role", text),
         ("team", text),
         ("phase", text),
