@@ -20,7 +20,14 @@ import traceback
 from typing import Any
 
 from arena import registry, transcript
-from arena.agents.base import Agent, AgentForfeit, HearsMatchEnd, MatchContext
+from arena.agents.base import (
+    Agent,
+    AgentForfeit,
+    HearsMatchEnd,
+    KeepsCallRecords,
+    MatchContext,
+    NotesTimeouts,
+)
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event, GameEvent, Visibility
 from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
@@ -244,9 +251,9 @@ class MatchRunner:
             except TimeoutError:
                 limit = self.agents[seat].time_limit(self.policy.timeout_s)
                 error = f"no answer within {limit}s"
-                mark = getattr(self.agents[seat], "mark_timed_out", None)
-                if mark is not None:  # its cancelled call record says why (issue 15, item 11)
-                    mark()
+                agent = self.agents[seat]
+                if isinstance(agent, NotesTimeouts):  # its cancelled call record says why
+                    agent.mark_timed_out()
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # an agent bug must not crash the match
@@ -268,10 +275,10 @@ class MatchRunner:
         """Per-call accounting of agents that keep it (LLM agents): one god-only event each.
 
         Collected at apply time, so the events land in seat order, deterministically."""
-        pop = getattr(self.agents[seat], "pop_call_records", None)
-        if pop is None:
+        agent = self.agents[seat]
+        if not isinstance(agent, KeepsCallRecords):
             return
-        for record in pop():
+        for record in agent.pop_call_records():
             self.recorder.note("llm_call", self.engine.phase, actor=seat, **record)
 
     def _apply_fallback(self, seat: int, error: str | None) -> bool:
@@ -383,7 +390,7 @@ class MatchRunner:
         seating = {str(s): self.spec.seats[s] for s in range(engine.n_seats)}
         # the kind of agent behind each entry ("llm", "werewolf.rule"): what a viewer needs to
         # tell which seat is the model; as secret as the seating itself
-        kinds = {str(s): str(getattr(self.agents[s], "kind", "")) for s in range(engine.n_seats)}
+        kinds = {str(s): self.agents[s].kind for s in range(engine.n_seats)}
         # With by-team seating the agent entry of a seat reveals its team: then the seating is
         # recorded for spectators only (in ground_truth), never in the public match_start.
         public_seating = self.spec.by_team is None and self.spec.public_seating

@@ -49,6 +49,22 @@ class HearsMatchEnd(Protocol):
     async def match_over(self, observation: Observation, outcome: dict[str, Any]) -> None: ...
 
 
+@runtime_checkable
+class KeepsCallRecords(Protocol):
+    """An agent that records each model call it makes (LLM agents): the runner takes the
+    records after each answer and writes one god-only ``llm_call`` event per record."""
+
+    def pop_call_records(self) -> list[dict[str, Any]]: ...
+
+
+@runtime_checkable
+class NotesTimeouts(Protocol):
+    """An agent told when the runner gave up waiting for its answer, so the record of the
+    cancelled call says why."""
+
+    def mark_timed_out(self) -> None: ...
+
+
 class Agent(ABC):
     """Base class of every agent. One instance plays one seat of one match at a time."""
 
