@@ -197,6 +197,8 @@ class ModelFeed:
 
 
 class SelfPlayApp(ArenaApp):
+    # Textual reads a relative CSS path next to the module of the class: the app's own sheet
+    CSS_PATH = str(Path(__file__).resolve().parent.parent / "styles" / "arena.tcss")
     BINDINGS = [*ArenaApp.BINDINGS, Binding("s", "selfplay", "self-play", show=False)]
 
     def __init__(

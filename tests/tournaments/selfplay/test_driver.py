@@ -28,7 +28,7 @@ from tournaments.executor import Tournament
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.Popen[str]:
