@@ -1,4 +1,5 @@
-"""What ``arena run`` wires around a run: live publishing (:class:`LiveSession`) and ``--tui``."""
+"""What ``arena run`` wires around a run to publish it live: :class:`LiveSession` (the broker, the
+sinks, the run status) and its typed :class:`LiveOptions`. ``--tui`` is ``app.commands.run``'s."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 
 from arena.live import topics
 from arena.live.auth import BusCredentials, credentials_path
@@ -227,50 +227,3 @@ class LiveSession:
 def _fail(message: str) -> int:
     _say(f"error: {message}")
     return 1
-
-
-def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int:
-    """Run the tournament inside the Textual app; headless fallback without a terminal."""
-    from app.cli import print_leaderboard, print_llm_summary
-    from app.commands.play import headless_problems, play_run
-    from app.progress import progress_display
-
-    if headless_problems(tournament.config):  # human seats: the play UI, never the god view
-        return play_run(tournament, live, quiet)
-    if not (sys.stdout.isatty() and sys.stdin.isatty()):
-        _say("no terminal attached: running without the TUI")
-        with progress_display(len(tournament.specs), quiet=quiet) as prog:
-
-            async def headless() -> Any:
-                from app.progress import ticking
-
-                async with ticking(prog), live:
-                    return await tournament.run(prog)
-
-            results = asyncio.run(headless())
-        print_leaderboard(results)
-        print_llm_summary(tournament.dir.root, results)
-        return 0
-    from tournaments.progress import Progress
-    from tui.app import ArenaApp
-    from tui.sources import RunDirSource
-
-    outcome: dict[str, Any] = {}
-    progress = Progress(total=len(tournament.specs))
-    live.nodes_of = lambda: dict(progress.nodes)
-
-    async def job() -> None:
-        async with live:
-            outcome["results"] = await tournament.run(progress)
-
-    source = RunDirSource(Path(tournament.dir.root), extra=lambda: {"nodes": dict(progress.nodes)})
-    app = ArenaApp(source=source, job=job)
-    app.run()
-    if "results" not in outcome:
-        _say(
-            f"interrupted; finished matches are saved. Resume with:\n  arena run --resume {tournament.dir.root}"
-        )
-        return 130
-    print_leaderboard(outcome["results"])
-    print_llm_summary(tournament.dir.root, outcome["results"])
-    return 0

@@ -22,59 +22,13 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, model_validator
-
 from arena import transcript as lines
-from arena import untrusted
+from arena.decisions import fallback_action
 from arena.events import GameEvent, Speech, Visibility
+from arena.ruleset import NAME_POOL as NAME_POOL
+from arena.ruleset import RuleSet as RuleSet
+from arena.transcript import compose_view as compose_view
 from arena.types import Action, Decision, InvalidAction, Outcome, PrivateFact
-
-NAME_POOL = (
-    "Alice", "Bruno", "Chloe", "Dmitri", "Elena", "Farid", "Greta", "Hiro",
-    "Ines", "Jonas", "Kemi", "Lars", "Maya", "Nikos", "Olga", "Priya",
-    "Quinn", "Rafael", "Sana", "Tomas", "Uma", "Viktor", "Wen", "Yusuf",
-)  # fmt: skip
-
-
-class RuleSet(BaseModel):
-    """Base of every game's rule flags: validated, immutable, unknown flags rejected.
-
-    ``preset: NAME`` picks one of the game's named flag sets (:attr:`PRESETS`); flags given
-    explicitly override it. Games adjust a preset's flags in :meth:`preset_flags` and
-    normalise the raw flags in :meth:`prepare` (both run before field validation)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    #: named flag sets of the game (its catalog variants name them with ``preset``)
-    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _apply_preset(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
-        name = data.get("preset")
-        if name is not None and cls.PRESETS:
-            if not isinstance(name, str) or name not in cls.PRESETS:
-                raise ValueError(
-                    f"preset: unknown preset {name!r}; choose one of {sorted(cls.PRESETS)}"
-                )
-            data = {**cls.preset_flags(name, data), **data}
-            if "preset" not in cls.model_fields:  # a game may record the name, or not
-                data.pop("preset")
-        return cls.prepare(data)
-
-    @classmethod
-    def preset_flags(cls, name: str, data: dict[str, Any]) -> dict[str, Any]:
-        """The flags preset ``name`` sets, given the explicit flags ``data``."""
-        return dict(cls.PRESETS[name])
-
-    @classmethod
-    def prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
-        """The raw flags after the preset was applied, before field validation."""
-        return data
-
 
 R = TypeVar("R", bound=RuleSet)
 
@@ -354,25 +308,9 @@ class RulesEngine(ABC, Generic[R]):
         return self.log[start:]
 
     def fallback(self, seat: int, policy: str = "random_legal") -> Action:
-        """The recorded stand-in for a seat that gave no valid answer.
-
-        ``random_legal`` picks uniformly among legal options (speech: stays silent);
-        ``abstain`` takes the decision's silent/abstain option when it has one, else a
-        random legal option. (``forfeit`` is handled by the caller: it ends the match.)
-        """
-        decision = self.current_decision(seat)
-        ids = decision.option_ids
-        if decision.free_text and decision.silent_option:
-            return Action(seat=seat, choices=(decision.silent_option,), fallback="silent")
-        if policy == "abstain":
-            for candidate in ("abstain", "pass", "wait", "no_kill", "none", "decline"):
-                if candidate in ids:
-                    return Action(seat=seat, choices=(candidate,), fallback="abstain")
-        if not ids:
-            return Action(seat=seat, text="...", fallback="silent")
-        k = max(decision.min_choices, 1)
-        picks = self.fallback_rng.sample(ids, k) if k > 1 else [self.fallback_rng.choice(ids)]
-        return Action(seat=seat, choices=tuple(picks), fallback="random_legal")
+        """The recorded stand-in for a seat that gave no valid answer (:func:`fallback_action`,
+        drawn from the engine's fallback stream)."""
+        return fallback_action(self.current_decision(seat), seat, policy, self.fallback_rng)
 
     # -- views -----------------------------------------------------------------------
     def visible_log(self, seat: int | None) -> list[GameEvent]:
@@ -455,23 +393,3 @@ class RulesEngine(ABC, Generic[R]):
         self._texts = {}
         self._everyone = None
         self._clear_cache()
-
-
-def compose_view(
-    briefing: str,
-    transcript: str,
-    decision: str | None,
-    error: str | None = None,
-    status: str = "",
-) -> str:
-    """The layout of the text a seat reads (see :meth:`RulesEngine.render`)."""
-    parts = [briefing, "", "Transcript:"]
-    if transcript:
-        parts.append(transcript)
-    if status:
-        parts += ["", status]
-    if decision is not None:
-        parts += ["", "Your decision:", decision]
-    if error:  # the refusal may echo the seat's own answer: quoted like any line
-        parts += ["", f"Your previous answer was refused: {untrusted.quote(error)}"]
-    return "\n".join(parts)

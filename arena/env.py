@@ -127,6 +127,10 @@ class _CleanView:
         )
 
 
+class EnvOrderError(RuntimeError):
+    """The env was used out of order (``step`` or ``observe`` before ``reset``)."""
+
+
 class ArenaEnv(AECEnv):  # type: ignore[misc]
     """PettingZoo AEC adapter; one instance plays one game at a time."""
 
@@ -169,6 +173,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         act_space = text_space(4096, min_length=1)
         self._act_spaces = {a: act_space for a in self.possible_agents}
         self._n_reset = 0
+        self._was_reset = False  # step/observe before the first reset() is a clear error
         self._next_seed = 0
         self._views: dict[int, _CleanView] = {}  # incrementally cleaned texts (see _CleanView)
 
@@ -184,6 +189,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             seed = self._next_seed
         self._next_seed = int(seed) + 1  # a later reset() without seed plays a new, known game
         self.engine.reset(int(seed))
+        self._was_reset = True
         self._views = {}
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -256,7 +262,12 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
 
     # -- observe / step --------------------------------------------------------------
+    def _require_reset(self, call: str) -> None:
+        if not self._was_reset:
+            raise EnvOrderError(f"{self.engine.game}: call reset() before {call}()")
+
     def observe(self, agent: str) -> dict[str, Any]:
+        self._require_reset("observe")
         seat = self._seat[agent]
         mask = np.zeros(self._n_options, dtype=np.int8)
         if not self.engine.is_over():
@@ -279,6 +290,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         return {"text": cap(text, self.MAX_TEXT), "legal": mask}
 
     def step(self, action: Any) -> None:
+        self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -108,6 +108,9 @@ class GameInfo:
     # "module:function", a PeopleLabel: options whose id is a code for agents (Deal or No
     # Deal's "propose:0-0-2") read in words at the play screen, without lengthening prompts
     people_labels: str | None = None
+    # Bump when the rules change what a result means (the board then never pools matches of
+    # the old and the new rules): recorded in every match's conditions.
+    rules_version: int = 1
 
 
 _GAMES: dict[str, GameInfo] = {}

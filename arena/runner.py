@@ -20,62 +20,19 @@ import traceback
 from typing import Any
 
 from arena import registry, transcript
-from arena.agents.base import (
-    Agent,
-    AgentForfeit,
-    HearsMatchEnd,
-    KeepsCallRecords,
-    MatchContext,
-    NotesTimeouts,
-)
+from arena.agents.base import Agent, AgentForfeit, KeepsCallRecords, NotesTimeouts
 from arena.engine import RulesEngine, compose_view
-from arena.events import Event, GameEvent, Visibility
-from arena.facts import FACTS_EVENT, GROUND_TRUTH_EVENT, FactTracker
-from arena.ratings.batch import seat_results
-from arena.results import InvalidActionPolicy, MatchResult, MatchSpec, SeatResult
-from arena.seeding import derive_seed
+from arena.events import Event
+from arena.facts import FactTracker
+from arena.health_count import HealthCount
+from arena.match_agents import close_agents, reset_agents, seat_agents, tell_match_end
+from arena.match_log import StampedLog
+from arena.match_record import MatchRecorder, SeatCounts, finish_record, record_start, shown_record
+from arena.results import InvalidActionPolicy, MatchResult, MatchSpec
 from arena.sinks import EventSink
 from arena.types import Action, Decision, InvalidAction, Observation
 
 MAX_DECISIONS = 200_000  # a guard against engines that never end
-
-# Every event type the core writes into a match record: the runner's own records, plus
-# "match_aborted" from RulesEngine.forfeit. Games declare theirs in their GameInfo.
-RUNNER_EVENT_TYPES = frozenset(
-    {
-        "match_start", GROUND_TRUTH_EVENT, FACTS_EVENT, "decision", "invalid_action", "fallback",
-        "belief_report", "llm_call", "error", "agent_close_error", "match_end", "match_aborted",
-    }
-)  # fmt: skip
-
-
-class MatchRecorder:
-    """Stamps events with run id, match id and sequence number and sends them to sinks."""
-
-    def __init__(self, run_id: str, match_id: str, sinks: list[EventSink]) -> None:
-        self.run_id = run_id
-        self.match_id = match_id
-        self.sinks = sinks
-        self.events: list[Event] = []
-
-    def record(self, draft: GameEvent) -> Event:
-        event = Event.stamp(draft, run_id=self.run_id, match_id=self.match_id, seq=len(self.events))
-        self.events.append(event)
-        for sink in self.sinks:
-            sink.write(event)
-        return event
-
-    def note(self, type: str, phase: str, actor: int | None = None, **payload: Any) -> Event:
-        """A runner event (decisions, refusals, fallbacks): god-only."""
-        return self.record(
-            GameEvent(
-                type=type, phase=phase, actor=actor, payload=payload, visibility=Visibility.god()
-            )
-        )
-
-    def close(self) -> None:
-        for sink in self.sinks:
-            sink.close()
 
 
 class MatchRunner:
@@ -93,93 +50,36 @@ class MatchRunner:
         self.policy = policy or InvalidActionPolicy()
         self.engine = engine or registry.engine_class(spec.game)(spec.rules, seed=spec.seed)
         self.recorder = MatchRecorder(spec.run_id, spec.match_id, list(sinks or []))
-        # _stamped[i] is the record of engine.log[i]; _drafts[i] the engine event it stamped.
-        self._stamped: list[Event] = []
-        self._drafts: list[GameEvent] = []
-        self._log: list[GameEvent] | None = None
-        self._views: dict[int, tuple[int, list[Event]]] = {}
-        self._facts = FactTracker()
+        self.stamped = StampedLog(self.recorder)
         # per seat: the parts of its latest observation (what its next decision record says
         # it was shown) and the last briefing recorded, so a briefing is written when it changes
         self._shown: dict[int, dict[str, Any]] = {}
         self._briefed: dict[int, str] = {}
-        self.agents = self._seat_agents(agents)
+        self.spec, self.agents = seat_agents(self.spec, self.engine, agents)
         self.invalid = [0] * self.engine.n_seats
         self.fallbacks = [0] * self.engine.n_seats
         self.n_decisions = 0
+        # harness health per seat: settled decisions, and those that were refused at least
+        # once, re-asked, timed out (the flags of the decision being asked: ``_trouble``)
+        self.health = [HealthCount() for _ in range(self.engine.n_seats)]
+        self._trouble: list[set[str]] = [set() for _ in range(self.engine.n_seats)]
         # seats whose agent gave up (AgentForfeit), with its reason: forfeited at the fallback
         self._gone: dict[int, str] = {}
 
     # -- setup -------------------------------------------------------------------------
-    def _seat_agents(self, agents: Any) -> list[Agent]:
-        """Agents per seat: a list, or a callable(entry_name, seat) -> Agent for by-team seating."""
-        n = self.engine.n_seats
-        if self.spec.by_team is not None:
-            teams = self.engine.teams()
-            missing = sorted({t for t in teams.values()} - set(self.spec.by_team))
-            if missing:
-                raise ValueError(f"by_team seating names no entry for team(s) {missing}")
-            self.spec = self.spec.model_copy(
-                update={"seats": [self.spec.by_team[teams[s]] for s in range(n)]}
-            )
-        if callable(agents) and not isinstance(agents, list | dict):
-            return [agents(self.spec.seats[s], s) for s in range(n)]
-        if isinstance(agents, dict):
-            return [agents[self.spec.seats[s]] for s in range(n)]
-        if len(agents) != n:
-            raise ValueError(f"{self.spec.game} needs {n} agents, got {len(agents)}")
-        return list(agents)
-
     def _sync_log(self) -> None:
-        """Stamp engine events that are not yet in the record.
-
-        Records are matched to engine events by log position. A ``restore()`` replaces the
-        engine's log: the records of the prefix it shares with the old one are kept, the rest
-        of the new log is stamped as new events (the record itself is append-only)."""
-        log = self.engine.log
-        if log is not self._log:
-            keep = 0
-            limit = min(len(log), len(self._drafts))
-            while keep < limit and log[keep] == self._drafts[keep]:
-                keep += 1
-            del self._stamped[keep:], self._drafts[keep:]
-            self._views = {}
-            self._log = log
-        while len(self._stamped) < len(log):
-            draft = log[len(self._stamped)]
-            self._stamped.append(self.recorder.record(draft))
-            self._drafts.append(draft)
-        self._note_facts()
-
-    def _note_facts(self) -> None:
-        """A god-only ``facts`` event when the engine's facts changed (a fact was born, its
-        audience grew, it became public): ground truth as a timeline, right after the engine
-        events that changed it."""
-        changed = self._facts.changes(self.engine.current_facts())
-        if changed:
-            self.recorder.note(
-                FACTS_EVENT, self.engine.phase, facts=[f.model_dump(mode="json") for f in changed]
-            )
+        """Stamp engine events that are not yet in the record (see :class:`StampedLog`)."""
+        self.stamped.sync(self.engine)
 
     @property
     def engine_records(self) -> list[Event]:
         """The record of every engine event stamped so far, by engine log position."""
-        return list(self._stamped)
+        return list(self.stamped.records)
 
     # -- observation -------------------------------------------------------------------
     def seat_events(self, seat: int) -> list[Event]:
-        """The records of the engine events delivered to ``seat``, in order (incremental).
-
-        Only events already stamped count (the runner stamps after each applied answer, so
-        the record's order does not depend on when agents were asked)."""
-        if self.engine.log is not self._log:
-            self._sync_log()
-        done, seen = self._views.get(seat, (0, []))
-        stamped = self._stamped
-        if done < len(stamped):
-            seen.extend(e for e in stamped[done:] if e.delivered_to(seat))
-            self._views[seat] = (len(stamped), seen)
-        return seen
+        """The records of the engine events delivered to ``seat``, in order (incremental)."""
+        return self.stamped.seat_events(self.engine, seat)
 
     def observation(self, seat: int, error: str | None = None) -> Observation:
         engine = self.engine
@@ -236,7 +136,11 @@ class MatchRunner:
     ) -> tuple[Action | None, int, str | None]:
         """Ask until a parse-valid answer or the retries run out: (action, attempts, last error)."""
         decision = self.engine.current_decision(seat)
+        if attempt == 0:  # a new decision: its troubles start empty
+            self._trouble[seat] = set()
         while attempt <= self.policy.retries:
+            if attempt > 0:
+                self._trouble[seat].add("reasked")
             obs = self.observation(seat, error)
             started = time.perf_counter()
             try:
@@ -249,6 +153,7 @@ class MatchRunner:
                 error = self._gone[seat] = str(err) or "the agent gave up"
                 attempt = self.policy.retries  # no more asking: this is the last attempt
             except TimeoutError:
+                self._trouble[seat].add("timeout")
                 limit = self.agents[seat].time_limit(self.policy.timeout_s)
                 error = f"no answer within {limit}s"
                 agent = self.agents[seat]
@@ -259,6 +164,7 @@ class MatchRunner:
             except Exception as err:  # an agent bug must not crash the match
                 error = f"agent raised {type(err).__name__}: {err}"
             self.invalid[seat] += 1
+            self._trouble[seat].add("refused")
             self.recorder.note(
                 "invalid_action",
                 self.engine.phase,
@@ -308,28 +214,6 @@ class MatchRunner:
         self._apply(seat, action)
         return True
 
-    def _shown_record(self, seat: int) -> dict[str, Any] | None:
-        """What the seat was shown when it was last asked, compactly: enough to rebuild the
-        exact observation text from the record (the delivered events up to ``last_seq``, then
-        :func:`arena.engine.compose_view`) for ``arena export``. The briefing is written only
-        when it differs from the seat's previous record; the decision without its ``meta``."""
-        shown = self._shown.get(seat)
-        if shown is None:
-            return None
-        decision: Decision = shown["decision"]
-        out: dict[str, Any] = {
-            "seen": shown["seen"],
-            "last_seq": shown["last_seq"],
-            "decision": decision.model_dump(mode="json", exclude={"meta"}, exclude_defaults=True),
-        }
-        if self._briefed.get(seat) != shown["briefing"]:
-            out["briefing"] = self._briefed[seat] = shown["briefing"]
-        if shown["status"]:
-            out["status"] = shown["status"]
-        if shown["error"]:
-            out["error"] = shown["error"]
-        return out
-
     def _apply(self, seat: int, action: Action) -> None:
         kind = self.engine.current_decision(seat).kind
         phase = self.engine.phase
@@ -342,7 +226,7 @@ class MatchRunner:
             actor=seat,
             kind=kind,
             action=action.summary(),
-            shown=self._shown_record(seat),
+            shown=shown_record(self._shown.get(seat), self._briefed, seat),
         )
         if action.belief:
             self.recorder.note(
@@ -356,16 +240,27 @@ class MatchRunner:
     async def _settle(
         self, seat: int, action: Action | None, attempts: int, error: str | None
     ) -> bool:
-        """Apply an answer in seat order; engine-level refusals are re-asked. False if forfeited."""
+        """Apply an answer in seat order; engine-level refusals are re-asked. False if forfeited.
+
+        Counts the settled decision and its troubles in the seat's harness health."""
+        fallback, ok = await self._settle_answer(seat, action, attempts, error)
+        self.health[seat].add(self._trouble[seat], fallback=fallback, forfeited=not ok)
+        return ok
+
+    async def _settle_answer(
+        self, seat: int, action: Action | None, attempts: int, error: str | None
+    ) -> tuple[bool, bool]:
+        """(settled by a fallback, the match goes on)."""
         while True:
             if action is None:
-                return self._apply_fallback(seat, error)
+                return True, self._apply_fallback(seat, error)
             try:
                 self._apply(seat, action)
-                return True
+                return False, True
             except InvalidAction as err:
                 error = str(err)
                 self.invalid[seat] += 1
+                self._trouble[seat].add("refused")
                 self.recorder.note(
                     "invalid_action",
                     self.engine.phase,
@@ -387,67 +282,14 @@ class MatchRunner:
         status = "finished"
         reason: str | None = None
         cancelled = False
-        seating = {str(s): self.spec.seats[s] for s in range(engine.n_seats)}
         # the kind of agent behind each entry ("llm", "werewolf.rule"): what a viewer needs to
         # tell which seat is the model; as secret as the seating itself
         kinds = {str(s): self.agents[s].kind for s in range(engine.n_seats)}
-        # With by-team seating the agent entry of a seat reveals its team: then the seating is
-        # recorded for spectators only (in ground_truth), never in the public match_start.
-        public_seating = self.spec.by_team is None and self.spec.public_seating
-        self.recorder.record(
-            GameEvent(
-                type="match_start",
-                phase="setup",
-                payload={
-                    "game": self.spec.game,
-                    "match_id": self.spec.match_id,
-                    "rules": engine.rules.model_dump(mode="json"),
-                    "seats": seating if public_seating else {},
-                    "kinds": kinds if public_seating else {},
-                    "names": engine.names,
-                },
-                text=f"Match {self.spec.match_id}: {self.spec.game} with "
-                + ", ".join(
-                    f"{engine.names[s]}" + (f" ({self.spec.seats[s]})" if public_seating else "")
-                    for s in range(engine.n_seats)
-                ),
-            )
-        )
-        facts = engine.current_facts()
-        self._facts = FactTracker(facts)
-        self.recorder.note(
-            GROUND_TRUTH_EVENT,
-            "setup",
-            seats=seating,
-            kinds=kinds,
-            teams={str(k): v for k, v in engine.teams().items()},
-            roles={str(k): v for k, v in engine.roles().items()},
-            facts=[f.model_dump(mode="json") for f in facts],
-        )
+        self.stamped.facts = FactTracker(record_start(self.recorder, self.spec, engine, kinds))
         try:
-            self._reset_agents()
+            reset_agents(self.agents, self.spec, engine)
             self._sync_log()
-            while not engine.is_over():
-                if self.n_decisions > MAX_DECISIONS:
-                    engine.forfeit(
-                        None, f"decision limit {MAX_DECISIONS} exceeded", status="errored"
-                    )
-                    break
-                pending = engine.current_pending()
-                if not pending:
-                    raise RuntimeError("engine is not over but no seat owes a decision")
-                if len(pending) == 1:  # most decisions: no task, no trip through the loop
-                    answers = [await self._ask(pending[0])]
-                else:
-                    answers = await asyncio.gather(*(self._ask(s) for s in pending))
-                for seat, (action, attempts, error) in zip(pending, answers, strict=True):
-                    if engine.is_over() or seat not in engine.current_pending():
-                        continue
-                    ok = await self._settle(seat, action, attempts, error)
-                    self._sync_log()
-                    if not ok:
-                        break
-                self._sync_log()
+            await self._loop()
         except asyncio.CancelledError:
             cancelled = True
             if not engine.is_over():
@@ -459,8 +301,8 @@ class MatchRunner:
                 engine.forfeit(None, reason, status="errored")
             status = "errored"
         if not cancelled:
-            await self._tell_match_end()
-        await self._close_agents()
+            await tell_match_end(self.agents, engine, self.observation, self.policy, self.recorder)
+        await close_agents(self.agents, engine.phase, self.recorder)
         outcome = engine.outcome()
         if outcome is not None and outcome.status != "finished":
             status = outcome.status
@@ -469,6 +311,30 @@ class MatchRunner:
         if cancelled:
             raise asyncio.CancelledError
         return result
+
+    async def _loop(self) -> None:
+        """Ask and apply until the engine is over: the pending seats together, their answers
+        applied in seat order."""
+        engine = self.engine
+        while not engine.is_over():
+            if self.n_decisions > MAX_DECISIONS:
+                engine.forfeit(None, f"decision limit {MAX_DECISIONS} exceeded", status="errored")
+                break
+            pending = engine.current_pending()
+            if not pending:
+                raise RuntimeError("engine is not over but no seat owes a decision")
+            if len(pending) == 1:  # most decisions: no task, no trip through the loop
+                answers = [await self._ask(pending[0])]
+            else:
+                answers = await asyncio.gather(*(self._ask(s) for s in pending))
+            for seat, (action, attempts, error) in zip(pending, answers, strict=True):
+                if engine.is_over() or seat not in engine.current_pending():
+                    continue
+                ok = await self._settle(seat, action, attempts, error)
+                self._sync_log()
+                if not ok:
+                    break
+            self._sync_log()
 
     def play(self) -> MatchResult:
         """Play the match from synchronous code (bot tests, baselines, benches): :meth:`run`.
@@ -490,120 +356,15 @@ class MatchRunner:
             finally:
                 loop.close()
 
-    def _reset_agents(self) -> None:
-        teams = self.engine.teams()
-        names = self.engine.names
-        salt: tuple[object, ...] = ("replicate", self.spec.replicate) if self.spec.replicate else ()
-        for seat, agent in enumerate(self.agents):
-            agent.reset(
-                MatchContext(
-                    game=self.spec.game,
-                    match_id=self.spec.match_id,
-                    seat=seat,
-                    name=names[seat],
-                    names=names,
-                    seed=derive_seed(self.spec.seed, "seat", seat, agent.name, *salt),
-                    team_seed=derive_seed(self.spec.seed, "team", teams[seat], *salt),
-                    rules=self.engine.rules.model_dump(mode="json"),
-                    briefing=self.engine.briefing(seat),
-                )
-            )
-
-    async def _tell_match_end(self) -> None:
-        """The outcome and each seat's final view, to the agents that want them (remote agents
-        keep their own memory), each call bounded by the seat's time limit."""
-        outcome = self.engine.outcome()
-        if outcome is None:
-            return
-        for seat, agent in enumerate(self.agents):
-            if not isinstance(agent, HearsMatchEnd):
-                continue
-            told = {
-                "status": outcome.status,
-                "label": outcome.label,
-                "winners": list(outcome.winners),
-                "reward": float(outcome.rewards.get(seat, 0.0)),
-                "reason": outcome.reason,
-            }
-            try:
-                async with asyncio.timeout(agent.time_limit(self.policy.timeout_s)):
-                    await agent.match_over(self.observation(seat), told)
-            except asyncio.CancelledError:
-                raise
-            except Exception as err:  # the end of a match is the agent's news, not the record's
-                self.recorder.note("agent_close_error", self.engine.phase, error=repr(err))
-
-    async def _close_agents(self) -> None:
-        for agent in self.agents:
-            try:
-                await agent.close()
-            except Exception as err:
-                self.recorder.note("agent_close_error", self.engine.phase, error=repr(err))
-
     def _finish_record(self, started: float, status: str, reason: str | None) -> MatchResult:
         self._sync_log()
-        engine = self.engine
-        outcome = engine.outcome()
-        teams = engine.teams()
-        roles = engine.roles()
-        winners = list(outcome.winners) if outcome else []
-        rewards = {s: float(outcome.rewards.get(s, 0.0)) if outcome else 0.0 for s in teams}
-        # recorded as rated (a forfeit too): the board, `show` and exports read one notion
-        results = seat_results(status, teams, rewards, winners)
-        seats: list[SeatResult] = []
-        for s in range(engine.n_seats):
-            reward = rewards.get(s, 0.0)
-            result = results.get(s, "none")
-            seats.append(
-                SeatResult(
-                    seat=s,
-                    name=engine.names[s],
-                    agent=self.spec.seats[s],
-                    team=teams[s],
-                    role=roles[s],
-                    reward=reward,
-                    result=result,
-                    invalid=self.invalid[s],
-                    fallbacks=self.fallbacks[s],
-                )
-            )
-        label = outcome.label if outcome else "aborted"
-        result_obj = MatchResult(
-            match_id=self.spec.match_id,
-            run_id=self.spec.run_id,
-            game=self.spec.game,
-            seed=self.spec.seed,
-            index=self.spec.index,
-            repeat=self.spec.repeat,
-            status=status,
-            outcome=label,
-            reason=reason,
-            winners=winners,
-            seats=seats,
-            n_events=len(self.recorder.events) + 1,
-            n_decisions=self.n_decisions,
-            duration_s=round(time.perf_counter() - started, 6),
-        )
-        self.recorder.record(
-            GameEvent(
-                type="match_end",
-                phase="end",
-                payload={
-                    "status": status,
-                    "outcome": label,
-                    "reason": reason,
-                    "winners": winners,
-                    "rewards": {str(s.seat): s.reward for s in seats},
-                    "invalid": self.invalid,
-                    "fallbacks": self.fallbacks,
-                    "elapsed_s": result_obj.duration_s,
-                },
-                visibility=Visibility.god(),
-                text=f"Match over: {label}" + (f" ({reason})" if reason else ""),
-            )
+        counts = SeatCounts(self.invalid, self.fallbacks, self.n_decisions, self.health)
+        elapsed = round(time.perf_counter() - started, 6)
+        result = finish_record(
+            self.recorder, self.spec, self.engine, counts, status, reason, elapsed
         )
         self.recorder.close()
-        return result_obj
+        return result
 
 
 async def run_match(

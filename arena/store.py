@@ -63,6 +63,26 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 CREATE INDEX IF NOT EXISTS matches_by_status ON matches(status);
 """
+# Added later: created when a run is written (a new run, a resumed old one), never when one is
+# only read, so reading a run directory written before them leaves its file as it was. Its
+# seats then read with unknown health and its matches with unknown conditions.
+LATER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS seat_health (
+    match_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    refused INTEGER NOT NULL,
+    reasked INTEGER NOT NULL,
+    timeouts INTEGER NOT NULL,
+    forfeited INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS conditions (
+    match_id TEXT PRIMARY KEY,
+    data TEXT NOT NULL
+);
+"""
+_HEALTH = ("decisions", "refused", "reasked", "timeouts", "forfeited")
 
 DONE = ("finished", "forfeited", "errored")
 
@@ -77,12 +97,25 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self._later_ready = False
 
     def close(self) -> None:
         self.db.close()
 
     # -- runs --------------------------------------------------------------------------
+    def _later_tables(self) -> None:
+        if not self._later_ready:  # once per connection: a write path, never a read
+            self.db.executescript(LATER_SCHEMA)
+            self._later_ready = True
+
+    def _has(self, table: str) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)
+        ).fetchone()
+        return row is not None
+
     def create_run(self, run_id: str, name: str, game: str, config: dict[str, Any]) -> None:
+        self._later_tables()
         self.db.execute(
             "INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, 'running', ?)",
             (run_id, name, game, time.time(), json.dumps(config, sort_keys=True)),
@@ -124,6 +157,7 @@ class Store:
 
     def write_result(self, result: MatchResult) -> None:
         """Write a finished match's result and seats in one transaction (exactly once)."""
+        self._later_tables()
         with self.db:
             self.db.execute("BEGIN")
             cur = self.db.execute(
@@ -165,6 +199,7 @@ class Store:
                     for s in result.seats
                 ],
             )
+            self._write_later(result)
 
     def results(
         self, repeat: int | None = None, ids: Collection[str] | None = None
@@ -184,6 +219,8 @@ class Store:
     def _results(self, repeat: int | None, ids: list[str] | None) -> list[MatchResult]:
         only = f" match_id IN ({','.join('?' * len(ids))})" if ids is not None else ""
         seats: dict[str, list[SeatResult]] = {}
+        health = self._health(only, ids)
+        conditions = self._conditions(only, ids)
         for row in self.db.execute(
             "SELECT match_id, seat, name, agent, team, role, reward, result, invalid, fallbacks"
             " FROM seats" + (f" WHERE{only}" if only else "") + " ORDER BY match_id, seat",
@@ -200,6 +237,7 @@ class Store:
                     result=row[7],
                     invalid=row[8],
                     fallbacks=row[9],
+                    **health.get((row[0], row[1]), {}),
                 )
             )
         out = []
@@ -232,9 +270,60 @@ class Store:
                     n_decisions=row[11] or 0,
                     duration_s=row[12] or 0.0,
                     jsonl=row[13],
+                    conditions=conditions.get(row[0]),
                 )
             )
         return out
+
+    def _write_later(self, result: MatchResult) -> None:
+        """The seats' harness health and the match's conditions (inside write_result's
+        transaction)."""
+        self.db.executemany(
+            "INSERT INTO seat_health VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    result.match_id,
+                    s.seat,
+                    s.decisions,
+                    s.refused or 0,
+                    s.reasked or 0,
+                    s.timeouts or 0,
+                    int(bool(s.forfeited)),
+                )
+                for s in result.seats
+                if s.decisions is not None
+            ],
+        )
+        if result.conditions is not None:
+            self.db.execute(
+                "INSERT INTO conditions VALUES (?, ?)",
+                (result.match_id, json.dumps(result.conditions, sort_keys=True)),
+            )
+
+    def _health(self, only: str, ids: list[str] | None) -> dict[tuple[str, int], dict[str, Any]]:
+        """Per (match, seat): the harness health counts (absent in older run directories)."""
+        if not self._has("seat_health"):
+            return {}
+        rows = self.db.execute(
+            "SELECT match_id, seat, "
+            + ", ".join(_HEALTH)
+            + " FROM seat_health"
+            + (f" WHERE{only}" if only else ""),
+            ids or (),
+        )
+        return {
+            (r[0], r[1]): {**dict(zip(_HEALTH, r[2:], strict=True)), "forfeited": bool(r[6])}
+            for r in rows
+        }
+
+    def _conditions(self, only: str, ids: list[str] | None) -> dict[str, dict[str, Any]]:
+        if not self._has("conditions"):
+            return {}
+        rows = self.db.execute(
+            "SELECT match_id, data FROM conditions" + (f" WHERE{only}" if only else ""),
+            ids or (),
+        )
+        return {r[0]: json.loads(r[1]) for r in rows}
 
     def set_config(self, run_id: str, config: dict[str, Any]) -> None:
         """Replace the stored config (a forced resume with a changed config)."""

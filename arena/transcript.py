@@ -76,3 +76,23 @@ def lines(events: Iterable[GameEvent], seat: int | None, names: Sequence[str]) -
 def transcript(events: Iterable[GameEvent], seat: int | None, names: Sequence[str]) -> str:
     """:func:`lines` joined, one per line."""
     return "\n".join(lines(events, seat, names))
+
+
+def compose_view(
+    briefing: str,
+    transcript: str,
+    decision: str | None,
+    error: str | None = None,
+    status: str = "",
+) -> str:
+    """The layout of the text a seat reads (see :meth:`arena.engine.RulesEngine.render`)."""
+    parts = [briefing, "", "Transcript:"]
+    if transcript:
+        parts.append(transcript)
+    if status:
+        parts += ["", status]
+    if decision is not None:
+        parts += ["", "Your decision:", decision]
+    if error:  # the refusal may echo the seat's own answer: quoted like any line
+        parts += ["", f"Your previous answer was refused: {quote(error)}"]
+    return "\n".join(parts)

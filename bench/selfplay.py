@@ -109,7 +109,7 @@ async def selfplay_arm(url: str, args: argparse.Namespace, root: Path) -> tuple[
 async def run_arm(
     entries: list[dict[str, Any]], specs: list[Any], args: argparse.Namespace, root: Path
 ) -> tuple[int, float, float]:
-    from app.cli import run_sinks
+    from app.commands.run import run_sinks
 
     run_config = RunConfig.model_validate(
         {

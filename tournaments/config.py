@@ -102,6 +102,11 @@ class RatingDriven(BaseModel):
         None, ge=1, le=4096
     )  # matches planned per round (default: concurrency)
     pool: list[str] | None = None  # entries to match (default: all)
+    # trueskill: the most informative head-to-heads by TrueSkill σ and match quality;
+    # planner: the adjacent pairs of the batch fit whose order is least sure, until every
+    # adjacent order is right with probability `confidence` (arena plan; docs/leaderboards.md)
+    by: Literal["trueskill", "planner"] = "trueskill"
+    confidence: float = Field(0.95, gt=0.5, lt=1)
 
 
 class RatingOptions(BaseModel):
@@ -109,6 +114,11 @@ class RatingOptions(BaseModel):
 
     freeze: list[str] = Field(default_factory=list)  # entries used in updates but never changed
     bootstrap: int = Field(2000, ge=100, le=100_000)
+    # harness health: an entry whose share of refused answers (or of forfeited matches) passes
+    # this is flagged; with strict, `arena leaderboard` and the end-of-run board refuse to print
+    # a bare board (docs/leaderboards.md)
+    max_harness_error: float = Field(0.05, ge=0, le=1)
+    strict: bool = False
 
 
 class RunConfig(BaseModel):

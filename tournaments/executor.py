@@ -36,6 +36,7 @@ from arena.runner import MatchRunner
 from arena.sinks import EventSink, GuardedSink, JsonlSink
 from arena.store import Store
 from tournaments.batches import PlannedSchedule, RunView, Schedule
+from tournaments.conditions import match_conditions
 from tournaments.config import RunConfig
 from tournaments.progress import LlmCallCounter, Progress
 from tournaments.rundir import RunDirectory, run_lock
@@ -253,9 +254,18 @@ class Tournament:
                 sink.close()
             return self._unstartable(spec, err, store)
         result = await runner.run()
-        result = result.model_copy(update={"jsonl": str(path.relative_to(self.dir.root))})
+        result = result.model_copy(
+            update={
+                "jsonl": str(path.relative_to(self.dir.root)),
+                "conditions": self.conditions(spec, result),
+            }
+        )
         store.write_result(result)  # only after the JSONL was closed and fsynced
         return result
+
+    def conditions(self, spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
+        """The match's condition fingerprint (what the board pools by)."""
+        return match_conditions(self.config, spec.rules, [s.agent for s in result.seats])
 
     def start_engine(self, spec: MatchSpec) -> RulesEngine[Any] | None:
         """The engine ``spec`` starts from; None deals it fresh from its seed (the default)."""

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from arena.ratings import planner
 from arena.ratings.leaderboard import rate, trueskill_env
 from arena.results import MatchResult, MatchSpec
 from tournaments import schedule
 from tournaments.batches import Batch, RunView
 from tournaments.config import RatingDriven, RunConfig
+
+PLANNER_RESAMPLES = 200  # bootstrap resamples per planning round (P(order right) to ~0.03)
 
 
 class Matchmaker:
@@ -45,6 +48,8 @@ class Matchmaker:
         room = self.budget - len(planned)
         if room <= 0:
             return []
+        if self.rd.by == "planner":
+            return self._planned_batch(results, planned, room)
         if not self.uncertain(results):
             self.converged = True
             return []
@@ -52,32 +57,61 @@ class Matchmaker:
         prior = env.create_rating()
         ratings = rate(results, freeze=self.config.ratings.freeze)
         rating = {e: ratings.get(e, prior) for e in self.pool}
-        played: dict[tuple[str, ...], int] = {}
-        for spec in planned:
-            pair = tuple(sorted(set(spec.seats), key=self.pool.index))
-            if len(pair) == 2:
-                played[pair] = played.get(pair, 0) + 1
         picks = dict.fromkeys(self.pool, 0)
-        pair_picks: dict[tuple[str, ...], int] = {}
-        out = []
-        start = len(planned)  # this repeat's matches so far
+        chosen: list[tuple[str, str]] = []
         rank = {e: i for i, e in enumerate(self.pool)}
 
         def eff(e: str) -> float:
             return float(rating[e].sigma / (1 + picks[e]) ** 0.5)
 
-        for j in range(min(self.batch, room)):
+        for _ in range(min(self.batch, room)):
             a = max(self.pool, key=lambda e: (eff(e), -rank[e]))
             b = max(
                 (e for e in self.pool if e != a),
                 key=lambda e: (env.quality([(rating[a],), (rating[e],)]) * eff(e), -rank[e]),
             )
-            pair = tuple(sorted((a, b), key=rank.__getitem__))
             picks[a] += 1
             picks[b] += 1
-            pair_picks[pair] = pair_picks.get(pair, 0) + 1
+            chosen.append((a, b))
+        return self._specs(chosen, planned)
+
+    def _planned_batch(
+        self, results: list[MatchResult], planned: list[MatchSpec], room: int
+    ) -> list[MatchSpec]:
+        """Planner-driven: the adjacent pairs of the batch fit whose order is least sure."""
+        pool = set(self.pool)
+        done = [r for r in results if {s.agent for s in r.seats} <= pool]
+        if len({s.agent for r in done for s in r.seats}) < len(pool):
+            # every entry needs a match before the fit can place it: one round robin first
+            chosen = [(a, b) for i, a in enumerate(self.pool) for b in self.pool[i + 1 :]][:room]
+            return self._specs(chosen, planned)
+        plan = planner.pairs(
+            done,
+            confidence=self.rd.confidence,
+            seed=self.repeat,
+            resamples=PLANNER_RESAMPLES,
+            freeze=self.config.ratings.freeze,
+        )
+        chosen = planner.allocate(plan, min(self.batch, room))
+        if not chosen:
+            self.converged = True
+        return self._specs(chosen, planned)
+
+    def _specs(self, chosen: list[tuple[str, str]], planned: list[MatchSpec]) -> list[MatchSpec]:
+        """A spec per chosen pair, sides alternating per pair, numbered after ``planned``."""
+        rank = {e: i for i, e in enumerate(self.pool)}
+        played: dict[tuple[str, ...], int] = {}
+        for spec in planned:
+            pair = tuple(sorted(set(spec.seats), key=self.pool.index))
+            if len(pair) == 2:
+                played[pair] = played.get(pair, 0) + 1
+        out = []
+        start = len(planned)  # this repeat's matches so far
+        for j, (a, b) in enumerate(chosen):
+            pair = tuple(sorted((a, b), key=rank.__getitem__))
             # the pair's game number: sides alternate
-            k = played.get(pair, 0) + pair_picks[pair] - 1
+            k = played.get(pair, 0)
+            played[pair] = k + 1
             index = start + j
             seed = schedule.match_seed(self.config, self.repeat, "rating_driven", index)
             seater = schedule.Seater(self.config, schedule.vs(*pair))

@@ -182,7 +182,7 @@ def play_run(tournament: Any, live: Any, quiet: bool = False) -> int:
     """Run ``tournament`` with its human seats served by the play UI (``live``: the run's
     live session, or None). Exit 2 without a terminal, 130 when interrupted."""
     from app import startup
-    from app.cli import print_leaderboard
+    from app.console import print_leaderboard
     from arena.agents.human import HumanDesk
     from tui.play import PlayApp
 

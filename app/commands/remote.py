@@ -246,13 +246,13 @@ def _print_board(args: argparse.Namespace, run_dir: Path, results: list[Any]) ->
     from rich.console import Console
     from rich.table import Table
 
-    from app.commands import runs
+    from app.commands import leaderboard, runs
     from tournaments.gauntlet import harness_health
 
     health = harness_health(results, run_dir / "matches")
     board = argparse.Namespace(
         run_dir=[str(run_dir)], by="agent", json=args.json, csv=False, metrics=False,
-        measures=False,
+        measures=False, strict=False, pool="seasons",
     )  # fmt: skip
     if args.json:
         from arena.ratings.leaderboard import report
@@ -264,7 +264,7 @@ def _print_board(args: argparse.Namespace, run_dir: Path, results: list[Any]) ->
         out = {"run_dir": str(run_dir), "health": health, "board": doc}
         print(json.dumps(out, indent=2, sort_keys=True, default=str))
         return 0
-    code = runs.cmd_leaderboard(board)
+    code = leaderboard.cmd_leaderboard(board)
     table = Table(title="Harness health (per agent entry)", title_justify="left")
     for col in ("agent", "seats", "invalid", "fallbacks", "timeouts", "forfeits"):
         table.add_column(col, justify="left" if col == "agent" else "right")

@@ -64,6 +64,26 @@ def _fail(problems: list[str], code: int = 2) -> int:
     return report(problems, code)  # control characters and markup in problems escaped
 
 
+def health_lines(report: dict[str, Any]) -> list[str]:
+    """The harness health of the self-play report: candidates whose answers the harness
+    refused or replaced past the threshold, or that none were (docs/leaderboards.md)."""
+    from arena.untrusted import printable
+
+    flagged = []
+    for rep in report.get("repeats", []):
+        for gen in rep.get("generations", []):
+            for c in gen.get("candidates", []):
+                flag = (c.get("health") or {}).get("flag")
+                if flag:
+                    flagged.append(
+                        f"  ! repeat {rep['repeat']} generation {gen['generation']} {c['id']}: {flag}"
+                    )
+    if not flagged:
+        return ["harness health: no candidate above 5% refused answers or forfeits"]
+    return ["harness health: flagged candidates (the harness played part of their games)",
+            *(printable(x) for x in flagged)]  # fmt: skip
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from arena.errors import ConfigError
     from tournaments.selfplay import config as spconfig
@@ -162,6 +182,8 @@ async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
         )
         if report["budget"]["stopped"]:
             print(f"stopped: {report['budget']['stopped']}")
+        for line in health_lines(report):
+            print(line)
         from arena.memory.evidence import head_lines
 
         for line in head_lines(root):

@@ -51,7 +51,8 @@ def add_commands(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KIND=RATE",
-        help="scripted: inject KIND (500, 429, hang, malformed, empty) with probability RATE",
+        help="scripted: inject KIND (500, 429, hang, malformed, empty, garbage, fenced) with "
+        "probability RATE",
     )
     p.add_argument("--retry-after", type=float, default=1.0, help="scripted: 429 Retry-After s")
     p.add_argument("--hang-s", type=float, default=3600.0, help="scripted: how long a hang lasts")

@@ -216,7 +216,14 @@ def _snapshot(source: Any) -> int:
         _say(f"  leaderboard: {rating_title(model.rating)}")
     for r in model.leaderboard:
         hist = sparkline(model.history.get(r["agent"], []))
-        _say(f"  {r['agent']:<20} {model.rating} μ {r['mu']:6.2f} ± {r['sigma']:5.2f}  {hist}")
+        health = r.get("health") or {}
+        refused = (health.get("refused") or {}).get("share")
+        said = "" if refused is None else f"  refused {refused:.1%}"
+        if health.get("flag"):
+            said += f"  ! {health['flag']}"
+        _say(
+            f"  {r['agent']:<20} {model.rating} μ {r['mu']:6.2f} ± {r['sigma']:5.2f}  {hist}{said}"
+        )
     if model.malformed or model.foreign:
         print(f"  ignored: {model.malformed} malformed, {model.foreign} foreign messages")
     return 0

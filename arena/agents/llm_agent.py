@@ -23,10 +23,12 @@ import asyncio
 import time
 from typing import Any
 
+from pydantic import ConfigDict, Field
+
 from arena.agents.base import Agent, MatchContext
 from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
-from arena.llm.config import LLMAgentParams
+from arena.llm.config import BackendConfig, PromptOptions
 from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
 from arena.llm.parse import interpret, prompt_copy, words
 from arena.llm.prompt import (
@@ -42,6 +44,21 @@ from arena.llm.prompt import (
 )
 from arena.memory.spec import MemorySpec
 from arena.types import Action, Decision, InvalidAction, Observation
+
+
+class LLMAgentParams(PromptOptions):
+    """The ``params`` of an ``llm`` agent entry in a tournament config: the backend, the prompt
+    options, and memory: static notes (a list) or an insight bank read once per match."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: BackendConfig = Field(default_factory=BackendConfig)
+    memory: list[str] | MemorySpec = Field(default_factory=list)  # docs/memory.md
+
+    @property
+    def notes(self) -> list[str]:
+        """The static notes, or none when memory is a bank."""
+        return self.memory if isinstance(self.memory, list) else []
 
 
 class LLMAgent(Agent):
@@ -108,7 +125,9 @@ class LLMAgent(Agent):
         if self._system_cache is None or self._system_cache[0] != key:
             ctx = self.context
             rules, names = (ctx.rules, ctx.names) if ctx else (None, None)
-            text = system_prompt(obs, self.config, rules, names, self._memory(obs))
+            text = system_prompt(
+                obs, self.config, rules, names, self._memory(obs), self.config.notes
+            )
             self._system_cache = (key, text)
         return self._system_cache[1]
 

@@ -1,4 +1,7 @@
-"""Configuration of LLM backends and LLM agents (validated at the config boundary)."""
+"""Configuration of LLM backends and of the prompt (validated at the config boundary).
+
+The ``params`` of an ``llm`` agent entry (backend + prompt options + memory) are the agent's:
+:class:`arena.agents.llm_agent.LLMAgentParams`; this wing knows no memory bank."""
 
 from __future__ import annotations
 
@@ -8,8 +11,6 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from arena.memory.spec import MemorySpec
 
 
 class PriceTable(BaseModel):
@@ -123,21 +124,18 @@ class BackendConfig(BaseModel):
         return f"openai:{self.model}@{self.base_url}"
 
 
-class LLMAgentParams(BaseModel):
-    """The ``params`` of an ``llm`` agent entry in a tournament config."""
+class PromptOptions(BaseModel):
+    """How an agent's prompt is written: every part overridable, because prompt variants are
+    what self-play evolves. Static notes and an insight block come in as arguments."""
 
     model_config = ConfigDict(extra="forbid")
 
-    backend: BackendConfig = Field(default_factory=BackendConfig)
-    # -- prompt: every part overridable, because prompt variants are what self-play evolves
     system_prompt: str | None = None  # replaces the game briefing entirely
     style: str | None = None  # how to talk (appended to the briefing)
     extra_instructions: str | None = None
     strategy_hints: bool = False  # game briefings give strategy hints only when asked
     templates: dict[str, str] = Field(default_factory=dict)  # game prompt template overrides
     persona: str | dict[str, Any] | None = None  # persona card (text or mapping)
-    # static notes (a list), or an insight bank read once per match (docs/memory.md)
-    memory: list[str] | MemorySpec = Field(default_factory=list)
     beliefs: Literal["auto", "always", "never"] = "auto"  # auto: when the decision asks
     max_prompt_tokens: int = Field(6000, ge=256, le=1_000_000)
     chars_per_token: float = Field(3.5, gt=0)

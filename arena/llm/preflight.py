@@ -24,7 +24,7 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
     from pydantic import ValidationError
 
     from arena.llm.backends import get_backend
-    from arena.llm.config import LLMAgentParams
+    from arena.llm.config import BackendConfig
     from arena.llm.messages import PreflightError
 
     problems: list[str] = []
@@ -37,29 +37,31 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
         if entry.kind not in LLM_KINDS:
             continue
         try:
-            params = LLMAgentParams.model_validate(entry.params)
+            # only the backend matters here; the config check has validated the rest
+            backend = BackendConfig.model_validate(entry.params.get("backend") or {})
         except ValidationError as err:
-            problems += [f"agent {entry.name}: {m}" for m in describe_validation(err, "params")]
+            lines = describe_validation(err, "params.backend")
+            problems += [f"agent {entry.name}: {m}" for m in lines]
             continue
-        key = params.backend.key()
+        key = backend.key()
         if key in done:
             if done[key] == "failed":
                 problems.append(f"agent {entry.name}: same backend as above, which failed")
             continue
-        if params.backend.cache.mode == "replay_only":
+        if backend.cache.mode == "replay_only":
             # replies come from the cache only (a miss is an error): the server may be down
-            done[key] = f"replay-only cache {params.backend.cache.path}: server not contacted"
+            done[key] = f"replay-only cache {backend.cache.path}: server not contacted"
             report.append(f"agent {entry.name}: {done[key]}")
             continue
         try:
-            done[key] = await get_backend(params.backend).preflight()
+            done[key] = await get_backend(backend).preflight()
             report.append(f"agent {entry.name}: {done[key]}")
         except PreflightError as err:
             done[key] = "failed"
             problems.append(f"agent {entry.name}: {_one_line(err)}")
         except Exception as err:  # a client library's own error: still one line, no traceback
             done[key] = "failed"
-            where = params.backend.describe()
+            where = backend.describe()
             problems.append(f"agent {entry.name}: {where}: {type(err).__name__}: {_one_line(err)}")
     if problems:
         raise ConfigError(problems)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from arena import registry, transcript
-from arena.llm.config import LLMAgentParams
+from arena.llm.config import PromptOptions
 from arena.types import Decision, Observation
 from arena.untrusted import quote
 
@@ -26,6 +27,12 @@ from arena.untrusted import quote
 BLOCK_OPEN = "<insights>"
 BLOCK_CLOSE = "</insights>"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+#: The version of the prompt layout. Bump it when prompts change in a way that should split
+#: leaderboards; any edit of a template changes the template hash recorded with every match
+#: anyway (``tournaments.conditions``).
+TEMPLATE_VERSION = 1
 
 
 def fill(template: str, values: dict[str, Any]) -> str:
@@ -41,7 +48,7 @@ TRANSCRIPT_CLOSE = "</transcript>"
 LEGAL_PREFIX = "Legal ids: "
 
 
-def wants_belief(decision: Decision, params: LLMAgentParams) -> bool:
+def wants_belief(decision: Decision, params: PromptOptions) -> bool:
     if params.beliefs == "never":
         return decision.belief_only
     return decision.belief_only or params.beliefs == "always"
@@ -119,15 +126,16 @@ def protocol_text(decision: Decision, belief: bool, belief_keys: list[str]) -> s
 # -- rendering ----------------------------------------------------------------------------
 def system_prompt(
     obs: Observation,
-    params: LLMAgentParams,
+    params: PromptOptions,
     rules: dict[str, Any] | None = None,
     names: list[str] | None = None,
     memory: str | None = None,
+    notes: Sequence[str] = (),
 ) -> str:
     """Briefing (game template or generic) + style + persona + memory + guard line.
 
-    ``memory`` is the quoted insight block of a bank (:mod:`arena.memory.inject`); a list
-    ``params.memory`` is static notes from the config."""
+    ``memory`` is the quoted insight block of a bank (the memory wing writes it); ``notes`` are
+    static notes from the config, shown when no bank block is."""
     if params.system_prompt is not None:
         parts = [fill(params.system_prompt, {"name": obs.name, "seat": obs.seat, "game": obs.game})]
     else:
@@ -153,10 +161,8 @@ def system_prompt(
         parts.append("Style: " + params.style)
     if memory:
         parts.append(memory)
-    elif isinstance(params.memory, list) and params.memory:
-        parts.append(
-            "Notes from your earlier games:\n" + "\n".join(f"- {m}" for m in params.memory)
-        )
+    elif notes:
+        parts.append("Notes from your earlier games:\n" + "\n".join(f"- {m}" for m in notes))
     if params.extra_instructions:
         parts.append(params.extra_instructions)
     parts.append(
@@ -259,7 +265,7 @@ def elision_start(lengths: list[int], room: int) -> int:
 def render_messages(
     obs: Observation,
     decision: Decision,
-    params: LLMAgentParams,
+    params: PromptOptions,
     belief_keys: list[str],
     system: str | None = None,
     plain_speech: bool = False,

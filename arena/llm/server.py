@@ -18,6 +18,11 @@ from typing import Any
 
 from arena.llm.fakes.scripted import Fault, ScriptedEngine
 
+#: The reply of the ``garbage`` fault: valid JSON with none of the answer keys.
+GARBAGE = '{"gibberish": "zq xv blorp"}'
+#: The reply of the ``fenced`` fault around the answer the engine would have given.
+FENCED = "Sure! Here is my answer:\n```json\n{answer}\n```\nGood luck to everyone."
+
 
 class TransformersEngine:
     """Serves requests with the local model; concurrent requests are batched together."""
@@ -129,6 +134,14 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
         if asyncio.iscoroutine(reply):
             reply = await reply
         content, tin, tout = reply
+        if fault is not None and fault.kind == "garbage":
+            # a well-formed completion whose answer no parser accepts: the model's fault, not
+            # the transport's, so it reaches the agent and the runner refuses it
+            content = GARBAGE
+        elif fault is not None and fault.kind == "fenced":
+            # the right answer in prose and a code fence, as chat models often write it: a
+            # lenient parser reads it, a strict one refuses it (`arena reparse` tells which)
+            content = FENCED.format(answer=content)
         return JSONResponse(
             {
                 "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",

@@ -6,6 +6,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+# The scripted reflectors by name; :mod:`arena.memory.reflect` maps each to its rule (and a test
+# keeps the two in step). The spec owns the names so that checking a config needs no reflector.
+REFLECTOR_NAMES = ("scripted", "scripted:directives", "scripted:blame")
+
 
 class MemorySpec(BaseModel):
     """``memory: {bank: PATH, namespace: ..., k: N, select: relevance|all}``.
@@ -36,9 +40,7 @@ class MemorySpec(BaseModel):
     @field_validator("reflector")
     @classmethod
     def _known_reflector(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
-        from arena.memory.reflect import SCRIPTED_RULES
-
-        if isinstance(value, str) and value not in SCRIPTED_RULES:
-            names = ", ".join(SCRIPTED_RULES)
+        if isinstance(value, str) and value not in REFLECTOR_NAMES:
+            names = ", ".join(REFLECTOR_NAMES)
             raise ValueError(f"unknown reflector {value!r}: one of {names}, or a backend mapping")
         return value

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from arena import transcript
 from arena.events import Event
 from arena.facts import GROUND_TRUTH_EVENT, Knowledge
-from arena.ratings.batch import seat_results
+from arena.results import seat_results
 from arena.sinks import read_jsonl
 
 Source = Literal["self", "other", "game"]
@@ -109,7 +109,7 @@ def trajectory(events: Iterable[Event], seat: int) -> Trajectory:
         traj.reward = rewards.get(seat, 0.0)
         teams = {int(s): str(t) for s, t in (gt.get("teams") or {}).items()} or {seat: ""}
         status = str(end.payload.get("status"))
-        # the result the store and the board record (arena.ratings.batch.seat_results); a
+        # the result the store and the board record (arena.results.seat_results); a
         # forfeit is rated too, but a trajectory learns from finished matches only
         results = seat_results(status, teams, rewards, end.payload.get("winners") or [])
         traj.result = results.get(seat, "none") if status == "finished" else "none"

@@ -232,22 +232,6 @@ class NLIAdjudicator:
         return 0.5 if best >= self.th.nli_partial else 0.0
 
 
-def make_persona_adjudicator(settings: Any) -> tuple[Any, str | None]:
-    """(the persona adjudicator, None) or (None, why it is unavailable)."""
-    from arena.metrics.persona_judge import NLIUnavailable, PersonaJudge, PersonaNLI
-
-    if settings.persona_adjudication == "off":
-        return None, "off"
-    if settings.adjudicator == "nli":
-        try:
-            return PersonaNLI(settings.nli_path, settings.thresholds.nli_contradiction), None
-        except NLIUnavailable as err:
-            return None, str(err)
-    if settings.judge is None:
-        return None, "adjudicator 'judge' chosen but no judge backend configured (judge:)"
-    return PersonaJudge(settings.judge), None
-
-
 def make_adjudicator(settings: Any) -> Any:
     if settings.adjudication == "off":
         return None

@@ -162,3 +162,17 @@ class PersonaNLI:
 
     def judge_all(self, items: list[PersonaItem]) -> list[bool | None]:
         return [self.judge(it) for it in items]
+
+
+def make_persona_adjudicator(settings: Any) -> tuple[Any, str | None]:
+    """(the persona adjudicator, None) or (None, why it is unavailable)."""
+    if settings.persona_adjudication == "off":
+        return None, "off"
+    if settings.adjudicator == "nli":
+        try:
+            return PersonaNLI(settings.nli_path, settings.thresholds.nli_contradiction), None
+        except NLIUnavailable as err:
+            return None, str(err)
+    if settings.judge is None:
+        return None, "adjudicator 'judge' chosen but no judge backend configured (judge:)"
+    return PersonaJudge(settings.judge), None

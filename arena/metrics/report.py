@@ -248,8 +248,7 @@ def adjudicate_persona(own_turns: dict[int, tuple[list[str], P.Card]], agents: d
                        settings: MetricsSettings) -> dict[str, Any]:  # fmt: skip
     """The persona adjudicator (judge or NLI) on every own turn against the card and the agent's
     earlier turns: ``contra_judge`` per turn (None = failed), ``PC_judge`` per agent."""
-    from arena.metrics.adjudicators import make_persona_adjudicator
-    from arena.metrics.persona_judge import PersonaItem
+    from arena.metrics.persona_judge import PersonaItem, make_persona_adjudicator
 
     adj, why = make_persona_adjudicator(settings)
     if adj is None:

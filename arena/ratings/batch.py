@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from arena.results import MatchResult, SeatResult
+from arena.results import RATED, MatchResult, SeatResult, ranks_by_reward
 
 MU0 = 25.0
 SIGMA0 = 25.0 / 3
@@ -43,48 +43,7 @@ PRIOR_SD = SIGMA0 / SCALE  # the prior's sd in logits
 MAX_STEP = 4.0
 TOL = 1e-9  # logits: the fit has converged when no step moves a strength more
 SIDE = "side:"
-RATED = ("finished", "forfeited")
 KeyFn = Callable[[MatchResult, SeatResult], str]
-
-
-def ranks_by_reward(seats: Iterable[tuple[str, float]]) -> dict[str, int]:
-    """Rank per team from its seats' (team, reward): the mean reward, 0 best, ties share."""
-    rewards: dict[str, list[float]] = defaultdict(list)
-    for team, reward in seats:
-        rewards[team].append(reward)
-    mean = {t: sum(v) / len(v) for t, v in rewards.items()}
-    distinct = sorted(set(mean.values()), reverse=True)
-    return {t: distinct.index(v) for t, v in mean.items()}
-
-
-def rated_result(ranks: dict[str, int], team: str) -> str:
-    """A seat's ``win``/``loss``/``draw`` as rated: a draw when every team ties, else a win
-    for the best-ranked teams. The store's ``seats.result`` of a forfeited match is this."""
-    if len(set(ranks.values())) == 1:
-        return "draw"
-    return "win" if ranks[team] == 0 else "loss"
-
-
-def seat_results(
-    status: str, teams: Mapping[int, str], rewards: Mapping[int, float], winners: Iterable[str]
-) -> dict[int, str]:
-    """Each seat's ``win``/``loss``/``draw``/``none``: the one notion of a match's result that
-    the store, the leaderboard, ``arena show``, exports and memory trajectories share. A rated
-    match of two or more teams is decided by the team ranks by reward (:func:`rated_result`,
-    what the fit counts); a match of one team, by the engine's winners; an unrated one is
-    ``none``. (A game whose engine names no winner but pays seats differently, e.g. a persona
-    dialogue scored per seat, is a win for the better-paid team, as the board counts it.)"""
-    if status not in RATED:
-        return dict.fromkeys(teams, "none")
-    ranks = ranks_by_reward((teams[s], rewards.get(s, 0.0)) for s in teams)
-    if len(ranks) >= 2:
-        return {s: rated_result(ranks, team) for s, team in teams.items()}
-    won = set(winners)
-    if status != "finished":
-        return dict.fromkeys(teams, "none")
-    return {
-        s: ("draw" if not won else "win" if team in won else "loss") for s, team in teams.items()
-    }
 
 
 def seats_by_team(result: MatchResult) -> dict[str, list[SeatResult]]:

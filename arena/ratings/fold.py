@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import trueskill
 
+from arena.ratings.health import add_counts, health_doc, seat_counts
 from arena.ratings.leaderboard import (
     KEYS,
     SIDE,
@@ -72,6 +73,7 @@ class RatingFold:
         self.ids: set[str] = set()  # match ids of the folded results
         self._steps: dict[str, list[_Step]] = {}  # per player, by position
         self._positions: dict[str, list[int]] = {}  # the steps' positions, for bisect
+        self._health: dict[str, dict[str, int]] = {}  # per player: summed harness counts
 
     def __len__(self) -> int:
         return len(self.folded)
@@ -92,6 +94,7 @@ class RatingFold:
         """Forget the results from ``position`` on (they are folded again after the new ones)."""
         for result in self.folded[position:]:
             self.ids.discard(result.match_id)
+            self._count_health(result, -1)
         del self.folded[position:]
         del self._keys[position:]
         for name in list(self._steps):
@@ -111,6 +114,7 @@ class RatingFold:
         self.folded.append(result)
         self._keys.append(_order(result))
         self.ids.add(result.match_id)
+        self._count_health(result, 1)
         updated = rate_result(self.env, self._current, self.keyfn, result)
         returns = seat_returns(result)
         if updated is None or returns is None:
@@ -131,6 +135,13 @@ class RatingFold:
         for name, rating in updated.items():
             self._steps.setdefault(name, []).append(_Step(position, rating, tallies.get(name)))
             self._positions.setdefault(name, []).append(position)
+
+    def _count_health(self, result: MatchResult, sign: int) -> None:
+        if result.status == "errored":  # as the board: the harness broke, not the entry
+            return
+        for seat in result.seats:
+            total = self._health.setdefault(self.keyfn(result, seat), {})
+            add_counts(total, seat_counts(seat), sign)
 
     def _tally(self, name: str) -> _Tally:
         steps = self._steps.get(name)
@@ -156,6 +167,7 @@ class RatingFold:
                     reward=tally.reward,
                 )
             )
+            rows[-1].health = health_doc(self._health.get(name, {}))
         rows.sort(key=lambda row: (-row.conservative, row.agent))
         return rows
 

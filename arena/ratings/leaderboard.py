@@ -40,6 +40,7 @@ from arena.ratings import batch as rating_batch
 from arena.ratings.batch import SIDE as SIDE  # re-exported: the live fold and tests use it
 from arena.ratings.batch import seats_by_team, team_ranks
 from arena.ratings.coverage import results_coverage
+from arena.ratings.health import entry_health, health_doc
 from arena.ratings.population import population
 from arena.ratings.tallies import fold_order as fold_order  # re-exported (arena.ratings.fold)
 from arena.ratings.tallies import (
@@ -100,6 +101,9 @@ class LeaderboardRow(BaseModel):
     wpe: float | None = None
     exploiter: str | None = None
     aggregate: float | None = None
+    # harness health (arena.ratings.health): shares of refused / re-asked / fallback / timed-out
+    # decisions and of forfeited matches with Wilson intervals, and the flag
+    health: dict[str, Any] | None = None
 
 
 class HistoryPoint(BaseModel):
@@ -213,6 +217,7 @@ def trueskill_rows(
     keyfn = KEYS[by]
     ratings = rate(results, keyfn, freeze=freeze)
     counts = tallies(results, keyfn)
+    health = entry_health(results, keyfn)
     rows = [
         leaderboard_row(
             agent,
@@ -226,6 +231,8 @@ def trueskill_rows(
         )
         for agent, t in sorted(counts.items())
     ]
+    for row in rows:  # beside the live rating too: how often the harness played for the entry
+        row.health = health.get(row.agent) or health_doc({})
     rows.sort(key=lambda row: (-row.conservative, row.agent))
     return rows
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from arena import stats as st
-from arena.ratings.batch import rated_result, team_ranks
-from arena.results import MatchResult, SeatResult
+from arena.ratings.batch import team_ranks
+from arena.results import MatchResult, SeatResult, rated_result
 
 KeyFn = Callable[[MatchResult, SeatResult], str]
 

@@ -70,6 +70,18 @@ class Cast:
     def relation(self, a: int, b: int) -> tuple[RelType, str]:
         return self.relationships.get(frozenset((a, b)), ("stranger", ""))
 
+    def secret(self, sid: str) -> Secret | None:
+        for c in self.characters:
+            for s in c.secrets:
+                if s.id == sid:
+                    return s
+        return None
+
+    def granted_facts(self, seat: int, other: int) -> list[Fact]:
+        """Facts of ``other``'s card that ``seat`` knows through their relationship."""
+        rel, _ = self.relation(seat, other)
+        return [f for f in self.characters[other].facts() if f.slot != "name" and rel in f.known_by]
+
     def secret_owner(self, sid: str) -> int | None:
         for c in self.characters:
             if any(s.id == sid for s in c.secrets):

@@ -7,12 +7,10 @@ from typing import Any
 from arena.engine import RulesEngine
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, Option, Outcome, PrivateFact
-from games.persona_dialogue import probes, scoring, views
+from games.persona_dialogue import probes, scoring, truth, views
 from games.persona_dialogue.actions import Effect, plan
 from games.persona_dialogue.cast import Cast, build_cast, stage1_slots
 from games.persona_dialogue.config import PersonaDialogueRules
-from games.persona_dialogue.truth import ground_truth, private_facts
-from personas.schema import Fact, Secret
 
 
 class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
@@ -63,7 +61,10 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
                 goal=ch.goal.text if ch.goal else None,
                 secrets=[s.model_dump(mode="json") for s in ch.secrets],
             )
-        self.emit("scenario_truth", visibility=Visibility.god(), **ground_truth(self))
+        # Briefing lines are fixed at setup, so what they tell is computed once per game.
+        self.told = truth.told_in_briefings(c, {s: self.briefing(s) for s in range(n)})
+        truths = truth.ground_truth(c, self.told, self.rules.probe_label)
+        self.emit("scenario_truth", visibility=Visibility.god(), **truths)
         if self.interrogation:
             self.emit("stage", visibility=Visibility.god(), stage="get_to_know", m=self.m,
                       q=self.rules.interrogation_q)  # fmt: skip
@@ -87,22 +88,8 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
     def max_options(self) -> int:
         return 4 + len(self.cast.propositions) + self.n_seats
 
-    def secret(self, sid: str) -> Secret | None:
-        for c in self.cast.characters:
-            for s in c.secrets:
-                if s.id == sid:
-                    return s
-        return None
-
-    def granted_facts(self, seat: int, other: int) -> list[Fact]:
-        """Facts of ``other``'s card that ``seat`` knows through their relationship."""
-        rel, _ = self.cast.relation(seat, other)
-        return [
-            f for f in self.cast.characters[other].facts() if f.slot != "name" and rel in f.known_by
-        ]
-
     def private_facts(self) -> list[PrivateFact]:
-        return private_facts(self)
+        return truth.private_facts(self.cast, self.told)
 
     # -- whose turn ----------------------------------------------------------------------
     def pending(self) -> list[int]:
@@ -178,17 +165,6 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
             max_chars=limit,
             simultaneous=self.cast.turn_mode == "free_for_all",
         )
-
-    def action_help(self, seat: int) -> str:
-        role = self.cast.characters[seat].role
-        if role != "character":
-            return "Each turn, write one message."
-        text = "Each turn: write a message to everyone, or choose pass / leave / act (+text)"
-        if self.cast.propositions:
-            text += " / agree:<proposition>"
-        if self.cast.allow_private:
-            text += '; private message: "@Name: text" or {"choice": ["to:<id>"], "text": ...}'
-        return text + "."
 
     # -- applying ------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> None:
@@ -330,7 +306,8 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
         return None
 
     def _goals_settled(self) -> bool:
-        scored = [scoring.rule_score(self, c.seat)[0] for c in self.cast.characters]
+        play = self._play()
+        scored = [scoring.rule_score(play, c.seat)[0] for c in self.cast.characters]
         return any(s is not None for s in scored) and all(s in (None, 1.0) for s in scored)
 
     def _begin_end(self, reason: str) -> None:
@@ -364,21 +341,12 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
     # -- ending --------------------------------------------------------------------------
     def _score(self) -> Outcome:
         mode = self.rules.goal_scoring
-        rewards: dict[int, float] = {}
-        details = {}
-        for c in self.cast.characters:
-            rule, detail = scoring.rule_score(self, c.seat) if "rule" in mode else (None, {})
-            judge, raw = scoring.judge_score(self, c.seat) if "judge" in mode else (None, None)
-            parts = [x for x in (rule, judge) if x is not None]
-            score = sum(parts) / len(parts) if parts else None
-            if mode == "none":
-                score = 0.0
-            if score is not None:
-                rewards[c.seat] = round(score, 6)
-            details[str(c.seat)] = {"rule": rule, "predicates": detail, "judge": judge,
-                                    "judge_raw": raw, "score": score}  # fmt: skip
+        rewards, details = scoring.goal_scores(self._play(), mode, self.rules.judge)
         self.emit("goal_result", visibility=Visibility.god(), scoring=mode, goals=details)
         return Outcome(label=self.end_reason or "finished", rewards=rewards, reason=self.end_reason)
+
+    def _play(self) -> scoring.Play:
+        return scoring.Play(cast=self.cast, log=self.log, agreed=self.agreed)
 
     def _is_over(self) -> bool:
         return self.finished
@@ -420,4 +388,4 @@ class PersonaDialogueEngine(RulesEngine[PersonaDialogueRules]):
         return frozenset(s for s in range(self.n_seats) if self.present[s])
 
     def briefing(self, seat: int) -> str:
-        return views.briefing(self, seat)
+        return views.briefing(self.cast, seat, self.turn)

@@ -9,17 +9,17 @@ secret as a metrics.md §A1 SecretSpec, persona facts with their multi-valued fl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.facts import told_in_text
 from arena.types import PrivateFact
+from games.persona_dialogue.cast import Cast
 
-if TYPE_CHECKING:
-    from games.persona_dialogue.rules import PersonaDialogueEngine
+# (owner seat, fact slot) -> the seats whose briefing told that fact (see told_in_briefings)
+Told = dict[tuple[int, str], tuple[int, ...]]
 
 
-def _granted(engine: PersonaDialogueEngine, seat: int, known_by: list[str]) -> set[int]:
-    cast = engine.cast
+def _granted(cast: Cast, seat: int, known_by: list[str]) -> set[int]:
     seats = {seat}
     for other in range(len(cast.characters)):
         if other != seat and cast.relation(seat, other)[0] in known_by:
@@ -27,49 +27,39 @@ def _granted(engine: PersonaDialogueEngine, seat: int, known_by: list[str]) -> s
     return seats
 
 
-def _told_in_briefings(engine: PersonaDialogueEngine) -> dict[tuple[int, str], tuple[int, ...]]:
+def told_in_briefings(cast: Cast, briefings: dict[int, str]) -> Told:
     """Persona facts whose value a seat's briefing states on a line naming the owner (e.g. a
     relationship description "Kemi Adeyemi: colleague (product manager ...)"): that seat was
-    told. Computed once per game: the lines it reads are fixed at setup."""
-    cached = engine.__dict__.get("_told_facts")
-    if cached is not None and cached[0] is engine.cast:  # the same game (reset deals anew)
-        found: dict[tuple[int, str], tuple[int, ...]] = cached[1]
-    else:
-        from games.persona_dialogue.views import briefing
-
-        cast = engine.cast
-        base = [
-            PrivateFact(
-                owner=c.seat,
-                kind="persona_fact",
-                key=f.slot,
-                value=f.value,
-                audience=tuple(sorted(_granted(engine, c.seat, list(f.known_by)))),
-                aliases=tuple(f.aliases),
-            )
-            for c in cast.characters
-            for f in c.facts()
-        ]
-        texts = {s: briefing(engine, s) for s in range(len(cast.characters))}
-        found = {(f.owner, f.key): f.audience for f in told_in_text(base, texts, cast.names)}
-        engine.__dict__["_told_facts"] = (cast, found)
-    return found
+    told. The engine computes it once per game from the setup briefings (their lines are fixed
+    at setup)."""
+    base = [
+        PrivateFact(
+            owner=c.seat,
+            kind="persona_fact",
+            key=f.slot,
+            value=f.value,
+            audience=tuple(sorted(_granted(cast, c.seat, list(f.known_by)))),
+            aliases=tuple(f.aliases),
+        )
+        for c in cast.characters
+        for f in c.facts()
+    ]
+    return {(f.owner, f.key): f.audience for f in told_in_text(base, briefings, cast.names)}
 
 
 def fact_audience(
-    engine: PersonaDialogueEngine, seat: int, known_by: list[str], slot: str | None = None
+    cast: Cast, told: Told, seat: int, known_by: list[str], slot: str | None = None
 ) -> tuple[int, ...]:
     """Seats allowed to know a persona fact of ``seat``: its relations in ``known_by`` and,
-    for fact ``slot``, every seat its briefing told (see :func:`_told_in_briefings`)."""
-    seats = _granted(engine, seat, known_by)
+    for fact ``slot``, every seat its briefing told (see :func:`told_in_briefings`)."""
+    seats = _granted(cast, seat, known_by)
     if slot is not None:
-        seats.update(_told_in_briefings(engine).get((seat, slot), ()))
+        seats.update(told.get((seat, slot), ()))
     return tuple(sorted(seats))
 
 
-def private_facts(engine: PersonaDialogueEngine) -> list[PrivateFact]:
+def private_facts(cast: Cast, told: Told) -> list[PrivateFact]:
     out: list[PrivateFact] = []
-    cast = engine.cast
     for c in cast.characters:
         for f in c.facts():
             out.append(
@@ -78,7 +68,7 @@ def private_facts(engine: PersonaDialogueEngine) -> list[PrivateFact]:
                     kind="persona_fact",
                     key=f.slot,
                     value=f.value,
-                    audience=fact_audience(engine, c.seat, list(f.known_by), f.slot),
+                    audience=fact_audience(cast, told, c.seat, list(f.known_by), f.slot),
                     public=f.slot == "name",
                     numeric=f.numeric,
                     aliases=tuple(f.aliases),
@@ -105,9 +95,8 @@ def private_facts(engine: PersonaDialogueEngine) -> list[PrivateFact]:
     return out
 
 
-def secret_specs(engine: PersonaDialogueEngine) -> list[dict[str, Any]]:
+def secret_specs(cast: Cast) -> list[dict[str, Any]]:
     """Every secret as a metrics.md §A1 SecretSpec (owner and audience as seats and names)."""
-    cast = engine.cast
     out = []
     for c in cast.characters:
         for s in c.secrets:
@@ -125,8 +114,7 @@ def secret_specs(engine: PersonaDialogueEngine) -> list[dict[str, Any]]:
     return out
 
 
-def ground_truth(engine: PersonaDialogueEngine) -> dict[str, Any]:
-    cast = engine.cast
+def ground_truth(cast: Cast, told: Told, probe_label: Any) -> dict[str, Any]:
     facts = []
     for c in cast.characters:
         for f in c.facts():
@@ -137,7 +125,7 @@ def ground_truth(engine: PersonaDialogueEngine) -> dict[str, Any]:
                     "value": f.value,
                     "multi_valued": f.is_multi,
                     "aliases": list(f.aliases),
-                    "audience": list(fact_audience(engine, c.seat, list(f.known_by), f.slot)),
+                    "audience": list(fact_audience(cast, told, c.seat, list(f.known_by), f.slot)),
                 }
             )
     goals = {}
@@ -153,7 +141,7 @@ def ground_truth(engine: PersonaDialogueEngine) -> dict[str, Any]:
             {"seats": sorted(k), "type": t, "description": d}
             for k, (t, d) in cast.relationships.items()
         ],
-        "secrets": secret_specs(engine),
+        "secrets": secret_specs(cast),
         "persona_facts": facts,
         "required_shareable": [
             {
@@ -166,5 +154,5 @@ def ground_truth(engine: PersonaDialogueEngine) -> dict[str, Any]:
         "propositions": [p.model_dump(mode="json") for p in cast.propositions],
         "goals": goals,
         "probes": [p.model_dump(mode="json") for p in cast.probes],
-        "probe_label": engine.rules.probe_label,
+        "probe_label": probe_label,
     }

@@ -8,19 +8,17 @@ transcript itself is the arena's one renderer (:mod:`arena.transcript`: own line
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.events import GameEvent
 from arena.transcript import SELF, line
-
-if TYPE_CHECKING:
-    from games.persona_dialogue.rules import PersonaDialogueEngine
+from games.persona_dialogue.cast import Cast
 
 SPEECH = ("utterance", "act", "agree", "leave")
 
 
-def briefing(engine: PersonaDialogueEngine, seat: int) -> str:
-    cast = engine.cast
+def briefing(cast: Cast, seat: int, turns_taken: int) -> str:
+    """The briefing of ``seat`` after ``turns_taken`` turns; how to act ends it."""
     me = cast.characters[seat]
     s = cast.setting
     lines = [
@@ -61,7 +59,7 @@ def briefing(engine: PersonaDialogueEngine, seat: int) -> str:
             continue
         rel, desc = cast.relation(seat, other.seat)
         lines.append(f"- {other.name}: {rel}" + (f" ({desc})" if desc else ""))
-        for f in engine.granted_facts(seat, other.seat):
+        for f in cast.granted_facts(seat, other.seat):
             lines.append(f"    {f.slot}: {f.value}")
     if cast.propositions:
         lines.append(
@@ -70,10 +68,22 @@ def briefing(engine: PersonaDialogueEngine, seat: int) -> str:
         )
     lines.append("")
     lines.append(
-        f"Turn mode: {cast.turn_mode}; turns left: {max(0, cast.max_turns - engine.turn)}."
+        f"Turn mode: {cast.turn_mode}; turns left: {max(0, cast.max_turns - turns_taken)}."
     )
-    lines.append(engine.action_help(seat))
+    lines.append(action_help(cast, seat))
     return "\n".join(lines)
+
+
+def action_help(cast: Cast, seat: int) -> str:
+    role = cast.characters[seat].role
+    if role != "character":
+        return "Each turn, write one message."
+    text = "Each turn: write a message to everyone, or choose pass / leave / act (+text)"
+    if cast.propositions:
+        text += " / agree:<proposition>"
+    if cast.allow_private:
+        text += '; private message: "@Name: text" or {"choice": ["to:<id>"], "text": ...}'
+    return text + "."
 
 
 def chat_messages(

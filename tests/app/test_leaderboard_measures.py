@@ -189,7 +189,7 @@ def test_the_measures_table_prints_each_unit_and_definition(
 ) -> None:
     from rich.console import Console
 
-    from app.commands import runs as runs_command
+    from app.commands import leaderboard as runs_command
 
     monkeypatch.setattr(runs_command, "console", Console(width=300))  # cells on one line
     _, dd = runs

@@ -141,7 +141,7 @@ async def test_no_broker_publishes_nothing(tmp_path: Path) -> None:
 
 
 async def test_metric_streams_forward_to_the_same_matchs_live_sinks(tmp_path: Path) -> None:
-    from app.cli import run_sinks
+    from app.commands.run import run_sinks
     from arena.live.sink import MqttSink
     from arena.metrics.stream import MetricsSink, metrics_sink_factory
 
@@ -229,7 +229,7 @@ async def test_run_publishes_to_a_mosquitto_with_a_password_file_and_acl(
 
 
 async def test_metric_events_have_their_own_topic_and_identity(tmp_path: Path) -> None:
-    from app.cli import run_sinks
+    from app.commands.run import run_sinks
     from app.live import LiveSession
     from arena.metrics.stream import metrics_sink_factory
     from tests.arena.live.helpers import toy_tournament

@@ -87,6 +87,8 @@ def test_watch_once_names_the_rating_family_of_its_board(
     out = capsys.readouterr().out
     assert "leaderboard: TrueSkill μ ± σ" in out and "Bradley–Terry" in out
     assert "r1" in out and "TrueSkill μ" in out.split("r1", 1)[1].splitlines()[0]
+    # harness health beside each entry's live rating
+    assert "refused 0.0%" in out.split("r1", 1)[1].splitlines()[0]
 
 
 def test_replay_print_says_what_each_decision_was(

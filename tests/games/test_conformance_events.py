@@ -19,9 +19,10 @@ import pytest
 
 from arena import registry
 from arena.agents import factory
+from arena.match_record import RUNNER_EVENT_TYPES
 from arena.metrics.settings import MetricsSettings
 from arena.results import MatchSpec
-from arena.runner import RUNNER_EVENT_TYPES, MatchRunner
+from arena.runner import MatchRunner
 from arena.sinks import MemorySink
 
 SEEDS = range(4)

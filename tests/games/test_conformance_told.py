@@ -15,8 +15,9 @@ import pytest
 
 from arena import registry
 from arena.facts import Implication, told_in_text, with_implications
+from arena.testing import MAX_STEPS
 from arena.types import PrivateFact
-from tests.games.test_conformance import IDS, MAX_STEPS, VARIANTS
+from tests.games.test_conformance import IDS, VARIANTS
 
 GAMES = 3
 

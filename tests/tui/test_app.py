@@ -86,6 +86,9 @@ async def test_dashboard_keys_open_match_leaderboard_help_and_quit(run_dir: Path
         await pilot.press("l")
         assert isinstance(app.screen, LeaderboardScreen)
         assert app.screen.query_one("#lb-spark", Sparkline).data
+        board = app.screen.query_one("#lb", DataTable)
+        # harness health beside the live rating: refused, fallback, forfeited, verdict
+        assert [str(c) for c in board.get_row_at(0)[-4:]] == ["0.0%", "0.0%", "0.0%", "ok"]
         await pilot.press("down", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape", "escape")

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event
-from arena.llm.config import LLMAgentParams
 from arena.results import MatchResult, MatchSpec
 from arena.sinks import EventSink, GuardedSink
 from arena.store import Store
@@ -349,6 +349,10 @@ class _RayRun:
         if msg["record"]:
             rel = self.t.dir.jsonl(result.match_id).relative_to(self.t.dir.root)
             result = result.model_copy(update={"jsonl": str(rel)})
+        if result.seats:  # the match's condition fingerprint, as the asyncio executor records
+            result = result.model_copy(
+                update={"conditions": self.t.conditions(playing.spec, result)}
+            )
         self.progress.llm_calls += msg["llm_calls"]
         self._record(result)
 

@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from arena import priority
+from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event
-from arena.llm.config import LLMAgentParams
 from arena.results import MatchSpec
 from arena.runner import MatchRunner
 from tournaments.config import RunConfig

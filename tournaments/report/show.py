@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from arena.ratings.batch import rated_result, team_ranks
-from arena.results import MatchResult
+from arena.ratings.batch import team_ranks
+from arena.results import MatchResult, rated_result
 from arena.sinks import read_jsonl
 from arena.untrusted import quote
 

@@ -233,7 +233,7 @@ def check(config: SelfPlayConfig) -> None:
 
 
 def _check_base(params: dict[str, Any]) -> list[str]:
-    from arena.llm.config import LLMAgentParams
+    from arena.agents.llm_agent import LLMAgentParams
 
     owned = sorted({"style", "extra_instructions", "memory"} & set(params))
     problems = [f"base.params.{k}: set by the candidate's context (seed_context)" for k in owned]

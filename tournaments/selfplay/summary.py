@@ -1,6 +1,7 @@
 """What a self-play repeat reports: per generation (candidates with mu, sigma, mu - k*sigma
 of the metric's rating, the metric's mean over the generation's select units with its
 bootstrap interval, win rate against the panel with its Wilson interval, worst panel entry,
+harness health (shares of refused / fallback decisions and forfeits, with Wilson intervals),
 diversity, bank size and churn, budget spent) and, per repeat, the champion's paired
 improvement over the seed."""
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.ratings.health import add_counts, health_doc, seat_counts
 from arena.results import MatchResult
 from arena.stats import mean_estimate, wilson
 from tournaments.selfplay.candidate import Candidate
@@ -77,7 +79,12 @@ def _candidate_row(
     mine = [v for v in per_unit.get(c.id, {}).values() if math.isfinite(v)]
     metric = mean_estimate(mine, rng, 1000)
     per_panel: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}  # harness health of the candidate's seats, every split
     for e, res in played:
+        if e.candidate == c.id and res is not None and res.status != "errored":
+            seat = next((s for s in res.seats if s.seat == e.unit.seat), None)
+            if seat is not None:
+                add_counts(counts, seat_counts(seat))
         if e.candidate == c.id and e.unit.split == "select" and res is not None:
             won = res.seats[e.unit.seat].result == "win" if res.seats else False
             per_panel.setdefault(e.unit.panel, []).append(float(won))
@@ -102,6 +109,8 @@ def _candidate_row(
         "worst_panel_win_rate": min(
             (sum(v) / len(v) for v in per_panel.values() if v), default=None
         ),
+        # how often the harness answered for it (refused, fallback, forfeited...)
+        "health": health_doc(counts),
     }
 
 

@@ -3,6 +3,8 @@ history as a sparkline."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -10,6 +12,19 @@ from textual.widgets import DataTable, Footer, Sparkline, Static
 
 from tui.model import RunModel, rating_title
 from tui.render import plain
+
+
+def health_cells(health: dict[str, Any] | None) -> list[str]:
+    """The harness health columns: shares of refused and fallback decisions and of forfeited
+    matches, and ``ok`` / ``FLAG`` (/ ``unknown`` for records without counts)."""
+    if not health:
+        return ["-", "-", "-", "unknown"]
+    cells = []
+    for k in ("refused", "fallback", "forfeit"):
+        share = (health.get(k) or {}).get("share")
+        cells.append("-" if share is None else f"{share:.1%}")
+    state = "FLAG" if health.get("flag") else ("unknown" if health.get("unknown_matches") else "ok")
+    return [*cells, state]
 
 
 class LeaderboardScreen(Screen[None]):
@@ -31,8 +46,9 @@ class LeaderboardScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#lb", DataTable).add_columns(
-            "#", "agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate", "reward"
-        )
+            "#", "agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate",
+            "reward", "refused", "fallback", "forfeited", "health",
+        )  # fmt: skip
         self.refresh_view()
         self.ready = True
 
@@ -55,6 +71,7 @@ class LeaderboardScreen(Screen[None]):
                 str(r["losses"]),
                 f"{r['win_rate']:.3f}",
                 f"{r.get('mean_reward', 0.0):.3f}",
+                *health_cells(r.get("health")),
                 key=r["agent"],
             )
         if table.row_count:
@@ -69,6 +86,10 @@ class LeaderboardScreen(Screen[None]):
         agent = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         hist = self.model.history.get(agent, [])
         label = f"{agent}: {self.model.rating} μ over the run"
+        row = next((r for r in self.model.leaderboard if r["agent"] == agent), {})
+        flag = (row.get("health") or {}).get("flag")
+        if flag:
+            label += f"; harness health flagged: {flag} (docs/leaderboards.md)"
         if hist:
             label += f" ({hist[0]:.2f} → {hist[-1]:.2f}, {len(hist)} points)"
         self.query_one("#lb-agent", Static).update(plain(label))

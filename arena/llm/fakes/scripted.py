@@ -3,7 +3,9 @@
 Legal options are read from the request's JSON schema (``choice``/``choices`` enums) or, when
 there is none, from the prompt's ``Legal ids: a | b`` line. The reply is a pure function of
 the request and the engine seed. Latency follows a configurable distribution; faults (HTTP 500,
-429 with Retry-After, a hang past the client timeout, a malformed or empty body) are injected
+429 with Retry-After, a hang past the client timeout, a malformed or empty body, ``garbage``: a
+well-formed reply whose answer no parser accepts, or ``fenced``: the right answer inside prose
+and a code fence) are injected
 from a queue (``/admin/faults``) or at random with configured rates.
 """
 
@@ -17,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-FAULT_KINDS = ("500", "429", "hang", "malformed", "empty", "ok")
+FAULT_KINDS = ("500", "429", "hang", "malformed", "empty", "garbage", "fenced", "ok")
 _LEGAL = re.compile(r"^Legal ids: (.+)$", re.M)
 _BELIEF_KEY = re.compile(r'"(\d+)": p')
 

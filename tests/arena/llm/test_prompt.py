@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 
+from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event, Speech, Visibility
-from arena.llm.config import LLMAgentParams
 from arena.llm.parse import interpret
 from arena.llm.prompt import output_schema, render_messages
 from arena.transcript import speech_line

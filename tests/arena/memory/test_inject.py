@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.agents.llm_agent import LLMAgent
-from arena.llm.config import LLMAgentParams
+from arena.agents.llm_agent import LLMAgent, LLMAgentParams
 from arena.llm.prompt import BLOCK_CLOSE, BLOCK_OPEN
 from arena.memory import Bank
 from arena.memory.inject import (

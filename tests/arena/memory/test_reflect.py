@@ -17,6 +17,7 @@ from arena.memory.guard import PrivacyGuard
 from arena.memory.model import Effect, Namespace
 from arena.memory.reflect import (
     RECORD_CLOSE,
+    SCRIPTED_RULES,
     LLMReflector,
     ScriptedReflector,
     reflection_messages,
@@ -305,3 +306,12 @@ def test_an_unknown_reflector_name_is_a_config_error() -> None:
     with pytest.raises(ValidationError, match="scripted:blame"):
         MemorySpec(bank="b.sqlite", reflector="scripted:blam")
     assert MemorySpec(bank="b.sqlite", reflector="scripted:blame").reflector == "scripted:blame"
+
+
+def test_the_spec_names_exactly_the_scripted_reflectors() -> None:
+    # the config check validates against the spec's names; the reflector maps the same names
+    from arena.memory.spec import REFLECTOR_NAMES, MemorySpec
+
+    assert tuple(SCRIPTED_RULES) == REFLECTOR_NAMES
+    with pytest.raises(ValueError, match="unknown reflector 'scripted:nope'"):
+        MemorySpec(bank="b.sqlite", reflector="scripted:nope")

@@ -13,12 +13,13 @@ import pytest
 from arena.llm.config import CacheConfig
 from arena.llm.fakes.scripted import ScriptedEngine
 from arena.llm.server import ServerThread, free_port
-from arena.metrics.adjudicators import LLMJudge, make_persona_adjudicator
+from arena.metrics.adjudicators import LLMJudge
 from arena.metrics.persona_judge import (
     NLIUnavailable,
     PersonaItem,
     PersonaJudge,
     PersonaNLI,
+    make_persona_adjudicator,
     parse_verdict,
 )
 from arena.metrics.secrets import SecretSpec

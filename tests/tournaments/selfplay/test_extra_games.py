@@ -14,7 +14,7 @@ import pytest
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
-from arena.runner import RUNNER_EVENT_TYPES
+from arena.match_record import RUNNER_EVENT_TYPES
 from arena.store import Store
 from tests.tournaments.selfplay import selfplay_game
 from tests.tournaments.selfplay.selfplay_setup import (

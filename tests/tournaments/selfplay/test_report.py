@@ -108,3 +108,15 @@ def test_plots_draw_the_generations_as_reported(finished: Path, tmp_path: Path) 
             "high": inc["win_ci"][1],
         }
         assert [cid for cid, _, _ in pop] == [c["id"] for c in g["candidates"]]
+
+
+def test_each_candidate_reports_its_harness_health(finished: Path) -> None:
+    rows = [c for g in generations(finished) for c in g["candidates"]]
+    for c in rows:
+        health = c["health"]
+        assert health["decisions"] > 0 and health["unknown_matches"] == 0
+        refused = health["refused"]
+        assert refused["of"] == health["decisions"] and 0 <= refused["low"] <= refused["high"]
+        # a flag says exactly when a share passes the threshold
+        over = any((health[k]["share"] or 0) > 0.05 for k in ("refused", "forfeit"))
+        assert (health["flag"] is not None) == over

@@ -1,0 +1,130 @@
+"""Small files and functions: no source file over 400 lines and no function over 60 lines, except
+the data tables listed below. An AST scan of the first-party packages (``bench/`` scripts are
+measurements, not the house, and are left out).
+
+A long module or function is split along a real seam, and a carved-out module takes values, not
+the instance it came from. ``PENDING`` lists what is still over the line, each with its reason;
+the list only shrinks (an entry that is back within the line fails too, so it is removed).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("app", "arena", "games", "personas", "tournaments", "tui")
+MAX_FILE_LINES = 400
+MAX_FUNCTION_LINES = 60
+
+# Data tables: functions that are one declaration, longer than 60 lines because the table is.
+DATA_TABLES = {
+    "app/commands/memory.py:add_commands",  # the argparse tree of `arena memory` (9 commands)
+    "app/commands/watch.py:add_commands",  # the argparse tree of watch, replay and broker
+    "tournaments/export/writers.py:schema",  # the Arrow schema of an exported row, one per column
+}
+
+# Still over the line, with the reason; the lead removes an entry once its owner has split it.
+BEING_REWRITTEN = "being rewritten in another change (metrics wing)"
+PERF = "being rewritten in another change (Werewolf performance)"
+RUN_PROTOCOL = "being rewritten in another change (the one run protocol)"
+SELFPLAY = "being rewritten in another change (the self-play wing)"
+NOT_YET = "not split yet: over the line before this check existed"
+PENDING: dict[str, str] = {
+    "arena/metrics/claims.py": BEING_REWRITTEN,
+    "arena/metrics/claims.py:extract": BEING_REWRITTEN,
+    "arena/metrics/persona.py": BEING_REWRITTEN,
+    "games/werewolf/measures.py": PERF,
+    "games/werewolf/measures.py:match_measures": PERF,
+    "tournaments/executor.py": RUN_PROTOCOL,
+    "tournaments/config.py:check": RUN_PROTOCOL,
+    "app/commands/selfplay.py": SELFPLAY,
+    "tournaments/selfplay/config.py:check": SELFPLAY,
+    "tournaments/selfplay/driver.py:SelfPlay._play": SELFPLAY,
+    "tournaments/selfplay/driver.py:SelfPlay._gate": SELFPLAY,
+    "tournaments/selfplay/summary.py:generation_summary": SELFPLAY,
+    "app/live.py:LiveSession.open": NOT_YET,
+    "arena/llm/backends/base.py:Backend.complete": NOT_YET,
+    "arena/llm/kv_batch.py:prefill": NOT_YET,
+    "arena/llm/local_model.py": NOT_YET,
+    "arena/llm/local_model.py:LocalModel._generate": NOT_YET,
+    "arena/llm/server.py:make_app": NOT_YET,
+    "arena/llm/server.py:make_app.chat": NOT_YET,
+    "arena/memory/state.py:apply_op": NOT_YET,
+    "arena/memory/update.py": NOT_YET,
+    "arena/memory/update.py:_Plan.add": NOT_YET,
+    "arena/metrics/numbers.py:_read_words": NOT_YET,
+    "arena/metrics/privacy.py:aggregate": NOT_YET,
+    "arena/metrics/report.py": NOT_YET,
+    "arena/metrics/report.py:persona_report": NOT_YET,
+    "arena/ratings/leaderboard.py:leaderboard": NOT_YET,
+    "arena/ratings/population.py:population": NOT_YET,
+    "games/avalon/decisions.py:AvalonDecisions.decision": NOT_YET,
+    "games/avalon/measures.py:match_measures": NOT_YET,
+    "games/avalon/prompts.py:briefing": NOT_YET,
+    "games/avalon/views.py:AvalonViews.state": NOT_YET,
+    "games/negotiation/auction.py": NOT_YET,
+    "games/negotiation/bots.py": NOT_YET,
+    "games/negotiation/dealornodeal.py": NOT_YET,
+    "games/negotiation/measures.py:aggregate": NOT_YET,
+    "games/persona_dialogue/prompts.py:briefing": NOT_YET,
+    "personas/loader.py:check_scenario": NOT_YET,
+    "tournaments/export/card.py:card_text": NOT_YET,
+}
+
+
+def _functions(tree: ast.AST, prefix: str = "") -> list[tuple[str, ast.AST]]:
+    """(qualified name, node) of every function, methods as ``Class.method``."""
+    out: list[tuple[str, ast.AST]] = []
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.ClassDef):
+            out += _functions(node, f"{prefix}{node.name}.")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            out.append((f"{prefix}{node.name}", node))
+            out += _functions(node, f"{prefix}{node.name}.")
+    return out
+
+
+def oversized(path: Path, root: Path = ROOT) -> list[str]:
+    """``path`` (when over the file limit) and ``path:function`` (each one over the function
+    limit), as keys of :data:`PENDING`, with their length."""
+    rel = path.relative_to(root).as_posix()
+    text = path.read_text(encoding="utf-8")
+    out = []
+    n = len(text.splitlines())
+    if n > MAX_FILE_LINES:
+        out.append(f"{rel} ({n} lines)")
+    for name, node in _functions(ast.parse(text, filename=rel)):
+        length = node.end_lineno - node.lineno + 1  # type: ignore[attr-defined]
+        if length > MAX_FUNCTION_LINES:
+            out.append(f"{rel}:{name} ({length} lines)")
+    return out
+
+
+def all_oversized() -> list[str]:
+    return [
+        o for p in PACKAGES for path in sorted((ROOT / p).rglob("*.py")) for o in oversized(path)
+    ]
+
+
+def _key(entry: str) -> str:
+    return entry.rsplit(" (", 1)[0]
+
+
+def test_files_and_functions_are_small() -> None:
+    excused = DATA_TABLES | set(PENDING)
+    assert [o for o in all_oversized() if _key(o) not in excused] == []
+
+
+def test_the_exception_lists_only_shrink() -> None:
+    # an entry whose file or function is gone or back within the line is removed from the list
+    found = {_key(o) for o in all_oversized()}
+    stale = sorted(k for k in DATA_TABLES | set(PENDING) if k not in found)
+    live = [k for k in stale if (ROOT / k.split(":")[0]).exists()]
+    assert live == []
+
+
+def test_the_scan_measures_functions_and_methods(tmp_path: Path) -> None:
+    body = "".join(f"        x{i} = {i}\n" for i in range(60))
+    (tmp_path / "m.py").write_text("class C:\n    def m(self):\n" + body + "\n" * 340)
+    assert oversized(tmp_path / "m.py", tmp_path) == ["m.py (402 lines)", "m.py:C.m (61 lines)"]

@@ -1,0 +1,39 @@
+"""Rating-driven matchmaking by the planner: a round robin to place everyone, then the entries
+whose places are unsure play, within the budget, until every adjacent order is settled."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from arena.ratings import planner
+from tournaments import config as tconfig
+from tournaments.executor import Tournament
+
+BOTS = ["boulware", "conceder", "greedy", "random"]
+
+
+def test_planner_matchmaking_places_everyone_then_spends_on_unsure_entries(tmp_path: Path) -> None:
+    cfg = tconfig.parse(
+        {
+            "name": "planned",
+            "game": "price_bargaining",
+            "agents": [{"name": b, "kind": f"price_bargaining.{b}"} for b in BOTS],
+            "format": "rating_driven",
+            "rating_driven": {"by": "planner", "budget": 30, "batch": 6, "confidence": 0.9},
+            "master_seed": 3,
+            "concurrency": 2,
+            "output_dir": str(tmp_path),
+        }
+    )
+    results = asyncio.run(Tournament(cfg, tmp_path / "p", "p").run())
+    assert 6 < len(results) <= 30
+    ordered = sorted(results, key=lambda r: r.index)
+    first = {tuple(sorted({s.agent for s in r.seats})) for r in ordered[:6]}
+    assert len(first) == 6  # every pair once before the planner chooses
+    # every later round went to pairs with an entry whose place was unsure at the time
+    for k in range(6, len(ordered), 6):
+        plan = planner.pairs(ordered[:k], confidence=0.9, seed=0, resamples=200)
+        unsure = {e for p in plan if not p["settled"] for e in (p["above"], p["below"])}
+        for r in ordered[k : k + 6]:
+            assert {s.agent for s in r.seats} & unsure
