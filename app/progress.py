@@ -22,7 +22,7 @@ TICK_S = 1.0  # how often the display is refreshed while a run is in progress
 HEADLESS_EVERY_S = 5.0  # headless: a line at least this often while matches run
 
 if TYPE_CHECKING:
-    from tournaments.executor import Progress as Counters
+    from tournaments.progress import Progress as Counters
 
 Clock = Callable[[], float]
 
@@ -176,7 +176,7 @@ def _clock_time(seconds: float) -> str:
 def progress_display(total: int, quiet: bool = False) -> Iterator[Any]:
     """Yields a ``tournaments.executor.Progress`` wired to a display (run it under
     :func:`ticking` so the display moves between match ends)."""
-    from tournaments.executor import Progress as Counters
+    from tournaments.progress import Progress as Counters
 
     counters = Counters(total=total)
     if quiet:

@@ -20,7 +20,7 @@ import traceback
 from typing import Any
 
 from arena import registry, transcript
-from arena.agents.base import Agent, AgentForfeit, timed_out
+from arena.agents.base import Agent, AgentForfeit, KeepsCallRecords, timed_out
 from arena.deadline import DecisionClock, current_clock
 from arena.engine import RulesEngine, compose_view
 from arena.events import Event
@@ -200,10 +200,10 @@ class MatchRunner:
         """Per-call accounting of agents that keep it (LLM agents): one god-only event each.
 
         Collected at apply time, so the events land in seat order, deterministically."""
-        pop = getattr(self.agents[seat], "pop_call_records", None)
-        if pop is None:
+        agent = self.agents[seat]
+        if not isinstance(agent, KeepsCallRecords):
             return
-        for record in pop():
+        for record in agent.pop_call_records():
             self.recorder.note("llm_call", self.engine.phase, actor=seat, **record)
 
     def _apply_fallback(self, seat: int, error: str | None) -> bool:
@@ -293,7 +293,7 @@ class MatchRunner:
         cancelled = False
         # the kind of agent behind each entry ("llm", "werewolf.rule"): what a viewer needs to
         # tell which seat is the model; as secret as the seating itself
-        kinds = {str(s): str(getattr(self.agents[s], "kind", "")) for s in range(engine.n_seats)}
+        kinds = {str(s): self.agents[s].kind for s in range(engine.n_seats)}
         self.stamped.facts = FactTracker(record_start(self.recorder, self.spec, engine, kinds))
         try:
             reset_agents(self.agents, self.spec, engine)

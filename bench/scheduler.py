@@ -132,7 +132,8 @@ def tournament_rate(
 
 async def _play(cfg: Any, root: Path, default_path: bool) -> tuple[float, list[Any], float, float]:
     """Play ``cfg`` as ``arena run`` would (``default_path``: live bus and metrics too)."""
-    from tournaments.executor import Progress, Tournament
+    from tournaments.executor import Tournament
+    from tournaments.progress import Progress
 
     live = metrics = None
     if default_path:

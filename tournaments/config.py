@@ -338,7 +338,7 @@ def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
             problems.append(f"ratings.freeze.{i}: unknown agent entry {name!r}")
     from tournaments.learning import learning_problems
 
-    problems += learning_problems(config)
+    problems += learning_problems(config.agents, config.format)
     if problems:
         raise ConfigError(problems)
 

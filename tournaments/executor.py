@@ -17,16 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import fcntl
 import os
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import Any, Protocol
 
 import yaml
 
@@ -34,122 +31,22 @@ from arena import priority
 from arena.agents import factory
 from arena.agents.base import Agent
 from arena.engine import RulesEngine
-from arena.events import Event
 from arena.results import MatchResult, MatchSpec
 from arena.runner import MatchRunner
 from arena.sinks import EventSink, GuardedSink, JsonlSink
 from arena.store import Store
-from tournaments import schedule
+from tournaments.batches import PlannedSchedule, RunView, Schedule
 from tournaments.conditions import match_conditions
 from tournaments.config import RunConfig
+from tournaments.progress import LlmCallCounter, Progress
+from tournaments.rundir import RunDirectory, run_lock
+from tournaments.schedule import plan as plan_specs
+from tournaments.schedule import total_planned
 
 
 def new_run_id(config: RunConfig) -> str:
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
     return f"{config.name}-{stamp}-{secrets.token_hex(2)}"
-
-
-@dataclass
-class Progress:
-    """Counters the UI reads; ``on_change`` is called after every update."""
-
-    total: int
-    done: int = 0
-    failed: int = 0
-    running: int = 0
-    skipped: int = 0
-    llm_calls: int = 0
-    # node -> matches running there (filled by executors that spread matches over nodes)
-    nodes: dict[str, int] = field(default_factory=dict)
-    started: float = field(default_factory=time.monotonic)
-    on_change: Callable[[Progress], None] | None = None
-    # the most recent results (bounded: a 10,000-match run must not hold them all here)
-    results: deque[MatchResult] = field(default_factory=lambda: deque(maxlen=256))
-
-    def changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change(self)
-
-    def llm_rate(self) -> float:
-        """LLM calls per second since the run (or resume) started."""
-        elapsed = time.monotonic() - self.started
-        return self.llm_calls / elapsed if elapsed > 0 else 0.0
-
-    def eta_s(self) -> float | None:
-        """Seconds left at the pace of this session's matches (None before the first)."""
-        played = self.done - self.skipped
-        if played <= 0:
-            return None
-        per = (time.monotonic() - self.started) / played
-        return per * max(self.total - self.done, 0)
-
-
-class LlmCallCounter:
-    """A sink counting the god-only ``llm_call`` events of LLM agents into the progress."""
-
-    def __init__(self, progress: Progress) -> None:
-        self.progress = progress
-
-    def write(self, event: Event) -> None:
-        if event.type == "llm_call":
-            self.progress.llm_calls += 1
-
-    def close(self) -> None:
-        pass
-
-
-class RunDirectory:
-    """Paths of one run directory."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.config = root / "config.yaml"
-        self.db = root / "arena.sqlite"
-        self.matches = root / "matches"
-        self.lock = root / "run.lock"
-
-    def jsonl(self, match_id: str) -> Path:
-        return self.matches / f"{match_id}.jsonl"
-
-
-class RunLocked(RuntimeError):
-    """Another live process is running this run directory."""
-
-
-@contextlib.contextmanager
-def run_lock(path: Path) -> IO[str]:  # type: ignore[misc]
-    """An exclusive lock held for the life of the process (released even on kill -9)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        fh.seek(0)
-        holder = fh.read().strip() or "?"
-        fh.close()
-        raise RunLocked(f"{path.parent} is being run by another process (pid {holder})") from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(str(os.getpid()))
-    fh.flush()
-    try:
-        yield fh
-    finally:
-        fcntl.flock(fh, fcntl.LOCK_UN)
-        fh.close()
-
-
-def is_locked(path: Path) -> bool:
-    """Whether a live process holds the run lock."""
-    if not path.exists():
-        return False
-    with open(path, "a+", encoding="utf-8") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(fh, fcntl.LOCK_UN)
-    return False
 
 
 SinkFactory = Callable[[MatchSpec], list[EventSink]]
@@ -227,8 +124,7 @@ class AsyncioExecutor:
         async def one(spec: MatchSpec) -> None:
             async with sem:
                 # Start order is the LLM priority: earlier matches get their calls first.
-                tournament._started += 1
-                priority.match_priority.set(tournament._started)
+                priority.match_priority.set(tournament.next_priority())
                 progress.running += 1
                 progress.changed()
                 try:
@@ -274,7 +170,12 @@ def use_executor(executor: MatchExecutor) -> Iterator[MatchExecutor]:
 
 
 class Tournament:
-    """Plans, runs and records one run. Re-running it on the same directory resumes it."""
+    """Plans, runs and records one run. Re-running it on the same directory resumes it.
+
+    ``preflighted``: the caller has already checked the LLM backends of this run (the TUI and
+    ``arena play`` before the UI takes the terminal; self-play once for its whole run), so
+    :meth:`ready` does not check them again. ``started``: the executor needs no start either
+    (a self-play phase plays on what its run started)."""
 
     def __init__(
         self,
@@ -283,19 +184,35 @@ class Tournament:
         run_id: str,
         extra_sinks: SinkFactory | None = None,
         executor: MatchExecutor | None = None,
+        preflighted: bool = False,
+        started: bool = False,
     ) -> None:
         self.config = config
         self.executor = executor if executor is not None else current_executor()
         self.dir = RunDirectory(run_dir)
         self.run_id = run_id
         self.extra_sinks = extra_sinks
-        self.specs = schedule.plan(config, run_id)
-        self.total = schedule.total_planned(config)
-        self._started = 0
+        self.specs = plan_specs(config, run_id)
+        self.total = total_planned(config)
+        self.preflighted, self.started = preflighted, started
+        self._priority = 0
         # entry -> bank version its memory reads (learning runs pin one per block)
         self.memory_pins: dict[str, int] = {}
 
-    def prepare(self) -> Store:
+    def schedule(self) -> Schedule:
+        """The schedule of this run's config: rating-driven, learning or the plan as it is."""
+        from tournaments.learning import LearningSchedule, learning_entries
+        from tournaments.matchmaking import RatingDrivenSchedule
+
+        if self.config.format == "rating_driven":
+            return RatingDrivenSchedule(self.config, self.run_id, self.total)
+        entries = learning_entries(self.config.agents)
+        if entries:
+            return LearningSchedule(entries, self.specs, self.total, self.config.game)
+        return PlannedSchedule(self.specs, self.total)
+
+    def prepare(self, specs: list[MatchSpec] | None = None) -> Store:
+        """The run directory and its store, with ``specs`` (default: the plan) recorded."""
         self.dir.matches.mkdir(parents=True, exist_ok=True)
         data = self.config.model_dump(mode="json")
         if not self.dir.config.exists():  # atomically: a resume may read it after a kill
@@ -307,13 +224,17 @@ class Tournament:
             os.replace(tmp, self.dir.config)
         store = Store(self.dir.db)
         store.create_run(self.run_id, self.config.name, self.config.game, data)
-        store.plan(self.specs)
-        if self.config.format == "rating_driven":  # adaptive: what was planned so far
-            self.specs = store.specs()
+        store.plan(self.specs if specs is None else specs)
         return store
 
     def make_agent(self, entry_name: str, seat: int) -> Agent:
         return build_agent(self.config, self.memory_pins, entry_name, seat)
+
+    def next_priority(self) -> int:
+        """The LLM priority of the next match to start: start order (earlier matches get
+        their calls first). Executors call it as they start each match."""
+        self._priority += 1
+        return self._priority
 
     async def run_one(
         self, spec: MatchSpec, store: Store, progress: Progress | None = None
@@ -355,70 +276,59 @@ class Tournament:
         store.write_result(result)
         return result
 
-    async def _run_specs(
-        self, todo: Iterable[MatchSpec], store: Store, progress: Progress, sem: asyncio.Semaphore
-    ) -> None:
-        """Hand ``todo`` to the executor (at most ``concurrency`` matches in flight)."""
-        await self.executor.run_specs(self, todo, store, progress, sem)
+    async def ready(self) -> None:
+        """Start the executor, then preflight the LLM backends (a ConfigError before anything
+        is written): once per run, whoever asks first (the CLI asks before its live session
+        opens; :meth:`run` asks again and finds it done)."""
+        if not self.started:
+            await self.executor.start(self)  # Ray: model actors answer the preflight
+            self.started = True
+        if not self.preflighted:
+            from arena.llm.preflight import PREFLIGHT_KINDS, preflight_entries
 
-    async def run(self, progress: Progress | None = None) -> list[MatchResult]:
-        await self.executor.start(self)
-        from arena.llm.preflight import PREFLIGHT_KINDS
+            if any(a.kind in PREFLIGHT_KINDS for a in self.config.agents):
+                await preflight_entries(self.config.agents)  # ConfigError before anything runs
+            self.preflighted = True
 
-        if any(a.kind in PREFLIGHT_KINDS for a in self.config.agents):
-            from arena.llm.preflight import preflight_entries
-
-            await preflight_entries(self.config.agents)  # ConfigError before anything runs
+    async def run(
+        self, progress: Progress | None = None, *, schedule: Schedule | None = None
+    ) -> list[MatchResult]:
+        """Play ``schedule`` (default: :meth:`schedule`) into the run directory; every result
+        in the store, in plan order."""
+        plan = schedule if schedule is not None else self.schedule()
+        await self.ready()
         with run_lock(self.dir.lock):
-            store = self.prepare()
+            store = self.prepare(plan.specs)
             try:
-                return await self._run(store, progress)
+                return await self._play(plan, store, progress)
             except asyncio.CancelledError:
                 store.set_run_status(self.run_id, "interrupted")
                 raise
             finally:
                 store.close()
 
-    async def _run(self, store: Store, progress: Progress | None) -> list[MatchResult]:
+    async def _play(
+        self, plan: Schedule, store: Store, progress: Progress | None
+    ) -> list[MatchResult]:
         done = store.done_ids()
-        if progress is None:
-            progress = Progress(total=self.total)
-        progress.total = self.total
-        progress.skipped = len(done)
-        progress.done = len(done)
+        progress = progress if progress is not None else Progress(total=plan.total)
+        progress.total = plan.total
+        progress.skipped = progress.done = len(done)
         progress.started = time.monotonic()
         progress.changed()
+        run = RunView(self.run_id, self.dir, store, progress)
         sem = asyncio.Semaphore(self.config.concurrency)
         store.set_run_status(self.run_id, "running")
-        from tournaments.learning import learning_entries, run_learning
-
-        if self.config.format == "rating_driven":
-            await self._run_adaptive(store, progress, sem)
-        elif learning_entries(self.config):
-            await run_learning(self, store, progress, sem)
-        else:
-            todo = [s for s in self.specs if s.match_id not in done]
-            await self._run_specs(todo, store, progress, sem)
-        complete = len(store.done_ids()) == len(self.specs)
+        try:
+            for batch in plan.batches(run):
+                self.memory_pins = batch.pins
+                await self.executor.run_specs(self, batch.specs, store, progress, sem)
+                await plan.after(batch, run)
+        finally:
+            self.memory_pins = {}
+            await plan.close()
+        self.specs = plan.specs
+        done = store.done_ids()
+        complete = all(s.match_id in done for s in plan.specs)
         store.set_run_status(self.run_id, "complete" if complete else "incomplete")
         return store.results()
-
-    async def _run_adaptive(self, store: Store, progress: Progress, sem: asyncio.Semaphore) -> None:
-        from tournaments.matchmaking import Matchmaker
-
-        for repeat in range(self.config.repeats):
-            maker = Matchmaker(self.config, repeat, self.run_id)
-            while True:
-                pending = store.specs(pending=True, repeat=repeat)
-                if not pending:
-                    planned = store.specs(repeat=repeat)
-                    pending = maker.next_batch(store.results(repeat), planned)
-                    if not pending:
-                        break
-                    store.plan(pending)
-                    self.specs.extend(pending)
-                await self._run_specs(pending, store, progress, sem)
-            if maker.converged:
-                # a converged repeat plays fewer matches than its budget
-                progress.total -= maker.budget - len(store.specs(repeat=repeat))
-                progress.changed()

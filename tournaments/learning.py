@@ -11,50 +11,60 @@ bank has the same hash chain as an uninterrupted run's.
 
 from __future__ import annotations
 
-import asyncio
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol
 
 from arena.memory.spec import MemorySpec
-from arena.store import Store
-
-if TYPE_CHECKING:
-    from tournaments.config import RunConfig
-    from tournaments.executor import Progress, Tournament
+from arena.results import MatchSpec
+from tournaments.batches import Batch, RunView
 
 
-def learning_entries(config: RunConfig) -> dict[str, MemorySpec]:
+class Entry(Protocol):
+    """What these checks read of an agent entry (``tournaments.config.AgentEntry``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def params(self) -> dict[str, Any]: ...
+
+
+def learning_entries(agents: Iterable[Entry]) -> dict[str, MemorySpec]:
     """The ``llm`` entries whose memory learns, by entry name."""
     out = {}
-    for entry in config.agents:
+    for entry in agents:
         memory = entry.params.get("memory") if entry.kind == "llm" else None
         if isinstance(memory, dict) and memory.get("learn"):
             out[entry.name] = MemorySpec.model_validate(memory)
     return out
 
 
-def bank_paths(config: RunConfig) -> list[str]:
-    """The banks the ``llm`` entries of ``config`` read (or grow), in entry order."""
+def bank_paths(agents: Iterable[Entry]) -> list[str]:
+    """The banks the ``llm`` entries read (or grow), in entry order."""
     out = []
-    for entry in config.agents:
+    for entry in agents:
         memory = entry.params.get("memory") if entry.kind == "llm" else None
         if isinstance(memory, dict) and isinstance(memory.get("bank"), str):
             out.append(memory["bank"])
     return out
 
 
-def learning_problems(config: RunConfig) -> list[str]:
+def learning_problems(agents: Sequence[Entry], run_format: str) -> list[str]:
     """Config problems of memory banks and learning (``tournaments.config.check`` reports
     them): a bank whose hash chain is broken is refused before anything runs."""
     from arena.memory.evidence import bank_problems
 
-    problems = bank_problems(bank_paths(config))
+    problems = bank_problems(bank_paths(agents))
     try:
-        entries = learning_entries(config)
+        entries = learning_entries(agents)
     except ValueError as err:
         return [*problems, f"memory: {err}"]
     if not entries:
         return problems
-    if config.format == "rating_driven":
+    if run_format == "rating_driven":
         problems.append("memory learning needs a planned format (round_robin or gauntlet)")
     specs = {(s.bank, s.every, str(s.reflector), s.namespace) for s in entries.values()}
     if len(specs) > 1:
@@ -62,67 +72,95 @@ def learning_problems(config: RunConfig) -> list[str]:
     return problems
 
 
-async def run_learning(
-    tournament: Tournament, store: Store, progress: Progress, sem: asyncio.Semaphore
-) -> None:
-    from arena.memory.bank import open_bank
-    from arena.memory.learn import FinishedMatch, fold, start, version_for
-    from arena.memory.reflect import make_reflector
-    from arena.memory.trajectory import load_events
-    from arena.memory.update import UpdateSettings
+class LearningSchedule:
+    """The plan in blocks of ``every`` matches; block ``b`` plays pinned to the version the fold
+    of block ``b - 1`` left, and is folded into the bank once its matches have ended."""
 
-    entries = learning_entries(tournament.config)
-    spec = next(iter(entries.values()))
-    bank = open_bank(spec.bank)
-    run_id = tournament.run_id
-    start(bank, run_id, tournament.config.game)
-    reflector = make_reflector(spec.reflector)
-    settings = UpdateSettings(budget=spec.budget, cap=spec.cap)
-    plan = tournament.specs
-    blocks = [plan[i : i + spec.every] for i in range(0, len(plan), spec.every)]
-    for b, block in enumerate(blocks):
-        version = version_for(bank, run_id, b + 1)
-        if version is not None:
-            _record_fold(tournament, bank, b)  # folded before (a resumed run)
-            continue
-        pin = version_for(bank, run_id, b)
-        assert pin is not None, "blocks are folded in order"
-        tournament.memory_pins = {name: pin for name in entries}
-        done = store.done_ids()
-        await tournament._run_specs(
-            [s for s in block if s.match_id not in done], store, progress, sem
-        )
+    def __init__(
+        self, entries: dict[str, MemorySpec], specs: list[MatchSpec], total: int, game: str
+    ) -> None:
+        self.entries, self.specs, self.total, self.game = entries, specs, total, game
+        self.spec = next(iter(entries.values()))
+        self.bank: Any = None
+        self.reflector: Any = None
+
+    def batches(self, run: RunView) -> Iterator[Batch]:
+        from arena.memory.bank import open_bank
+        from arena.memory.learn import start, version_for
+        from arena.memory.reflect import make_reflector
+
+        self.bank = open_bank(self.spec.bank)
+        start(self.bank, run.run_id, self.game)
+        self.reflector = make_reflector(self.spec.reflector)
+        every = self.spec.every
+        for b in range(0, (len(self.specs) + every - 1) // every):
+            if version_for(self.bank, run.run_id, b + 1) is not None:
+                _record_fold(run, self.bank, b)  # folded before (a resumed run)
+                continue
+            pin = version_for(self.bank, run.run_id, b)
+            assert pin is not None, "blocks are folded in order"
+            done = run.store.done_ids()
+            block = self.specs[b * every : (b + 1) * every]
+            todo = [s for s in block if s.match_id not in done]
+            yield _Block(todo, {name: pin for name in self.entries}, b, block)
+
+    async def after(self, batch: Batch, run: RunView) -> None:
+        from arena.memory.learn import FinishedMatch, fold
+        from arena.memory.trajectory import load_events
+        from arena.memory.update import UpdateSettings
+
+        assert isinstance(batch, _Block)
         finished = []
-        for s in block:
-            path = tournament.dir.jsonl(s.match_id)
+        for s in batch.block:
+            path = run.dir.jsonl(s.match_id)
             if not path.exists():
                 continue
             events = load_events(path)
-            seats = _learning_seats(events, entries)
+            seats = _learning_seats(events, self.entries)
             if seats and any(e.type == "match_end" for e in events):
                 finished.append(FinishedMatch(s.match_id, events, seats))
-        await fold(bank, run_id, b, finished, reflector, spec.namespace, settings)
-        _record_fold(tournament, bank, b)
-    tournament.memory_pins = {}
-    if hasattr(reflector, "close"):
-        await reflector.close()
+        settings = UpdateSettings(budget=self.spec.budget, cap=self.spec.cap)
+        await fold(
+            self.bank,
+            run.run_id,
+            batch.index,
+            finished,
+            self.reflector,
+            self.spec.namespace,
+            settings,
+        )
+        _record_fold(run, self.bank, batch.index)
+
+    async def close(self) -> None:
+        if self.reflector is not None and hasattr(self.reflector, "close"):
+            await self.reflector.close()
 
 
-def _record_fold(tournament: Tournament, bank: Any, block: int) -> None:
+class _Block(Batch):
+    """A learning batch: the block's unfinished matches, and the whole block it folds."""
+
+    def __init__(
+        self, specs: list[MatchSpec], pins: dict[str, int], index: int, block: list[MatchSpec]
+    ) -> None:
+        super().__init__(specs, pins)
+        self.index, self.block = index, block
+
+
+def _record_fold(run: RunView, bank: Any, block: int) -> None:
     """RUN/banks/<bank>.head.json: the head the fold of ``block`` left (its marker), the
     reference that shows later whether the bank's newest rows were cut off."""
     from arena.memory.evidence import HeadRecord, record_head
     from arena.memory.learn import folds
 
-    marker = folds(bank, tournament.run_id)[block]
+    marker = folds(bank, run.run_id)[block]
     record = HeadRecord(
         bank=str(bank.path),
         version=marker.version,
         head_hash=marker.hash,
-        run_id=tournament.run_id,
+        run_id=run.run_id,
         after=f"the fold of block {block}",
     )
-    record_head(tournament.dir.root, bank.path.stem, record)
+    record_head(run.dir.root, bank.path.stem, record)
 
 
 def _learning_seats(events: list[Any], entries: dict[str, MemorySpec]) -> list[int]:

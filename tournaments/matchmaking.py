@@ -15,10 +15,13 @@ pair. Planning stops when every pool entry has sigma < ``sigma_threshold`` or th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from arena.ratings import planner
 from arena.ratings.leaderboard import rate, trueskill_env
 from arena.results import MatchResult, MatchSpec
 from tournaments import schedule
+from tournaments.batches import Batch, RunView
 from tournaments.config import RatingDriven, RunConfig
 
 PLANNER_RESAMPLES = 200  # bootstrap resamples per planning round (P(order right) to ~0.03)
@@ -125,3 +128,39 @@ class Matchmaker:
                 )
             )
         return out
+
+
+class RatingDrivenSchedule:
+    """Per repeat, rounds of matches chosen from the results so far until the ratings
+    converge or the budget is spent (:mod:`tournaments.matchmaking`). A resumed run first
+    plays the planned matches of a round that have no result."""
+
+    def __init__(self, config: RunConfig, run_id: str, total: int) -> None:
+        self.config, self.run_id, self.total = config, run_id, total
+        self.specs: list[MatchSpec] = []
+
+    def batches(self, run: RunView) -> Iterator[Batch]:
+        store = run.store
+        self.specs = store.specs()  # adaptive: what was planned so far
+        for repeat in range(self.config.repeats):
+            maker = Matchmaker(self.config, repeat, self.run_id)
+            while True:
+                pending = store.specs(pending=True, repeat=repeat)
+                if not pending:
+                    planned = store.specs(repeat=repeat)
+                    pending = maker.next_batch(store.results(repeat), planned)
+                    if not pending:
+                        break
+                    store.plan(pending)
+                    self.specs.extend(pending)
+                yield Batch(pending)
+            if maker.converged:
+                # a converged repeat plays fewer matches than its budget
+                run.progress.total -= maker.budget - len(store.specs(repeat=repeat))
+                run.progress.changed()
+
+    async def after(self, batch: Batch, run: RunView) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None

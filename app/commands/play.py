@@ -175,7 +175,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     run_dir = Path(config.output_dir) / run_id
     if (run_dir / "config.yaml").exists():
         return startup.report([f"{run_dir} already exists; choose another --run-id"])
-    return play_run(Tournament(config, run_dir, run_id), None)
+    return play_run(Tournament(config, run_dir, run_id, preflighted=True), None)
 
 
 def play_run(tournament: Any, live: Any, quiet: bool = False) -> int:
@@ -225,7 +225,7 @@ def match_events(path: Path) -> list[Any]:
 
 def play_job(tournament: Any, live: Any, app: Any, outcome: dict[str, Any]) -> Any:
     """The coroutine function the play app runs: the tournament, each result shown as it ends."""
-    from tournaments.executor import Progress
+    from tournaments.progress import Progress
 
     async def job() -> None:
         seen = 0

@@ -191,13 +191,15 @@ def _play(args: argparse.Namespace, opened: _Opened) -> int:
     """Build the tournament (adopting a changed plan on ``--resume --force``), run it, print."""
     from app import startup
     from app.progress import progress_display
-    from tournaments.executor import RunLocked, Tournament
+    from tournaments.executor import Tournament
+    from tournaments.rundir import RunLocked
 
     config, run_id, run_dir = opened.config, opened.run_id, opened.run_dir
     existed = run_dir.exists()
     live = _live_session(args, run_id, run_dir)
     sinks = run_sinks(live, _metrics_sinks(args, run_dir))
-    tournament = Tournament(config, run_dir, run_id, extra_sinks=sinks)
+    # --tui checked the backends above, before the TUI takes the terminal
+    tournament = Tournament(config, run_dir, run_id, extra_sinks=sinks, preflighted=bool(args.tui))
     if opened.diff is not None:
         code = _adopt_changes(args, opened, tournament)
         if code is not None:
@@ -348,13 +350,10 @@ async def _run_tournament(
     live: LiveSession | None,
     announce: Callable[[], None] | None = None,
 ) -> Any:
-    from app.startup import preflight
-
     # before the live session opens (it writes broker.json) and before the run directory
     # exists: a failing backend is a ConfigError with nothing written; in this loop, so the
-    # run reuses the backends it checked
-    await tournament.executor.start(tournament)  # Ray: model actors answer the preflight
-    await preflight(tournament.config.agents)
+    # run reuses the backends it checked (and does not check them again)
+    await tournament.ready()
     if announce is not None:
         announce()
     from app.progress import ticking

@@ -23,7 +23,7 @@ def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         _say("no terminal attached: running without the TUI")
         return _run_headless(tournament, live, quiet)
-    from tournaments.executor import Progress
+    from tournaments.progress import Progress
     from tui.app import ArenaApp
     from tui.sources import RunDirSource
 

@@ -94,7 +94,7 @@ def bootstrap_settings(config: dict[str, Any]) -> tuple[int, int]:
 # -- runs ---------------------------------------------------------------------------------
 def run_status(run_dir: Path) -> dict[str, Any] | None:
     from arena.store import DONE, read_run
-    from tournaments.executor import is_locked
+    from tournaments.rundir import is_locked
 
     found = read_run(Path(run_dir) / "arena.sqlite")
     if found is None:

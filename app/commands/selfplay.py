@@ -149,7 +149,7 @@ def _progress_line(summary: dict[str, Any]) -> None:
 
 async def _run(config: Any, root: Path, args: argparse.Namespace) -> int:
     from arena.errors import ConfigError
-    from tournaments.executor import RunLocked
+    from tournaments.rundir import RunLocked
 
     tui = bool(getattr(args, "tui", False))
     selfplay, live = make_selfplay(

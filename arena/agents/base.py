@@ -70,6 +70,14 @@ class HearsMatchEnd(Protocol):
     async def match_over(self, observation: Observation, outcome: dict[str, Any]) -> None: ...
 
 
+@runtime_checkable
+class KeepsCallRecords(Protocol):
+    """An agent that records each model call it makes (LLM agents): the runner takes the
+    records after each answer and writes one god-only ``llm_call`` event per record."""
+
+    def pop_call_records(self) -> list[dict[str, Any]]: ...
+
+
 class Agent(ABC):
     """Base class of every agent. One instance plays one seat of one match at a time."""
 

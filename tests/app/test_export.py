@@ -9,7 +9,8 @@ import pytest
 
 from app.cli import main
 from tests.builders import werewolf_config
-from tournaments.executor import Tournament, run_lock
+from tournaments.executor import Tournament
+from tournaments.rundir import run_lock
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from app.progress import BarReport, HeadlessReport, Pace, ticking
 from arena.results import MatchResult
-from tournaments.executor import Progress
+from tournaments.progress import Progress
 
 
 class Clock:

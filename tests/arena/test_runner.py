@@ -278,3 +278,37 @@ def test_agents_that_hear_the_end_get_the_outcome_and_their_final_view() -> None
     for seat, _, outcome in Listening.told:
         assert outcome["status"] == result.status and outcome["label"] == result.outcome
         assert outcome["reward"] == result.seats[seat].reward
+
+
+def test_the_runner_finds_optional_agent_capabilities_by_protocol_not_by_name() -> None:
+    """Call records, timeouts and the end of the match are Protocols the runner checks with
+    ``isinstance`` (``arena.agents.base``): a reader jumps from the call to the contract."""
+    import ast
+
+    import arena.runner
+
+    tree = ast.parse(Path(arena.runner.__file__).read_text(encoding="utf-8"))
+    by_name = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("getattr", "hasattr")
+    ]
+    assert by_name == []
+
+
+async def test_an_agent_that_keeps_call_records_gets_one_event_per_call() -> None:
+    class Recording(RandomAgent):
+        calls = 0
+
+        def pop_call_records(self) -> list[dict[str, Any]]:
+            self.calls += 1
+            return [{"call": self.calls}]
+
+    agents = [Recording("a0", p_speak=0.5), *randoms()[1:]]
+    sink = MemorySink()
+    result = await MatchRunner(spec(seed=5), agents, [sink]).run()
+    records = [e for e in sink.events if e.type == "llm_call"]
+    assert result.status == "finished" and records and all(e.actor == 0 for e in records)
+    assert [e.payload["call"] for e in records] == list(range(1, agents[0].calls + 1))

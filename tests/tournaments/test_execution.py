@@ -13,7 +13,8 @@ from arena.agents.base import Agent
 from arena.events import GameEvent, Visibility
 from arena.types import Action, Decision, Observation
 from tests.builders import make_config
-from tournaments.executor import Progress, Tournament
+from tournaments.executor import Tournament
+from tournaments.progress import Progress
 
 
 async def test_the_gate_admits_the_earliest_started_match_first() -> None:

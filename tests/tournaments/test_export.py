@@ -12,8 +12,9 @@ import pytest
 from arena.sinks import read_jsonl
 from arena.store import Store
 from tests.builders import werewolf_config
-from tournaments.executor import Tournament, run_lock
+from tournaments.executor import Tournament
 from tournaments.export import ExportError, ExportOptions, RowFilter, export_run
+from tournaments.rundir import run_lock
 
 
 @pytest.fixture(scope="module")

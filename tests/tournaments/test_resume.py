@@ -20,7 +20,8 @@ from arena.ratings.leaderboard import report
 from arena.sinks import read_jsonl
 from arena.store import Store
 from tournaments import config as tconfig
-from tournaments.executor import RunLocked, Tournament, run_lock
+from tournaments.executor import Tournament
+from tournaments.rundir import RunLocked, run_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 

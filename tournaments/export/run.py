@@ -19,11 +19,11 @@ from typing import Any
 from arena.results import MatchResult
 from arena.sinks import read_jsonl
 from arena.store import DONE, Store
-from tournaments.executor import RunDirectory, is_locked
 from tournaments.export.card import write_card
 from tournaments.export.options import CHUNK, ExportOptions
 from tournaments.export.rows import RowFilter, match_rows
 from tournaments.export.writers import DATA_FILES, open_writer
+from tournaments.rundir import RunDirectory, is_locked
 
 
 class ExportError(ValueError):

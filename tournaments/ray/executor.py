@@ -35,7 +35,8 @@ from arena.events import Event
 from arena.results import MatchResult, MatchSpec
 from arena.sinks import EventSink, GuardedSink
 from arena.store import Store
-from tournaments.executor import Progress, unstartable_result
+from tournaments.executor import unstartable_result
+from tournaments.progress import Progress
 
 if TYPE_CHECKING:
     from tournaments.executor import Tournament
@@ -274,8 +275,8 @@ class _RayRun:
     def _submit(self, chunk: list[MatchSpec]) -> Any:
         starts = []
         for spec in chunk:
-            self.t._started += 1  # start order is the LLM priority, as on asyncio
-            starts.append((spec, self.t._started))
+            # start order is the LLM priority, as on asyncio
+            starts.append((spec, self.t.next_priority()))
         self.ex.tasks += 1
         pins = dict(self.t.memory_pins)
         return self.task.remote(self.config_ref, pins, starts, self.models, self.slot_map)

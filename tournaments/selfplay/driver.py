@@ -46,7 +46,7 @@ from tournaments.selfplay.gate import GateDecision, decide
 from tournaments.selfplay.phase import Episode, Job, play_phase, run_config, write_json, write_text
 from tournaments.selfplay.reproduce import reproduce, tabu_entry
 from tournaments.selfplay.select import UnitGame, rank, ratings, unit_games, unit_means
-from tournaments.selfplay.state import Context, RepeatState, record_bank_head, score
+from tournaments.selfplay.state import Context, Played, RepeatState, record_bank_head, score
 from tournaments.selfplay.summary import generation_summary, improvement
 from tournaments.selfplay.units import Split, Unit, episode_id, make_units
 
@@ -233,28 +233,29 @@ class SelfPlay:
                 phase,
                 self.extra_sinks,
             )
-        rows = []
-        out = []
-        for e in episodes:
-            res = results.get(e.spec.match_id)
-            out.append((e, res))
-            rows.append(
-                {
-                    "episode": e.spec.match_id,
-                    "phase": phase,
-                    "generation": g,
-                    "candidate": e.candidate,
-                    **e.unit.as_dict(),
-                    "replicate": e.replicate,
-                    "status": res.status if res else "not played",
-                    "score": score(self.config.metric, res, e.unit) if res else None,
-                    **(e.note or {}),
-                }
-            )
+        out = [(e, results.get(e.spec.match_id)) for e in episodes]
+        self._write_units(where, phase, g, out)
+        return out
+
+    def _write_units(self, where: Path, phase: str, g: int, played: Played) -> None:
+        """``where/units.jsonl``: one row per episode of the phase (what was played, how)."""
+        rows = [
+            {
+                "episode": e.spec.match_id,
+                "phase": phase,
+                "generation": g,
+                "candidate": e.candidate,
+                **e.unit.as_dict(),
+                "replicate": e.replicate,
+                "status": res.status if res else "not played",
+                "score": score(self.config.metric, res, e.unit) if res else None,
+                **(e.note or {}),
+            }
+            for e, res in played
+        ]
         (where / "units.jsonl").write_text(
             "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows), encoding="utf-8"
         )
-        return out
 
     async def _generation(self, state: RepeatState, g: int, rdir: Path) -> None:
         gdir = rdir / f"g{g:03d}"
@@ -349,7 +350,14 @@ class SelfPlay:
                 )
         if self.ledger.stopped:
             return None
-        keys = [u.key for u in gate_units]
+        return self._decide(state, g, challenger, [u.key for u in gate_units])
+
+    def _decide(
+        self, state: RepeatState, g: int, challenger: Candidate, keys: list[str]
+    ) -> GateDecision:
+        """The gate's test of ``challenger`` against the incumbent on the gate units ``keys``:
+        promoted, or into the tabu log."""
+        inc = state.incumbent
         a = [state.gate_scores[challenger.id].get(u, math.nan) for u in keys]
         b = [state.gate_scores[inc.id].get(u, math.nan) for u in keys]
         gate = self.config.gate

@@ -22,14 +22,11 @@ from typing import Any
 from arena.engine import RulesEngine
 from arena.events import Event
 from arena.results import MatchResult, MatchSpec
+from arena.store import Store
+from tournaments.batches import Batch, RunView
 from tournaments.config import AgentEntry, RunConfig
-from tournaments.executor import (
-    AsyncioExecutor,
-    Progress,
-    SinkFactory,
-    Tournament,
-    run_lock,
-)
+from tournaments.executor import AsyncioExecutor, SinkFactory, Tournament
+from tournaments.progress import Progress
 from tournaments.selfplay.budget import Ledger, Usage
 from tournaments.selfplay.candidate import Candidate
 from tournaments.selfplay.units import Unit
@@ -144,6 +141,41 @@ def run_config(
     )
 
 
+class PhaseSchedule:
+    """One phase's episodes in one batch, admitted game by game against the ledger. A resumed
+    phase first counts the games it already played (and their LLM usage) into the ledger."""
+
+    def __init__(self, specs: list[MatchSpec], ledger: Ledger, phase: str, usage: Path) -> None:
+        self.specs, self.total = specs, len(specs)
+        self.ledger, self.phase, self.usage = ledger, phase, usage
+        self.counted: set[str] = set()  # match ids whose game the ledger has counted
+
+    def batches(self, run: RunView) -> Iterator[Batch]:
+        done = run.store.done_ids()
+        earlier = read_usage(self.usage)
+        for r in run.store.results(ids=[s.match_id for s in self.specs if s.match_id in done]):
+            u = earlier.get(r.match_id, Usage())
+            self.ledger.record(self.phase, Usage(games=1, env_steps=r.n_decisions))
+            self.ledger.record(self.phase, Usage(**{**u.as_dict(), "games": 0, "env_steps": 0}))
+            self.counted.add(r.match_id)
+        todo = [s for s in self.specs if s.match_id not in done]
+        if todo:
+            yield Batch(_Admitted(todo, self.ledger, self.phase))
+
+    def count(self, progress: Progress) -> None:
+        """The progress hook: each game that ends counts once into the ledger."""
+        if progress.results and progress.results[-1].match_id not in self.counted:
+            r = progress.results[-1]
+            self.counted.add(r.match_id)
+            self.ledger.record(self.phase, Usage(games=1, env_steps=r.n_decisions))
+
+    async def after(self, batch: Batch, run: RunView) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
 async def play_phase(
     config: RunConfig,
     run_dir: Path,
@@ -155,7 +187,6 @@ async def play_phase(
 ) -> dict[str, MatchResult]:
     """Play ``episodes`` (skipping finished ones) into ``run_dir``; results by match id."""
     usage_path = run_dir / "usage.jsonl"
-    counted: set[str] = set()
 
     def sinks(spec: MatchSpec) -> list[Any]:
         out: list[Any] = [UsageSink(spec.match_id, ledger, phase, usage_path)]
@@ -165,62 +196,50 @@ async def play_phase(
 
     starts = {e.spec.match_id: e.start for e in episodes if e.start is not None}
     # a restored start lives in this process: such a phase plays here whatever executor the
-    # command chose (another executor would deal the match afresh from its seed)
+    # command chose (another executor would deal the match afresh from its seed). The self-play
+    # run preflighted its backends once, before its first phase.
     executor = AsyncioExecutor() if starts else None
     tournament = StartingTournament(
-        config, run_dir, run_id, extra_sinks=sinks, starts=starts, executor=executor
+        config,
+        run_dir,
+        run_id,
+        extra_sinks=sinks,
+        starts=starts,
+        executor=executor,
+        preflighted=True,
+        started=True,
     )
     specs = [e.spec for e in episodes]
-    tournament.specs = specs
-    tournament.total = len(specs)
-    progress = Progress(total=len(specs))
-
-    def on_change(p: Progress) -> None:
-        if p.results and p.results[-1].match_id not in counted:
-            r = p.results[-1]
-            counted.add(r.match_id)
-            ledger.record(phase, Usage(games=1, env_steps=r.n_decisions))
-
-    progress.on_change = on_change
-    with run_lock(tournament.dir.lock):
-        store = tournament.prepare()
+    schedule = PhaseSchedule(specs, ledger, phase, usage_path)
+    progress = Progress(total=len(specs), on_change=schedule.count)
+    ids = {s.match_id for s in specs}
+    results = await _within_wall_cap(tournament.run(progress, schedule=schedule), ledger, phase)
+    if results is None:  # the wall cap cancelled the games in flight: the stored ones stand
+        store = Store(tournament.dir.db)
         try:
-            done = store.done_ids()
-            earlier = read_usage(usage_path)
-            for r in store.results(ids=[s.match_id for s in specs if s.match_id in done]):
-                u = earlier.get(r.match_id, Usage())
-                ledger.record(phase, Usage(games=1, env_steps=r.n_decisions))
-                ledger.record(phase, Usage(**{**u.as_dict(), "games": 0, "env_steps": 0}))
-                counted.add(r.match_id)
-            todo = [s for s in specs if s.match_id not in done]
-            sem = asyncio.Semaphore(config.concurrency)
-            if todo:
-                store.set_run_status(run_id, "running")
-                run = tournament._run_specs(_Admitted(todo, ledger, phase), store, progress, sem)
-                await _within_wall_cap(run, ledger, phase)
-            complete = len(store.done_ids() & {s.match_id for s in specs}) == len(specs)
-            store.set_run_status(run_id, "complete" if complete else "incomplete")
-            results = store.results(ids=[s.match_id for s in specs])
+            results = store.results(ids=sorted(ids))
         finally:
             store.close()
-    return {r.match_id: r for r in results}
+    return {r.match_id: r for r in results if r.match_id in ids}
 
 
-async def _within_wall_cap(run: Coroutine[Any, Any, None], ledger: Ledger, phase: str) -> None:
+async def _within_wall_cap(
+    run: Coroutine[Any, Any, list[MatchResult]], ledger: Ledger, phase: str
+) -> list[MatchResult] | None:
     """Await ``run`` until the ledger's wall-clock deadline, then cancel the games still in
-    flight and stop the ledger. A cancelled game is not stored (its record says it was
+    flight and stop the ledger: the run's results, or None when it was cut. A cancelled game is not stored (its record says it was
     cancelled): ``--resume`` plays it again. Without this a wall cap only stopped admission,
     and games admitted just before it (each decision allowed its own timeout) ran on for
     minutes past the cap."""
     left = ledger.wall_left(phase)
     if left is None:
-        await run
-        return
+        return await run
     seconds, cap = left
     try:
-        await asyncio.wait_for(run, timeout=max(0.0, seconds))
+        return await asyncio.wait_for(run, timeout=max(0.0, seconds))
     except TimeoutError:
         ledger.stop(f"budget: {cap} (games in flight cancelled)")
+        return None
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 from arena.ratings.health import add_counts, health_doc, seat_counts
 from arena.results import MatchResult
 from arena.stats import mean_estimate, wilson
+from tournaments.selfplay.candidate import Candidate
 from tournaments.selfplay.gate import GateDecision
 from tournaments.selfplay.phase import Episode
 from tournaments.selfplay.report import churn
@@ -35,47 +36,10 @@ def generation_summary(
     # the metric per candidate and unit of this generation (the mean over its replicates)
     per_unit = unit_means(contests)
     rng = np.random.default_rng([ctx.config.master_seed, state.repeat, g, 11])
-    rows = []
-    for c in state.population:
-        mine = [v for v in per_unit.get(c.id, {}).values() if math.isfinite(v)]
-        metric = mean_estimate(mine, rng, 1000)
-        rt = table.get(c.id)
-        per_panel: dict[str, list[float]] = {}
-        counts: dict[str, int] = {}  # harness health of the candidate's seats, every split
-        for e, res in played:
-            if e.candidate == c.id and res is not None and res.status != "errored":
-                seat = next((s for s in res.seats if s.seat == e.unit.seat), None)
-                if seat is not None:
-                    add_counts(counts, seat_counts(seat))
-            if e.candidate == c.id and e.unit.split == "select" and res is not None:
-                won = res.seats[e.unit.seat].result == "win" if res.seats else False
-                per_panel.setdefault(e.unit.panel, []).append(float(won))
-        wins = [w for v in per_panel.values() for w in v]
-        lo, hi = wilson(sum(wins), len(wins))
-        parent = state.known.get(c.parent) if c.parent else None
-        rows.append(
-            {
-                "id": c.id,
-                **c.lineage(),
-                "style": c.style,
-                "insights": len(c.insights),
-                # what its operator changed against its (first) parent
-                "churn": churn(parent.insights if parent else c.insights, c.insights),
-                "mu": rt.mu if rt else None,
-                "sigma": rt.sigma if rt else None,
-                "conservative": rt.conservative(k) if rt else None,
-                # what the rating ranks by: the metric on this generation's select units
-                "score": metric.value,
-                "score_ci": [metric.low, metric.high],
-                "win_rate": sum(wins) / len(wins) if wins else None,
-                "win_ci": [lo, hi],
-                "worst_panel_win_rate": min(
-                    (sum(v) / len(v) for v in per_panel.values() if v), default=None
-                ),
-                # how often the harness answered for it (refused, fallback, forfeited...)
-                "health": health_doc(counts),
-            }
-        )
+    rows = [
+        _candidate_row(c, state, table.get(c.id), k, per_unit, played, rng)
+        for c in state.population
+    ]
     bank = state.bank
     snap = bank.at()
     # the bank against the one the previous generation (or the seed) was reported with
@@ -99,6 +63,54 @@ def generation_summary(
         },
         "gate": decision.as_dict() if decision else None,
         "budget": ctx.ledger.as_dict(),
+    }
+
+
+def _candidate_row(
+    c: Candidate,
+    state: RepeatState,
+    rt: Rating | None,
+    k: float,
+    per_unit: dict[str, dict[str, float]],
+    played: list[tuple[Episode, MatchResult | None]],
+    rng: np.random.Generator,
+) -> dict[str, Any]:
+    """One candidate's line of the generation: lineage, rating, score and win rates."""
+    mine = [v for v in per_unit.get(c.id, {}).values() if math.isfinite(v)]
+    metric = mean_estimate(mine, rng, 1000)
+    per_panel: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}  # harness health of the candidate's seats, every split
+    for e, res in played:
+        if e.candidate == c.id and res is not None and res.status != "errored":
+            seat = next((s for s in res.seats if s.seat == e.unit.seat), None)
+            if seat is not None:
+                add_counts(counts, seat_counts(seat))
+        if e.candidate == c.id and e.unit.split == "select" and res is not None:
+            won = res.seats[e.unit.seat].result == "win" if res.seats else False
+            per_panel.setdefault(e.unit.panel, []).append(float(won))
+    wins = [w for v in per_panel.values() for w in v]
+    lo, hi = wilson(sum(wins), len(wins))
+    parent = state.known.get(c.parent) if c.parent else None
+    return {
+        "id": c.id,
+        **c.lineage(),
+        "style": c.style,
+        "insights": len(c.insights),
+        # what its operator changed against its (first) parent
+        "churn": churn(parent.insights if parent else c.insights, c.insights),
+        "mu": rt.mu if rt else None,
+        "sigma": rt.sigma if rt else None,
+        "conservative": rt.conservative(k) if rt else None,
+        # what the rating ranks by: the metric on this generation's select units
+        "score": metric.value,
+        "score_ci": [metric.low, metric.high],
+        "win_rate": sum(wins) / len(wins) if wins else None,
+        "win_ci": [lo, hi],
+        "worst_panel_win_rate": min(
+            (sum(v) / len(v) for v in per_panel.values() if v), default=None
+        ),
+        # how often the harness answered for it (refused, fallback, forfeited...)
+        "health": health_doc(counts),
     }
 
 

@@ -198,9 +198,6 @@ class ModelFeed:
 
 class SelfPlayApp(ArenaApp):
     BINDINGS = [*ArenaApp.BINDINGS, Binding("s", "selfplay", "self-play", show=False)]
-    # Textual reads a relative CSS_PATH beside the module of the class that uses it: from here
-    # "styles/arena.tcss" named tui/screens/styles/, which does not exist
-    CSS_PATH = str(Path(__file__).resolve().parents[1] / "styles" / "arena.tcss")
 
     def __init__(
         self,

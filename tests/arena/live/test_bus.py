@@ -13,7 +13,7 @@ from arena.live import topics
 from arena.live.bus import Publisher
 from arena.live.url import BrokerURL
 from tests.arena.live.helpers import Collector, Mosquitto, free_port, live_tournament
-from tournaments.executor import Progress
+from tournaments.progress import Progress
 
 
 async def test_publishing_without_a_broker_never_blocks_and_counts_drops(

@@ -223,7 +223,9 @@ def test_frozen_keys_are_anchors_and_no_rank_prints_outside_its_interval() -> No
     results = []
     for i in range(12):
         ref = refs[i % 3]
-        results.append(match(i, "mine", ref) if ref == "ref-c" else match(i, ref, "mine"))
+        results.append(
+            rated_match(i, "mine", ref) if ref == "ref-c" else rated_match(i, ref, "mine")
+        )
     rows = leaderboard(results, detail=True, seed=1, bootstrap=200, freeze=refs)
     anchors = [r for r in rows if r.anchor]
     assert sorted(r.agent for r in anchors) == refs
@@ -238,7 +240,7 @@ def test_tied_entries_share_a_rank_inside_their_intervals() -> None:
     by name), and every rank lies inside its own interval."""
     names = ["a", "b", "c", "d"]
     results = [
-        match(i, names[i % 4], names[(i + 1) % 4], draw=(i // 4) % 2 == 1) for i in range(32)
+        rated_match(i, names[i % 4], names[(i + 1) % 4], draw=(i // 4) % 2 == 1) for i in range(32)
     ]
     rows = leaderboard(results, detail=True, seed=3, bootstrap=300)
     for r in rows:

@@ -20,7 +20,8 @@ from arena.results import MatchResult, MatchSpec
 from arena.sinks import EventSink, MemorySink
 from tests.builders import make_config, played_rows
 from tests.tournaments.ray.ray_setup import ray_cluster  # noqa: F401
-from tournaments.executor import Progress, Tournament
+from tournaments.executor import Tournament
+from tournaments.progress import Progress
 from tournaments.ray.executor import RayExecutor
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.ray_isolated]
@@ -85,7 +86,7 @@ def test_resume_works_whichever_executor_played_the_first_part(tmp_path: Path) -
         t = Tournament(cfg, run_dir, "p", executor=executor)
         store = t.prepare()
         sem = asyncio.Semaphore(cfg.concurrency)
-        asyncio.run(t._run_specs(t.specs[:5], store, Progress(total=5), sem))
+        asyncio.run(t.executor.run_specs(t, t.specs[:5], store, Progress(total=5), sem))
         store.close()
         assert rows(run_dir)[1] == 5
         resumed = asyncio.run(
@@ -178,7 +179,7 @@ def test_a_result_for_a_match_that_has_its_row_is_not_written_twice(tmp_path: Pa
     t2 = Tournament(cfg, tmp_path / "r", "r", executor=again)
     store = t2.prepare()
     # hand the finished specs over again (a late reply of a rerun looks the same)
-    asyncio.run(t2._run_specs(t2.specs, store, Progress(total=4), asyncio.Semaphore(4)))
+    asyncio.run(t2.executor.run_specs(t2, t2.specs, store, Progress(total=4), asyncio.Semaphore(4)))
     from tournaments.ray.executor import _RayRun
 
     run = _RayRun(again, t2, store, Progress(total=4))
