@@ -287,12 +287,7 @@ class ServerThread:
 
         self.engine = engine
         self.host = host
-        # Bind here and hand uvicorn the socket: a port picked free and bound later can be
-        # taken in between by another process (parallel test workers do).
-        self._socket = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._socket.bind((host, port or 0))
-        self.port = int(self._socket.getsockname()[1])
+        self.port = port or free_port(host)
         config = uvicorn.Config(
             make_app(engine, model, api_key),
             host=host,
@@ -301,9 +296,7 @@ class ServerThread:
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self._socket]}, daemon=True
-        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
     def url(self) -> str:
@@ -321,7 +314,6 @@ class ServerThread:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
-        self._socket.close()
 
     def __enter__(self) -> ServerThread:
         return self.start()
