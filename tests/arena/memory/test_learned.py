@@ -29,7 +29,7 @@ from tests.arena.memory.directed import (
 )
 
 TRAIN = [(seed, seat) for seed in range(200) for seat in (0, 1)]
-HELD_OUT = [(seed, seat) for seed in range(1000, 1600) for seat in (0, 1)]
+HELD_OUT = [(seed, seat) for seed in range(1000, 1900) for seat in (0, 1)]
 
 
 @pytest.mark.slow
