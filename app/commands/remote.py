@@ -59,7 +59,7 @@ def _add_gauntlet(sub: Any) -> None:
         "pool (rule bots at fixed slip levels, fixed rules and seeds; --list-pools): head "
         "to head with sides swapped, or, in a game of factions, in one seat among the "
         "opponent's copies with its role balanced across matches; then prints the board "
-        "(every entry rated, 95%% intervals) with each entry's harness health.",
+        "(every entry rated, 95% intervals) with each entry's harness health.",
     )
     p.add_argument("--agent", metavar="URL", help="the remote agent's base URL")
     p.add_argument("--game", help="the game (a pool per registered game)")
