@@ -15,11 +15,12 @@ from typing import Any
 
 from arena import registry
 from arena.engine import RulesEngine
+from arena.runner import MAX_DECISIONS
 from arena.types import PrivateFact
 
 LEAK_GAMES = 4
 STATE_EVERY = 3  # steps between two checks of every seat's state (events: every step)
-MAX_STEPS = 200_000  # the runner's own guard against engines that never end
+MAX_STEPS = MAX_DECISIONS  # the runner's own guard against engines that never end
 
 
 class ConformanceError(AssertionError):

@@ -38,7 +38,7 @@ from arena.engine import RulesEngine
 from arena.env import EnvOrderError
 from arena.events import Event
 from arena.results import InvalidActionPolicy, MatchResult, MatchSpec
-from arena.runner import MatchRunner
+from arena.runner import MAX_DECISIONS, MatchRunner
 from arena.types import Action
 
 __all__ = [
@@ -59,7 +59,7 @@ __all__ = [
 
 API_STEPS, SEED_STEPS = 120, 60  # per api_test / seed_test, spread over the agents
 BOT_SEEDS = (0, 1, 2)
-MAX_STEPS = 200_000  # the runner's own guard against engines that never end
+MAX_STEPS = MAX_DECISIONS  # the runner's own guard against engines that never end
 VERSIONED = re.compile(r"^[\w.-]+/[A-Za-z0-9_]+-v\d+$")  # "arena/Werewolf-v0"
 STRICT = InvalidActionPolicy(retries=0, timeout_s=None)  # one refusal falls back: a failure
 LENIENT = InvalidActionPolicy(timeout_s=None)
