@@ -137,7 +137,7 @@ async def _play(cfg: Any, root: Path, default_path: bool) -> tuple[float, list[A
 
     live = metrics = None
     if default_path:
-        from app.cli import run_sinks
+        from app.commands.run import run_sinks
         from app.live import LiveSession
         from arena.metrics.stream import metrics_sink_factory
 

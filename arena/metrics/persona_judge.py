@@ -69,7 +69,12 @@ class PersonaJudge:
     name = "T5"
 
     def __init__(self, settings: JudgeSettings, backend: Any = None, max_earlier: int = 12) -> None:
-        self.core = JudgeCore(settings, PERSONA_RUBRIC_VERSION, backend)
+        self.ranks = settings.decide == "rank" or (
+            settings.decide == "auto" and settings.backend.get("type") == "local"
+        )
+        # ranked and written verdicts are different answers: the cache keeps them apart
+        version = PERSONA_RUBRIC_VERSION + ("+ranked" if self.ranks else "")
+        self.core = JudgeCore(settings, version, backend)
         self.model = self.core.model
         self.max_earlier = max_earlier
 
@@ -85,7 +90,8 @@ class PersonaJudge:
         )
         return ChatRequest(
             messages=[{"role": "user", "content": prompt}], max_tokens=20, temperature=0.0,
-            schema=SCHEMA, choices=[json.dumps({"choice": v}) for v in VERDICTS],
+            schema=SCHEMA,
+            choices=[json.dumps({"choice": v}) for v in VERDICTS] if self.ranks else None,
         )  # fmt: skip
 
     def _key(self, item: PersonaItem) -> list[Any]:

@@ -60,6 +60,11 @@ class JudgeSettings(BaseModel):
     # re-score from stored answers only: no server is contacted (a miss is a counted failure);
     # also on when backend.cache.mode is replay_only
     replay_only: bool = False
+    # how a verdict is chosen: ``rank`` scores the few verdicts by the model's likelihood (an
+    # in-process model, or a server returning prompt logprobs: vLLM, ``arena serve``);
+    # ``generate`` asks for a written answer (any server, llama.cpp's too); ``auto``: rank for
+    # an in-process model (``backend.type: local``), generate over HTTP
+    decide: Literal["auto", "rank", "generate"] = "auto"
 
 
 class AdversarySettings(BaseModel):

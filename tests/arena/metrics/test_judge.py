@@ -201,3 +201,17 @@ def test_the_local_backend_judge_answers_every_call(tmp_path) -> None:
         fut = asyncio.run_coroutine_threadsafe(judge.ajudge_all([item]), background_loop())
         assert fut.result(timeout=600)[0] in (True, False)
     assert judge.stats()["calls"] == 3 and judge.stats()["failed"] == 0
+
+
+def test_ranked_verdicts_are_asked_for_only_where_the_server_can_rank(server, tmp_path) -> None:
+    srv, _ = server
+    written = PersonaJudge(settings(srv.url, tmp_path))  # auto over HTTP: written verdicts
+    assert not written.ranks and written.request(ITEMS[0]).choices is None
+    assert written.judge_all(ITEMS[:1]) in ([True], [False])
+    ranked = PersonaJudge(settings(srv.url, tmp_path, decide="rank"))
+    assert ranked.request(ITEMS[0]).choices  # a server without prompt logprobs: counted failure
+    assert ranked.judge_all(ITEMS[:1]) == [None]
+    stats = ranked.stats()
+    assert stats["failed"] == 1 and "cannot rank" in stats["failure_samples"][0]
+    local = PersonaJudge(JudgeSettings(backend={"type": "local"}, cache_path=str(tmp_path / "l")))
+    assert local.ranks
