@@ -37,6 +37,9 @@ class ContextEngine(DirectiveEngine):
     """Choices follow the directives of the style line and the insights (module doc)."""
 
     null: bool = False
+    # the redrawn pick: the self-play acceptance figures (docs/selfplay.md) were measured
+    # with it, and a new draw would be a new measurement
+    stable_order: bool = False
 
     def rules(self, system: str) -> list[tuple[str, str]]:
         return [] if self.null else context_directives(system)

@@ -46,15 +46,29 @@ def _matches(option: str, target: str) -> bool:
     return option == target or option.startswith(target + ":")
 
 
-def directed_choice(ids: list[str], rules: list[tuple[str, str]], pick: int) -> str:
+def _ranked(options: list[str], pick: int) -> list[str]:
+    """The options in an order drawn from ``pick``, each option's place its own hash: removing
+    one option leaves the order of the others as it was."""
+    return sorted(options, key=lambda o: hashlib.sha256(f"{pick}\x1f{o}".encode()).digest())
+
+
+def directed_choice(
+    ids: list[str], rules: list[tuple[str, str]], pick: int, stable: bool = True
+) -> str:
+    """The first applicable ``prefer``'s option, else the first allowed option of the drawn
+    order. With ``stable`` (the default) avoiding an option does not reorder the rest, so an
+    ``avoid`` changes only the decisions on which the avoided option would have been taken:
+    paired plays with and without an insight differ where the insight acts, not everywhere, and
+    a small effect stays measurable. Without it, the pick is ``pick`` modulo the options left
+    (every decision where the avoided option was legal is redrawn)."""
     allowed = [o for o in ids if not any(v == "avoid" and _matches(o, x) for v, x in rules)]
     allowed = allowed or ids
     for verb, target in rules:
         if verb == "prefer":
             hits = [o for o in allowed if _matches(o, target)]
             if hits:
-                return hits[pick % len(hits)]
-    return allowed[pick % len(allowed)]
+                return _ranked(hits, pick)[0] if stable else hits[pick % len(hits)]
+    return _ranked(allowed, pick)[0] if stable else allowed[pick % len(allowed)]
 
 
 @dataclass
@@ -63,6 +77,9 @@ class DirectiveEngine(ScriptedEngine):
 
     Subclasses change what is read (:meth:`rules`) and what the fallback choice hashes
     (:meth:`pick_key`); the reply itself is the same."""
+
+    # avoided options leave the order of the others alone (see directed_choice)
+    stable_order: bool = True
 
     def rules(self, system: str) -> list[tuple[str, str]]:
         return directives(system)
@@ -85,7 +102,9 @@ class DirectiveEngine(ScriptedEngine):
         props = schema.get("properties") or {}
         ids = list((props.get("choice") or {}).get("enum") or [])
         if ids and "belief" not in (schema.get("required") or []):
-            content = json.dumps({"choice": directed_choice(ids, self.rules(system), pick)})
+            content = json.dumps(
+                {"choice": directed_choice(ids, self.rules(system), pick, self.stable_order)}
+            )
         else:
             content = _answer(schema or None, user, pick)
         prompt_len = sum(len(str(m.get("content") or "")) for m in messages)

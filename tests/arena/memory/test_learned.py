@@ -29,7 +29,7 @@ from tests.arena.memory.directed import (
 )
 
 TRAIN = [(seed, seat) for seed in range(200) for seat in (0, 1)]
-HELD_OUT = [(seed, seat) for seed in range(1000, 1900) for seat in (0, 1)]
+HELD_OUT = [(seed, seat) for seed in range(1000, 1600) for seat in (0, 1)]
 
 
 @pytest.mark.slow
@@ -45,13 +45,16 @@ def test_a_learned_and_pruned_bank_beats_no_memory_on_held_out_units(tmp_path: P
     assert all(i.provenance and i.provenance[0].run_id == "learn" for i in learned)
     spec = MemorySpec(bank=str(path), select="all", k=None)
     retired: list[str] = []
+    rounds: list[dict[str, Any]] = []
+    text = {i.id: i.text for i in learned}
 
     async def measure(backend: dict[str, Any]) -> tuple[list[float], list[float]]:
         async def play(unit: Any, memory: MemorySpec | None) -> float:
             return (await play_unit(backend, unit, memory))[0]
 
         for _ in range(4):
-            await ablate(bank, spec, TRAIN, play, concurrency=8)
+            results = await ablate(bank, spec, TRAIN, play, concurrency=8)
+            rounds.append({text[r.ids[0]]: r.estimate for r in results})
             gone = retire_harmful(bank)
             retired.extend(gone)
             if not gone:
@@ -65,5 +68,6 @@ def test_a_learned_and_pruned_bank_beats_no_memory_on_held_out_units(tmp_path: P
     assert retired and kept, "the blunt rule learns some harmful lessons, and a helpful one"
     assert all(i.effect is not None and i.effect.hi >= 0 for i in kept)
     gain = paired_difference(with_bank, without, np.random.default_rng(2))
-    print({"kept": [i.text for i in kept], "retired": retired, "gain": gain})
+    print({"learned": list(text.values()), "rounds": rounds, "kept": [i.text for i in kept],
+           "retired": [text[i] for i in retired], "gain": gain})  # fmt: skip
     assert gain.low is not None and gain.low > 0, gain
