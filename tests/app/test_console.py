@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -42,3 +43,42 @@ def test_run_and_leaderboard_tables_keep_whole_names_when_piped(tmp_path: Path) 
     )  # fmt: skip
     assert board.returncode == 0, board.stderr
     assert LONG in board.stdout and "…" not in board.stdout
+
+
+def test_the_end_of_run_board_shows_each_rating_with_its_interval(tmp_path: Path) -> None:
+    """``arena run``'s board prints rank, μ and win rate with the 95% intervals that
+    ``arena leaderboard`` computes for the same run (same seed and resamples), not σ."""
+    doc = {
+        "name": "ci",
+        "game": "price_bargaining",
+        "agents": [
+            {"name": "boulware", "kind": "price_bargaining.boulware"},
+            {"name": "conceder", "kind": "price_bargaining.conceder"},
+        ],
+        "matches": 4,
+        "master_seed": 8,
+        "ratings": {"bootstrap": 200},
+        "output_dir": str(tmp_path / "runs"),
+    }
+    config = tmp_path / "ci.yaml"
+    config.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300"}
+    run = subprocess.run(
+        [sys.executable, "-m", "app.cli", "run", str(config), "--quiet", "--no-broker",
+         "--no-metrics", "--run-id", "ci"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    board = subprocess.run(
+        [sys.executable, "-m", "app.cli", "leaderboard", str(tmp_path / "runs" / "ci"), "--json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert board.returncode == 0, board.stderr
+    rows = json.loads(board.stdout)["rows"]
+    lines = run.stdout.splitlines()
+    header = next(line for line in lines if "agent" in line and "μ" in line)
+    assert "μ [95% CI]" in header and "σ" not in header
+    for row in rows:
+        line = next(line for line in lines if f" {row['agent']} " in line)
+        assert f"{row['mu']:.2f} [{row['mu_low']:.2f}, {row['mu_high']:.2f}]" in line
+        assert f"{row['rank']} [{row['rank_low']}, {row['rank_high']}]" in line
