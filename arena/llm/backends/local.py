@@ -42,22 +42,9 @@ class LocalBackend(Backend):
         if self._loading is None:
             loop = asyncio.get_running_loop()
             _import_model_libraries()
-            self._loading = loop.run_in_executor(
-                None,
-                functools.partial(
-                    load_model,
-                    self.config.model_path,
-                    self.config.gguf_file,
-                    self.config.device,
-                    self.config.threads,
-                    self.config.dtype,
-                ),
-            )
+            self._loading = loop.run_in_executor(None, self._load_and_warm)
         model = await self._loading
         if self.model is None:
-            # one tiny call before any decision's: the first forward pass allocates and tunes,
-            # and that is the model's start-up, not a seat's move (recorded as ``warm_s``)
-            await asyncio.get_running_loop().run_in_executor(None, model.warm_up)
             self.model = model
             run = functools.partial(model.run_batch, rank=self.config.rank_choices, kv=self.kv)
             # on a CPU a decision is charged the model's CPU time, not the wall time others'
@@ -65,6 +52,14 @@ class LocalBackend(Backend):
             threads = model.torch.get_num_threads() if model.device == "cpu" else None
             meter = ComputeMeter(threads)
             self.batcher = Batcher(run, self.config.batch_window_s, self.config.max_batch, meter)
+        return model
+
+    def _load_and_warm(self) -> LocalModel:
+        """Load the model, then one tiny call before any decision's: the first forward pass
+        allocates and tunes, and that is the model's start-up, not a seat's move (``warm_s``)."""
+        c = self.config
+        model = load_model(c.model_path, c.gguf_file, c.device, c.threads, c.dtype)
+        model.warm_up()
         return model
 
     async def _attempt(self, request: ChatRequest) -> ChatResult:
