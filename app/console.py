@@ -46,7 +46,12 @@ def print_llm_summary(run_dir: Path, results: list[Any]) -> None:
     """Per-call latency, tokens and tokens/s of each LLM backend the run's matches used."""
     from app.llm_summary import run_summary
 
-    for line in run_summary(Path(run_dir), results):
+    lines = run_summary(Path(run_dir), results)
+    if lines:  # the in-process models' start-up, before the clock of any decision
+        from arena.llm.local_model import start_up_lines
+
+        lines = start_up_lines() + lines
+    for line in lines:
         console.print(line, highlight=False, markup=False)
 
 

@@ -87,7 +87,11 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--max-batch", type=int, default=8, help="transformers: batch size")
     p.add_argument("--max-seconds", type=float, help="stop by itself after this many seconds")
     p.set_defaults(func=cmd_serve)
+    _add_agents_commands(sub)
 
+
+def _add_agents_commands(sub: Any) -> None:
+    """``arena agents test``."""
     p = sub.add_parser("agents", help="LLM agent utilities")
     asub = p.add_subparsers(dest="agents_command", metavar="SUBCOMMAND")
     t = asub.add_parser(

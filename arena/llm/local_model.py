@@ -277,6 +277,18 @@ def _use_rows_linear(model: Any) -> int:
 
 
 _MODELS: dict[str, LocalModel] = {}
+
+
+def start_up_lines() -> list[str]:
+    """Per local model loaded in this process: its load and warm-up time, neither of which
+    any decision's time limit counts."""
+    return [
+        f"local model {m.name}: loaded in {m.load_s:.1f} s, warm-up {m.warm_s or 0.0:.1f} s, "
+        "before any decision (not counted in any decision's time)"
+        for m in _MODELS.values()
+    ]
+
+
 _LOAD_LOCK = threading.Lock()
 
 

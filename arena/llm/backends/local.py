@@ -79,8 +79,8 @@ class LocalBackend(Backend):
         except Exception as err:
             raise PreflightError(f"local model {self.model_name}: {err}") from None
         return (
-            f"local model {model.name}: loaded in {model.load_s:.1f}s, "
-            f"warm-up {model.warm_s:.1f}s (neither counted in any decision's time)"
+            f"local model {model.name}: loaded in {model.load_s:.1f} s, "
+            f"warm-up {model.warm_s or 0.0:.1f} s (neither counted in any decision's time)"
         )
 
     async def close(self) -> None:

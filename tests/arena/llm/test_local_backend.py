@@ -85,3 +85,19 @@ async def test_concurrent_requests_are_batched_by_the_backend(model):
     assert all(json.loads(r.text)["choice"] in ("a", "b") for r in out)
     assert max(backend.batcher.batch_sizes) >= 2
     await backend.close()
+
+
+async def test_preflight_loads_and_warms_the_model_before_any_decision(model: object) -> None:
+    """Load and warm-up happen at preflight and are reported as figures of their own; the
+    first decision's call is then charged only its own model time (``model_s``), which a
+    local batch always measures."""
+    from arena.llm.local_model import start_up_lines
+
+    backend = LocalBackend(BackendConfig(type="local"))
+    line = await backend.preflight()
+    assert backend.model is not None and backend.model.warm_s is not None
+    assert "loaded in" in line and "warm-up" in line and "neither counted" in line
+    assert any(backend.model.name in s and "warm-up" in s for s in start_up_lines())
+    out = await backend.complete(ChatRequest(msgs("Name a colour."), max_tokens=2))
+    assert out.model_s > 0
+    await backend.close()
