@@ -54,6 +54,7 @@ class DecisionClock:
         self._depth = 0  # open queued blocks (a gate inside a limiter wait, ...)
         self._computing = False  # a local model is computing this ask's call
         self.model_s = 0.0  # of computing_s, the local model's own time charged
+        self._late = False  # a charge of model time passed the limit
         self._move(self._since + limit_s)
 
     @property
@@ -102,6 +103,7 @@ class DecisionClock:
         self.computing_s += model_s
         self._since = now
         if self.computing_s > self.limit_s:
+            self._late = True
             self._move(None)  # the answer is late: this ask ends here, not at a later tick
             raise TimeoutError(self.reason())
         self._move(now + self.limit_s - self.computing_s)
@@ -121,7 +123,7 @@ class DecisionClock:
             )
         if self.in_queue:
             return f"queued for more than {self.queue_limit_s}s before the model started"
-        if self.model_s > 0:
+        if self._late:
             return f"the model's own time, {self.model_s:.1f}s, passed the limit of {self.limit_s}s"
         waited = f" (besides {self.queued_s:.1f}s queued)" if self.queued_s >= 0.05 else ""
         return f"no answer within {self.limit_s}s{waited}"
