@@ -62,7 +62,7 @@ def write_config(tmp_path: Path, url: str, model: str = "scripted") -> Path:
     return path
 
 
-def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
+def test_agents_test_reports_a_valid_answer_with_latency(tmp_path: Path) -> None:
     proc, url = start_server("--latency", "const:0.05")
     try:
         models = httpx.get(url + "/models", timeout=30).json()
@@ -91,7 +91,7 @@ def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
         proc.wait(timeout=60)
 
 
-def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
+def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path: Path) -> None:
     proc, url = start_server()
     try:
         out = subprocess.run(
@@ -115,7 +115,7 @@ def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
         proc.wait(timeout=60)
 
 
-def test_serve_stops_by_itself_after_max_seconds():
+def test_serve_stops_by_itself_after_max_seconds() -> None:
     port = free_port()
     proc = subprocess.run(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--max-seconds", "1"],
@@ -147,7 +147,7 @@ def choices(url: str, style: str, n: int = 16) -> list[str]:
     return out
 
 
-def test_serve_context_follows_the_style_line_and_context_null_ignores_it():
+def test_serve_context_follows_the_style_line_and_context_null_ignores_it() -> None:
     proc, url = start_server("--engine", "context", "--seed", "1")
     try:
         assert choices(url, "Prefer high.") == ["high"] * 16
