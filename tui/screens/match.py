@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from arena.events import Event
 from arena.narration import cut
-from tui.model import MatchModel
+from tui.match_model import MatchModel
 from tui.render import event_line, matches_text, phase_header, plain, speaker_style
 from tui.widgets import Transcript
 
