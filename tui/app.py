@@ -37,7 +37,7 @@ class ArenaApp(App[None]):
         truncated: bool = False,
         open_match_id: str | None = None,
         model: RunModel | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        redraw_gap_s: float = REDRAW_GAP_S,
     ) -> None:
         super().__init__()
         self.model = model or RunModel()
@@ -51,7 +51,7 @@ class ArenaApp(App[None]):
         self.job_error: str | None = None
         # sources call it when they changed the model (from any thread)
         self.run_changed = ChangeSignal(self.post_message)
-        self.clock = clock  # paces redraws; injectable for tests
+        self.redraw_gap_s = redraw_gap_s  # redraws are at least this far apart
         self._drawn_at = float("-inf")
         self._deferred: Timer | None = None
 
@@ -93,7 +93,7 @@ class ArenaApp(App[None]):
         self.run_changed.taken()  # a change from now on posts a new message
         if self._deferred is not None:
             return  # a redraw is already due: it draws the model as it is then
-        wait = self._drawn_at + REDRAW_GAP_S - self.clock()
+        wait = self._drawn_at + self.redraw_gap_s - time.monotonic()
         if wait > 0:
             self._deferred = self.set_timer(wait, self._redraw, name="redraw (one-shot)")
         else:
@@ -101,7 +101,7 @@ class ArenaApp(App[None]):
 
     def _redraw(self) -> None:
         self._deferred = None
-        self._drawn_at = self.clock()
+        self._drawn_at = time.monotonic()
         try:
             screen = self.screen
         except ScreenStackError:  # exiting: no screen left to draw
