@@ -40,7 +40,7 @@ def _dashboard_drawn(app: ArenaApp) -> bool:
 
 
 async def _loaded(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
-    # the source folds the run into the model, then the next refresh tick draws it
+    # the source folds the run into the model and tells the app, which redraws the dashboard
     await _until(pilot, lambda: app.model.done == 4 and bool(app.model.leaderboard))
     await _until(pilot, lambda: _dashboard_drawn(app))
 
