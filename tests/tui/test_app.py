@@ -228,6 +228,7 @@ async def test_replay_of_a_truncated_record_shows_a_notice(record: Path, tmp_pat
         await pilot.press("G")
         title = str(app.screen.query_one("#match-title", Static).content)
         assert "truncated record" in title and str(len(events)) in title
+        assert isinstance(app.screen, ReplayScreen)
         assert app.screen.match.status == "running"  # match_end was the cut line
 
 
