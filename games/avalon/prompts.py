@@ -16,6 +16,7 @@ from typing import Any
 from arena.llm.prompt import fill
 from arena.types import Observation
 from games.avalon.config import ROLE_TITLES
+from games.briefing import sections
 
 TEMPLATES: dict[str, str] = {
     "intro": "You are {name} (seat {seat}) playing The Resistance: Avalon with {n} players "
@@ -229,17 +230,15 @@ def briefing(
     strategy_hints: bool = False,
     names: list[str] | None = None,
 ) -> str:
-    """The system prompt of one seat, from its own observation and the public rule flags."""
-    t = {**TEMPLATES, **(templates or {})}
+    """An Avalon seat's system prompt: the players, its role and what it was shown, the roles
+    in play, the quests and the active rule flags, from its observation and the public flags."""
     r = _rules(obs, rules)
     st = obs.state
     names = names or list(st.get("names") or [])
     n = int(st.get("n_players") or r.n_players)
     values = _values(obs, r, names, n)
-    keys = ["intro", "role", "knowledge", "composition", "quests", "win", "rules", "format"]
-    if strategy_hints:
-        keys.append("hints")
-    role_key = f"role:{values['role']}"
-    if role_key in t:  # a per-role override replaces the generic role line
-        keys[keys.index("role")] = role_key
-    return "\n".join(fill(t[k], values) for k in keys if t.get(k))
+    order = ["intro", "role", "knowledge", "composition", "quests", "win", "rules", "format"]
+    role = str(values["role"])
+    return "\n".join(
+        sections(TEMPLATES, templates, order, values, role=role, strategy_hints=strategy_hints)
+    )

@@ -34,7 +34,14 @@ from games.negotiation.auction_clearing import sealed_award, tick_award, tick_te
 from games.negotiation.auction_rules import AuctionRules, AuctionScenario, sample_auction
 from games.negotiation.common import option_list
 from games.negotiation.measures_extra import auction_norm
-from games.negotiation.phases import PRIVATE_HINT, Phase, PhasedEngine, post_talk, talk_decision
+from games.negotiation.phases import (
+    PRIVATE_HINT,
+    Phase,
+    PhasedEngine,
+    YesNo,
+    post_talk,
+    talk_decision,
+)
 
 FORMAT_TEXT = {
     "sealed_second": "a sealed-bid second-price",
@@ -105,29 +112,25 @@ class Bid(Phase["AuctionEngine"]):
         return Action(seat=seat, choices=("no_bid",), fallback="no_bid")
 
 
-class Tick(Phase["AuctionEngine"]):
+class Tick(YesNo["AuctionEngine"]):
     """One clock tick: every active bidder stays or drops, simultaneously."""
+
+    kind, yes, no = "tick", "stay", "drop"
+
+    def answers(self, game: AuctionEngine) -> dict[int, bool]:
+        return game.choices
 
     def pending(self, game: AuctionEngine) -> list[int]:
         return [s for s in game.active if s not in game.choices]
 
-    def decision(self, game: AuctionEngine, seat: int) -> Decision:
-        return Decision(
-            kind="tick",
-            prompt=f"Tick {game.tick}: the price is {game.price}. stay (remain in at this price) "
-            "or drop (leave for good).",
-            options=list(option_list(("stay", "drop"))),
-            simultaneous=True,
+    def prompt(self, game: AuctionEngine) -> str:
+        return (
+            f"Tick {game.tick}: the price is {game.price}. stay (remain in at this price) "
+            "or drop (leave for good)."
         )
-
-    def apply(self, game: AuctionEngine, seat: int, action: Action) -> None:
-        game.choices[seat] = action.choice == "stay"
 
     def resolve(self, game: AuctionEngine) -> None:
         game.run_tick()
-
-    def noop(self, game: AuctionEngine, seat: int) -> Action:
-        return Action(seat=seat, choices=("drop",), fallback="drop")
 
 
 class AuctionEngine(PhasedEngine):
@@ -173,13 +176,7 @@ class AuctionEngine(PhasedEngine):
             value_range=list(r.value_range),
             names=list(n),
         )
-        for s in range(r.n_bidders):
-            self.emit(
-                "private_info",
-                f"(private to {n[s]}) {self.private_text(s)}",
-                visibility=Visibility.private(s),
-                seat=s,
-            )
+        self.tell_privately([self.private_text(s) for s in range(r.n_bidders)])
         self.emit(
             "scenario",
             visibility=Visibility.god(),

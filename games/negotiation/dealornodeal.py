@@ -81,13 +81,7 @@ class DealOrNoDealEngine(NegotiationEngine):
             protocol=r.protocol,
             names=list(n),
         )
-        for s in range(2):
-            self.emit(
-                "private_info",
-                f"(private to {n[s]}) {self.values_text(s)}",
-                visibility=Visibility.private(s),
-                seat=s,
-            )
+        self.tell_privately([self.values_text(s) for s in range(2)])
         self.emit(
             "scenario",
             visibility=Visibility.god(),

@@ -21,6 +21,7 @@ from typing import Any
 
 from arena.llm.prompt import fill
 from arena.types import Observation
+from games.briefing import sections
 
 TEMPLATES: dict[str, str] = {
     "scenario": "{scenario}",
@@ -204,19 +205,15 @@ def briefing(
     strategy_hints: bool = False,
     names: list[str] | None = None,
 ) -> str:
-    """The system prompt of one seat, from its own observation and the public rule flags."""
-    t = {**TEMPLATES, **(templates or {})}
-    rules = dict(rules or {})
-    values = _values(obs, rules, names)
-    role = str(values["role"])
+    """A persona-dialogue seat's system prompt: the scenario, its character card, goal and
+    secrets, the other characters as it knows them, and the turn and ending rules."""
+    values = _values(obs, dict(rules or {}), names)
     order = ["scenario", "public", "role", "card", "goal", "secrets", "known_secrets", "others"]
     order += ["propositions", "rules", "format"]
-    if strategy_hints:
-        order.append("hints")
-    if f"role:{role}" in t:  # a per-role override replaces the generic role line
-        order[order.index("role")] = f"role:{role}"
     # sections whose content this seat lacks are left out (e.g. no secrets, no propositions)
-    lines = [fill(t[k], values) for k in order if t.get(k) and values.get(k, True)]
+    order = [k for k in order if values.get(k, True)]
+    role = str(values["role"])
+    lines = sections(TEMPLATES, templates, order, values, role=role, strategy_hints=strategy_hints)
     return "\n".join(x for x in lines if x.strip())
 
 
