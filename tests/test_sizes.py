@@ -48,7 +48,6 @@ PENDING: dict[str, str] = {
     "arena/metrics/report.py:persona_report": NOT_YET,
     "arena/ratings/leaderboard.py:leaderboard": NOT_YET,
     "arena/ratings/population.py:population": NOT_YET,
-    "personas/loader.py:check_scenario": NOT_YET,
     "tournaments/export/card.py:card_text": NOT_YET,
 }
 
