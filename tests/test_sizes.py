@@ -46,8 +46,6 @@ PENDING: dict[str, str] = {
     "arena/metrics/privacy.py:aggregate": NOT_YET,
     "arena/metrics/report.py": NOT_YET,
     "arena/metrics/report.py:persona_report": NOT_YET,
-    "arena/ratings/leaderboard.py:leaderboard": NOT_YET,
-    "arena/ratings/population.py:population": NOT_YET,
     "tournaments/export/card.py:card_text": NOT_YET,
 }
 
