@@ -39,13 +39,6 @@ PENDING: dict[str, str] = {
     "arena/llm/kv_batch.py:prefill": NOT_YET,
     "arena/llm/local_model.py:LocalModel._generate": NOT_YET,
     "arena/llm/server.py:make_app": NOT_YET,
-    "arena/memory/state.py:apply_op": NOT_YET,
-    "arena/memory/update.py": NOT_YET,
-    "arena/memory/update.py:_Plan.add": NOT_YET,
-    "arena/metrics/number_words.py:_read_words": NOT_YET,
-    "arena/metrics/privacy.py:aggregate": NOT_YET,
-    "arena/metrics/report.py": NOT_YET,
-    "arena/metrics/report.py:persona_report": NOT_YET,
     "tournaments/export/card.py:card_text": NOT_YET,
 }
 
