@@ -127,7 +127,7 @@ GAMES: list[GameInfo] = [
         event_types=DEALORNODEAL_EVENTS,
         measures="games.negotiation.measures:agent_measures",
         measure_info="games.negotiation.measure_info:MEASURE_INFO",
-        people_labels="games.negotiation.dealornodeal:people_label",
+        people_labels="games.negotiation.split_texts:people_label",
         description="Deal or No Deal: split a pool of items; private per-item values.",
         variants={
             "default": {},

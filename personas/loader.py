@@ -18,11 +18,11 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from personas.scenario_refs import Loc, scenario_issues
 from personas.schema import Persona, Scenario, Secret
 
 LIBRARY_ROOT = Path(__file__).parent / "library"
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-Loc = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
@@ -225,111 +225,10 @@ def _check_fragments(src: Source, label: str, loc: Loc, s: Secret, ids: set[str]
 
 def check_scenario(lib: Library, sid: str) -> list[Problem]:
     """A scenario's references: personas, characters, secrets, propositions, items."""
-    sc = lib.scenarios[sid]
     src = lib.sources[("scenario", sid)]
     label = f"scenario {sid}: "
-    out: list[Problem] = []
-
-    def bad(loc: Loc, msg: str) -> None:
-        out.append(_problem(src, label, loc, msg))
-
-    cast: dict[str, Persona] = {}
-    for i, pid in enumerate(sc.characters):
-        if pid not in lib.personas:
-            bad(("characters", i), f"unknown persona {pid!r}")
-        else:
-            cast[pid] = lib.personas[pid]
-    if len(cast) < len(sc.characters):
-        return out  # the rest would only repeat the missing persona
-    names = [p.name for p in cast.values()]
-    if len(set(names)) != len(names):
-        bad(("characters",), f"two characters share a name: {names}")
-    refs = set(cast) | set(names)
-
-    def who(key: str) -> str | None:
-        for pid, p in cast.items():
-            if key in (pid, p.name):
-                return pid
-        return None
-
-    seen_pairs: set[frozenset[str]] = set()
-    for i, r in enumerate(sc.relationships):
-        a, b = (who(x) for x in r.pair)
-        for j, x in enumerate(r.pair):
-            if who(x) is None:
-                bad(("relationships", i, "pair", j), f"{x!r} is not a character of this scenario")
-        if a and b:
-            if a == b:
-                bad(("relationships", i, "pair"), "a relationship needs two different characters")
-            pair_key = frozenset((a, b))
-            if pair_key in seen_pairs:
-                bad(("relationships", i, "pair"), "this pair already has a relationship")
-            seen_pairs.add(pair_key)
-    for key in sc.goals:
-        if who(key) is None:
-            bad(("goals", key), f"{key!r} is not a character of this scenario")
-    secret_ids: dict[str, str] = {}
-    for pid, p in cast.items():
-        for s in p.secrets:
-            secret_ids[s.id] = pid
-    for key, secrets in sc.extra_secrets.items():
-        owner = who(key)
-        if owner is None:
-            bad(("extra_secrets", key), f"{key!r} is not a character of this scenario")
-            continue
-        for i, s in enumerate(secrets):
-            if s.id in secret_ids:
-                bad(("extra_secrets", key, i, "id"), f"duplicate secret id {s.id!r}")
-            secret_ids[s.id] = owner
-            for j, a in enumerate(s.audience):
-                if a not in refs:
-                    bad(("extra_secrets", key, i, "audience", j), f"unknown character {a!r}")
-                elif who(a) == owner:
-                    bad(("extra_secrets", key, i, "audience", j), "the owner is implied")
-    for key, secrets in sc.extra_secrets.items():
-        for i, s in enumerate(secrets):
-            for k, f in enumerate(s.fragments):
-                if f not in secret_ids:
-                    bad(("extra_secrets", key, i, "fragments", k), f"unknown secret id {f!r}")
-    props = {p.id for p in sc.propositions}
-    items = {x.id for x in sc.required_shareable}
-    for i, item in enumerate(sc.required_shareable):
-        for f in ("owner", "to"):
-            if who(getattr(item, f)) is None:
-                bad(("required_shareable", i, f), f"{getattr(item, f)!r} is not a character")
-    for key, goal in sc.goals.items():
-        loc0: Loc = ("goals", key, "predicate") if goal.predicate else ("goals", key, "predicates")
-        for n, pr in enumerate(goal.all_predicates()):
-            loc = loc0 if goal.predicate else (*loc0, n)
-            ref = pr.learned or pr.kept
-            if ref is not None and ref not in secret_ids:
-                bad((*loc, pr.name), f"unknown secret id {ref!r}")
-            if pr.agreed is not None:
-                if pr.agreed.id not in props:
-                    bad((*loc, "agreed", "id"), f"unknown proposition {pr.agreed.id!r}")
-                for j, c in enumerate(pr.agreed.by):
-                    if who(c) is None:
-                        bad((*loc, "agreed", "by", j), f"{c!r} is not a character")
-            if pr.disclosed is not None:
-                if pr.disclosed.item not in items:
-                    bad(
-                        (*loc, "disclosed", "item"), f"unknown shareable item {pr.disclosed.item!r}"
-                    )
-                if who(pr.disclosed.to) is None:
-                    bad((*loc, "disclosed", "to"), f"{pr.disclosed.to!r} is not a character")
-    for i, probe in enumerate(sc.probes):
-        for j, t in enumerate(probe.targets):
-            if who(t) is None:
-                bad(("probes", i, "targets", j), f"{t!r} is not a character")
-    if sc.interrogation is not None:
-        if who(sc.interrogation.subject) is None:
-            bad(("interrogation", "subject"), f"{sc.interrogation.subject!r} is not a character")
-        if sc.interrogation.interrogator_name in names:
-            bad(
-                ("interrogation", "interrogator_name"),
-                "the interrogator name is a character's name",
-            )
-    return out
+    issues = scenario_issues(lib.scenarios[sid], lib.personas)
+    return [_problem(src, label, loc, msg) for loc, msg in issues]
 
 
 def check_library(lib: Library, only: set[str] | None = None) -> list[Problem]:

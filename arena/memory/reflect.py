@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arena import untrusted
 from arena.memory.inject import quote
@@ -85,6 +85,22 @@ class Proposal(BaseModel):
 
 def proposal_schema() -> dict[str, Any]:
     return Proposal.model_json_schema()
+
+
+def parse_proposal(raw: str) -> tuple[Proposal | None, str]:
+    """The reflector's answer as a Proposal, or None and what is wrong with it."""
+    from arena.llm.parse import extract_json
+
+    data = extract_json(raw)
+    if data is None:
+        return None, "no JSON object in the answer"
+    try:
+        return Proposal.model_validate(data), ""
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()[:5]
+        )
+        return None, f"does not match the schema: {problems}"[:500]
 
 
 # -- the reflection prompt ----------------------------------------------------------------

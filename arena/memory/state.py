@@ -7,7 +7,7 @@ version is materialised by replaying a prefix (``BankSnapshot`` is that result, 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from arena.memory.model import (
@@ -102,118 +102,156 @@ def _need(state: dict[str, Insight], payload: dict[str, Any], key: str = "id") -
 
 def apply_op(state: dict[str, Insight], op: Op) -> None:
     """Apply one op to ``state`` in place; raises BankError when the op is not applicable."""
-    p = op.payload
-    v = op.version
-    if op.op == "add":
-        if p["id"] in state:
-            raise BankError(f"insight id {p['id']!r} exists")
-        state[p["id"]] = Insight(
-            id=p["id"],
-            namespace=op.namespace,
-            text=p["text"],
-            text_hash=p["text_hash"],
-            created=v,
-            updated=v,
-            provenance=_evidence(p),
-            created_by=p.get("created_by", ""),
-        )
-    elif op.op == "edit":
-        ins = _need(state, p)
-        if ins.status != "active":
-            raise BankError(f"insight {ins.id} is {ins.status}: only active insights are edited")
-        state[ins.id] = ins.model_copy(
-            update={
-                "text": p["text"],
-                "text_hash": p["text_hash"],
-                "version": ins.version + 1,
-                "parent": ins.updated,
-                "updated": v,
-                "provenance": [*ins.provenance, *_evidence(p)],
-            }
-        )
-    elif op.op == "retire":
-        ins = _need(state, p)
-        if ins.status != "active":
-            raise BankError(f"insight {ins.id} is already {ins.status}")
-        if not p.get("reason"):
-            raise BankError("retiring needs a reason")
-        state[ins.id] = ins.model_copy(
-            update={"status": "retired", "reason": p["reason"], "updated": v}
-        )
-    elif op.op == "restore":
-        ins = _need(state, p)
-        if ins.status == "active":
-            raise BankError(f"insight {ins.id} is active: nothing to restore")
-        state[ins.id] = ins.model_copy(
-            update={
-                "status": "active",
-                "reason": p.get("reason"),
-                "merged_into": None,
-                "updated": v,
-            }
-        )
-    elif op.op == "merge":
-        into = _need(state, p, "into")
-        if into.status != "active":
-            raise BankError(f"merge target {into.id} is {into.status}")
-        support, evidence = into.support, list(into.provenance)
-        for iid in p.get("ids") or []:
-            src = _need(state, {"id": iid})
-            if src.id == into.id or src.status != "active":
-                raise BankError(f"cannot merge {iid} ({src.status}) into {into.id}")
-            state[src.id] = src.model_copy(
-                update={
-                    "status": "merged",
-                    "merged_into": into.id,
-                    "updated": v,
-                    "reason": p.get("reason") or "merged",
-                }
-            )
-            support += src.support
-            evidence += src.provenance
-        if p.get("new_id"):  # a proposed near-duplicate, kept as a merged record
-            if p["new_id"] in state:
-                raise BankError(f"insight id {p['new_id']!r} exists")
-            state[p["new_id"]] = Insight(
-                id=p["new_id"],
-                namespace=op.namespace,
-                text=p["text"],
-                text_hash=p["text_hash"],
-                created=v,
-                updated=v,
-                status="merged",
-                merged_into=into.id,
-                reason=p.get("reason") or "near-duplicate",
-                provenance=_evidence(p),
-                created_by=p.get("created_by", ""),
-            )
-            support += 1
-            evidence += _evidence(p)
-        state[into.id] = into.model_copy(
-            update={"support": support, "provenance": evidence, "updated": v}
-        )
-    elif op.op == "support":
-        ins = _need(state, p)
-        state[ins.id] = ins.model_copy(
-            update={
-                "support": ins.support + 1,
-                "updated": v,
-                "provenance": [*ins.provenance, *_evidence(p)],
-            }
-        )
-    elif op.op == "effect":
-        ins = _need(state, p)
-        # A group's effect (the insight ablated together with others) is the insight's effect
-        # only until it is measured alone: it never replaces an effect already measured.
-        in_group = len(p.get("group") or [ins.id]) > 1
-        if not (in_group and ins.effect is not None):
-            state[ins.id] = ins.model_copy(
-                update={"effect": Effect.model_validate(p["effect"]), "updated": v}
-            )
-    elif op.op in ("reject", "fold"):
-        pass  # the tabu log / a learning run's progress marker: chained, changes no insight
-    else:  # pragma: no cover - OpKind is closed
+    apply = _APPLY.get(op.op)
+    if apply is None:  # pragma: no cover - OpKind is closed
         raise BankError(f"unknown op {op.op!r}")
+    apply(state, op)
+
+
+def _add(state: dict[str, Insight], op: Op) -> None:
+    p = op.payload
+    if p["id"] in state:
+        raise BankError(f"insight id {p['id']!r} exists")
+    state[p["id"]] = _new_insight(op, p["id"])
+
+
+def _new_insight(op: Op, iid: str, **extra: Any) -> Insight:
+    """The insight an op's text creates (``extra``: a merged record's status and links)."""
+    p, v = op.payload, op.version
+    return Insight(
+        id=iid,
+        namespace=op.namespace,
+        text=p["text"],
+        text_hash=p["text_hash"],
+        created=v,
+        updated=v,
+        provenance=_evidence(p),
+        created_by=p.get("created_by", ""),
+        **extra,
+    )
+
+
+def _edit(state: dict[str, Insight], op: Op) -> None:
+    p = op.payload
+    ins = _need(state, p)
+    if ins.status != "active":
+        raise BankError(f"insight {ins.id} is {ins.status}: only active insights are edited")
+    state[ins.id] = ins.model_copy(
+        update={
+            "text": p["text"],
+            "text_hash": p["text_hash"],
+            "version": ins.version + 1,
+            "parent": ins.updated,
+            "updated": op.version,
+            "provenance": [*ins.provenance, *_evidence(p)],
+        }
+    )
+
+
+def _retire(state: dict[str, Insight], op: Op) -> None:
+    p = op.payload
+    ins = _need(state, p)
+    if ins.status != "active":
+        raise BankError(f"insight {ins.id} is already {ins.status}")
+    if not p.get("reason"):
+        raise BankError("retiring needs a reason")
+    state[ins.id] = ins.model_copy(
+        update={"status": "retired", "reason": p["reason"], "updated": op.version}
+    )
+
+
+def _restore(state: dict[str, Insight], op: Op) -> None:
+    p = op.payload
+    ins = _need(state, p)
+    if ins.status == "active":
+        raise BankError(f"insight {ins.id} is active: nothing to restore")
+    state[ins.id] = ins.model_copy(
+        update={
+            "status": "active",
+            "reason": p.get("reason"),
+            "merged_into": None,
+            "updated": op.version,
+        }
+    )
+
+
+def _merge(state: dict[str, Insight], op: Op) -> None:
+    p, v = op.payload, op.version
+    into = _need(state, p, "into")
+    if into.status != "active":
+        raise BankError(f"merge target {into.id} is {into.status}")
+    support, evidence = into.support, list(into.provenance)
+    for iid in p.get("ids") or []:
+        src = _need(state, {"id": iid})
+        if src.id == into.id or src.status != "active":
+            raise BankError(f"cannot merge {iid} ({src.status}) into {into.id}")
+        state[src.id] = src.model_copy(
+            update={
+                "status": "merged",
+                "merged_into": into.id,
+                "updated": v,
+                "reason": p.get("reason") or "merged",
+            }
+        )
+        support += src.support
+        evidence += src.provenance
+    if p.get("new_id"):  # a proposed near-duplicate, kept as a merged record
+        if p["new_id"] in state:
+            raise BankError(f"insight id {p['new_id']!r} exists")
+        state[p["new_id"]] = _new_insight(
+            op,
+            p["new_id"],
+            status="merged",
+            merged_into=into.id,
+            reason=p.get("reason") or "near-duplicate",
+        )
+        support += 1
+        evidence += _evidence(p)
+    state[into.id] = into.model_copy(
+        update={"support": support, "provenance": evidence, "updated": v}
+    )
+
+
+def _support(state: dict[str, Insight], op: Op) -> None:
+    p = op.payload
+    ins = _need(state, p)
+    state[ins.id] = ins.model_copy(
+        update={
+            "support": ins.support + 1,
+            "updated": op.version,
+            "provenance": [*ins.provenance, *_evidence(p)],
+        }
+    )
+
+
+def _effect(state: dict[str, Insight], op: Op) -> None:
+    p = op.payload
+    ins = _need(state, p)
+    # A group's effect (the insight ablated together with others) is the insight's effect
+    # only until it is measured alone: it never replaces an effect already measured.
+    in_group = len(p.get("group") or [ins.id]) > 1
+    if not (in_group and ins.effect is not None):
+        state[ins.id] = ins.model_copy(
+            update={"effect": Effect.model_validate(p["effect"]), "updated": op.version}
+        )
+
+
+def _no_change(state: dict[str, Insight], op: Op) -> None:
+    """The tabu log / a learning run's progress marker: chained, changes no insight."""
+
+
+# Op kind -> how it changes the state (every OpKind has an entry).
+_APPLY: dict[str, Callable[[dict[str, Insight], Op], None]] = {
+    "add": _add,
+    "edit": _edit,
+    "retire": _retire,
+    "restore": _restore,
+    "merge": _merge,
+    "support": _support,
+    "effect": _effect,
+    "reject": _no_change,
+    "fold": _no_change,
+}
 
 
 def replay(ops: Iterable[Op]) -> BankSnapshot:

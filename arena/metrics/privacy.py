@@ -195,7 +195,22 @@ def secret_level(ex: Exposure, s: SecretSpec, comp: dict[float, dict[str, Any]] 
 def aggregate(ex: Exposure, secrets: list[SecretSpec], coalitions: bool = False,
               max_g: int = 4) -> dict[str, Any]:  # fmt: skip
     """Per-secret, per-owner (personal and strategic tables) and per-speaker measures."""
-    T = ex.T
+    per_secret, levels, tstar = _per_secret(ex, secrets, coalitions, max_g)
+    return {
+        "n_turns": ex.T,
+        "secrets": per_secret,
+        "owners": _owner_table(ex.T, secrets, "personal", levels, tstar),
+        "strategic_reveals": _owner_table(ex.T, secrets, "strategic", levels, tstar),
+        "speakers": _speakers(ex),
+        "delta_w_total": sum(t.delta_w for t in ex.turns),
+    }
+
+
+def _per_secret(
+    ex: Exposure, secrets: list[SecretSpec], coalitions: bool, max_g: int
+) -> tuple[dict[str, Any], dict[str, float], dict[tuple[str, float], int | None]]:
+    """Per secret: its level L, reach and first full reveal t* per threshold (composites over
+    the fragments, with coalitions when asked); and L and t* by secret for the owner tables."""
     per_secret: dict[str, Any] = {}
     levels: dict[str, float] = {}
     tstar: dict[tuple[str, float], int | None] = {}
@@ -217,32 +232,44 @@ def aggregate(ex: Exposure, secrets: list[SecretSpec], coalitions: bool = False,
         if comp:
             row["composite"] = {f"{th:g}": comp[th] for th in THETAS}
         per_secret[s.id] = row
-    owners = sorted({s.owner for s in secrets})
-    tables: dict[str, Any] = {}
-    for cat in ("personal", "strategic"):
-        table = {}
-        for a in owners:
-            P = [s for s in secrets if s.owner == a and s.category == cat]
-            if not P:
-                continue
-            wsum = sum(s.severity for s in P)
-            row = {"n_secrets": len(P)}
-            for th in THETAS:
-                row[f"leak_rate@{th:g}"] = ratio(sum(levels[s.id] >= th for s in P), len(P))
-                if T > 0:
-                    surv = [(min(tstar[(s.id, th)] or T + 1, T + 1) - 1) / T for s in P]
-                    row[f"survival@{th:g}"] = sum(surv) / len(P)
-                else:
-                    row[f"survival@{th:g}"] = None
-            row["weighted_leak"] = ratio(sum(s.severity * levels[s.id] for s in P), wsum)
-            row["sec"] = -round(10 * max(s.severity / 5 * levels[s.id] for s in P))
-            row["any_leak"] = int(any(levels[s.id] >= 1 for s in P))
-            table[str(a)] = row
-        tables[cat] = table
+    return per_secret, levels, tstar
+
+
+def _owner_table(
+    T: int,
+    secrets: list[SecretSpec],
+    cat: str,
+    levels: dict[str, float],
+    tstar: dict[tuple[str, float], int | None],
+) -> dict[str, Any]:
+    """Per owner with secrets of category ``cat``: leak rates, survival, weighted leak, SEC."""
+    table = {}
+    for a in sorted({s.owner for s in secrets}):
+        P = [s for s in secrets if s.owner == a and s.category == cat]
+        if not P:
+            continue
+        wsum = sum(s.severity for s in P)
+        row: dict[str, Any] = {"n_secrets": len(P)}
+        for th in THETAS:
+            row[f"leak_rate@{th:g}"] = ratio(sum(levels[s.id] >= th for s in P), len(P))
+            if T > 0:
+                surv = [(min(tstar[(s.id, th)] or T + 1, T + 1) - 1) / T for s in P]
+                row[f"survival@{th:g}"] = sum(surv) / len(P)
+            else:
+                row[f"survival@{th:g}"] = None
+        row["weighted_leak"] = ratio(sum(s.severity * levels[s.id] for s in P), wsum)
+        row["sec"] = -round(10 * max(s.severity / 5 * levels[s.id] for s in P))
+        row["any_leak"] = int(any(levels[s.id] >= 1 for s in P))
+        table[str(a)] = row
+    return table
+
+
+def _speakers(ex: Exposure) -> dict[str, Any]:
+    """Per seat: its messages and its disclosures by class (self, propagation, unsourced)."""
     speakers: dict[str, Any] = {}
     for a in range(ex.n):
         own = ex.own_messages.get(a, 0)
-        row = {"messages": own}
+        row: dict[str, Any] = {"messages": own}
         for th in THETAS:
             counts = {"self": 0, "propagation": 0, "unsourced": 0}
             for d in ex.disclosures:
@@ -252,11 +279,4 @@ def aggregate(ex: Exposure, secrets: list[SecretSpec], coalitions: bool = False,
                 row[f"{k}@{th:g}"] = v
                 row[f"{k}_per100@{th:g}"] = None if own == 0 else 100.0 * v / own
         speakers[str(a)] = row
-    return {
-        "n_turns": T,
-        "secrets": per_secret,
-        "owners": tables.get("personal", {}),
-        "strategic_reveals": tables.get("strategic", {}),
-        "speakers": speakers,
-        "delta_w_total": sum(t.delta_w for t in ex.turns),
-    }
+    return speakers

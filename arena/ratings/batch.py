@@ -291,3 +291,19 @@ def ranked(
         lo, hi = intervals[i]
         out.append((rank, (min(lo, rank), max(hi, rank)), st.percentile_interval(samples[:, i])))
     return out
+
+
+def role_ratings(
+    results: list[MatchResult], keyfn: KeyFn, freeze: list[str], rng: np.random.Generator, b: int
+) -> dict[str, dict[str, tuple[float, tuple[float, float] | None]]]:
+    """Per entry, per role: the μ of a fit keyed ``entry@role`` by ``keyfn`` and its bootstrap
+    interval (the hidden side players left out)."""
+    fitted = fit(results, keyfn, freeze=freeze, rng=rng, resamples=b)
+    keys = [k for k in fitted.mu if not k.startswith(SIDE)]
+    samples = samples_of(fitted, keys)
+    out: dict[str, dict[str, tuple[float, tuple[float, float] | None]]] = defaultdict(dict)
+    for i, k in enumerate(keys):
+        agent, _, role = k.rpartition("@")
+        ci = st.percentile_interval(samples[:, i]) if samples is not None else None
+        out[agent][role] = (fitted.mu[k], ci)
+    return out

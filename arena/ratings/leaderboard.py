@@ -42,12 +42,8 @@ from arena.ratings.batch import seats_by_team, team_ranks
 from arena.ratings.coverage import results_coverage
 from arena.ratings.health import entry_health, health_doc
 from arena.ratings.population import population
+from arena.ratings.tallies import Tally, head_to_head_cells, side_balanced, tallies
 from arena.ratings.tallies import fold_order as fold_order  # re-exported (arena.ratings.fold)
-from arena.ratings.tallies import (
-    head_to_head_cells,
-    side_balanced,
-    tallies,
-)
 from arena.results import MatchResult, SeatResult
 
 By = Literal["agent", "role", "faction", "game"]
@@ -238,21 +234,6 @@ def trueskill_rows(
     return rows
 
 
-def _role_ratings(
-    results: list[MatchResult], freeze: list[str], rng: np.random.Generator, b: int
-) -> dict[str, dict[str, tuple[float, tuple[float, float] | None]]]:
-    """Per entry, per role: the batch μ keyed ``entry@role`` and its bootstrap interval."""
-    fitted = rating_batch.fit(results, KEYS["role"], freeze=freeze, rng=rng, resamples=b)
-    keys = [k for k in fitted.mu if not k.startswith(SIDE)]
-    samples = rating_batch.samples_of(fitted, keys)
-    out: dict[str, dict[str, tuple[float, tuple[float, float] | None]]] = defaultdict(dict)
-    for i, k in enumerate(keys):
-        agent, _, role = k.rpartition("@")
-        ci = st.percentile_interval(samples[:, i]) if samples is not None else None
-        out[agent][role] = (fitted.mu[k], ci)
-    return out
-
-
 def leaderboard(
     results: list[MatchResult],
     by: By = "agent",
@@ -274,7 +255,9 @@ def leaderboard(
     )
     counts = tallies(results, keyfn)
     roles = (
-        _role_ratings(results, frozen, np.random.default_rng([seed, 3]), bootstrap)
+        rating_batch.role_ratings(
+            results, KEYS["role"], frozen, np.random.default_rng([seed, 3]), bootstrap
+        )
         if detail and by == "agent"
         else {}
     )
@@ -301,28 +284,42 @@ def leaderboard(
             if role_ci is not None:
                 row.roles_ci[role] = [round(role_ci[0], 3), round(role_ci[1], 3)]
         if detail and games:
-            ci: tuple[float, float] | None
-            if t.draws == 0 and not t.multi:
-                ci = st.wilson(t.wins, games)
-                row.wr_ci = "wilson"
-            else:  # None from a single match: a bootstrap of one cluster says nothing
-                ci = st.ratio_ci(t.num, t.den, rng, bootstrap)
-                row.wr_ci = "bootstrap" if ci is not None else None
-            if ci is not None:
-                row.wr_low, row.wr_high = round(ci[0], 4), round(ci[1], 4)
-            balanced = side_balanced(t, side_rng, bootstrap)
-            if balanced is not None:
-                row.side_balanced_wr = round(balanced[0], 4)
-                if balanced[1] is not None:
-                    row.side_balanced_low = round(balanced[1][0], 4)
-                    row.side_balanced_high = round(balanced[1][1], 4)
+            _win_rate_intervals(row, t, rng, side_rng, bootstrap)
         rows.append(row)
     # The sort key: the fit's μ at full precision (the rounded copy could tie two entries).
     rows.sort(key=lambda row: (-fitted.mu.get(row.agent, rating_batch.MU0), row.agent))
-    frozen_set = set(frozen)
-    rated = [row for row in rows if row.agent not in frozen_set]
-    for row in rows:  # a frozen key is a fixed anchor: its μ is set, not estimated
-        row.anchor = row.agent in frozen_set
+    _rank(rows, fitted, set(frozen))
+    return rows
+
+
+def _win_rate_intervals(
+    row: LeaderboardRow, t: Tally, rng: np.random.Generator, side_rng: np.random.Generator, b: int
+) -> None:
+    """The win rate's interval (Wilson for plain win/loss records, else a cluster bootstrap)
+    and the side-balanced win rate with its interval, onto ``row``."""
+    ci: tuple[float, float] | None
+    if t.draws == 0 and not t.multi:
+        ci = st.wilson(t.wins, row.games)
+        row.wr_ci = "wilson"
+    else:  # None from a single match: a bootstrap of one cluster says nothing
+        ci = st.ratio_ci(t.num, t.den, rng, b)
+        row.wr_ci = "bootstrap" if ci is not None else None
+    if ci is not None:
+        row.wr_low, row.wr_high = round(ci[0], 4), round(ci[1], 4)
+    balanced = side_balanced(t, side_rng, b)
+    if balanced is not None:
+        row.side_balanced_wr = round(balanced[0], 4)
+        if balanced[1] is not None:
+            row.side_balanced_low = round(balanced[1][0], 4)
+            row.side_balanced_high = round(balanced[1][1], 4)
+
+
+def _rank(rows: list[LeaderboardRow], fitted: rating_batch.Fit, frozen: set[str]) -> None:
+    """Ranks and μ intervals of the rated rows (a frozen key is a fixed anchor: its μ is set,
+    not estimated, so it gets no rank)."""
+    rated = [row for row in rows if row.agent not in frozen]
+    for row in rows:
+        row.anchor = row.agent in frozen
     ranked = rating_batch.ranked(fitted, [row.agent for row in rated])
     for row, (rank, rank_ci, mu_ci) in zip(rated, ranked, strict=True):
         row.rank = rank
@@ -330,7 +327,6 @@ def leaderboard(
             row.rank_low, row.rank_high = rank_ci
         if mu_ci is not None:
             row.mu_low, row.mu_high = round(mu_ci[0], 3), round(mu_ci[1], 3)
-    return rows
 
 
 def report(

@@ -35,6 +35,18 @@ def population(
     entries = sorted({e for pair in cells for e in pair})
     if len(entries) < 2:
         return {"entries": entries, "table": {}, "scores": {}}
+    point, boot, table = _cross_table(cells, entries, rng, b)
+    return {"entries": entries, "table": table, "scores": _scores(entries, point, boot)}
+
+
+def _cross_table(
+    cells: dict[tuple[str, str], list[tuple[float, float]]],
+    entries: list[str],
+    rng: np.random.Generator,
+    b: int,
+) -> tuple[np.ndarray, np.ndarray, dict[str, dict[str, dict[str, float | int]]]]:
+    """R(x, y) per ordered pair: the point matrix, its ``b`` bootstrap copies (every cell's
+    games resampled independently) and the table with a 95% interval per cell."""
     idx = {e: i for i, e in enumerate(entries)}
     m = len(entries)
     point = np.full((m, m), np.nan)
@@ -55,8 +67,20 @@ def population(
                 "high": round(float(hi), 4),
                 "games": n,
             }
+    return point, boot, table
+
+
+def _scores(
+    entries: list[str], point: np.ndarray, boot: np.ndarray
+) -> dict[str, dict[str, object]]:
+    """Per entry with an opponent: PR, WPE with its exploiter, and PR - WPE, with intervals."""
+
+    def ci(v: np.ndarray) -> list[float]:
+        return [round(q, 4) for q in _interval(v)]
+
+    m = len(entries)
     scores: dict[str, dict[str, object]] = {}
-    for e, i in idx.items():
+    for i, e in enumerate(entries):
         others = [j for j in range(m) if j != i and not np.isnan(point[i, j])]
         if not others:
             continue
@@ -66,10 +90,6 @@ def population(
         wpe = col[k]
         pr_b = boot[:, i, others].mean(axis=1)
         wpe_b = boot[:, others, i].max(axis=1)
-
-        def ci(v: np.ndarray) -> list[float]:
-            return [round(q, 4) for q in _interval(v)]
-
         scores[e] = {
             "pr": round(float(pr), 4),
             "pr_ci": ci(pr_b),
@@ -80,4 +100,4 @@ def population(
             "aggregate_ci": ci(pr_b - wpe_b),
             "opponents": len(others),
         }
-    return {"entries": entries, "table": table, "scores": scores}
+    return scores

@@ -53,18 +53,13 @@ def deduction(report: dict[int, float], sides: dict[int, str], exclude: set[int]
     return {"da": da, "da_nt": nt, "bce": bce}
 
 
-def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
-    """Every §9 measure of one finished match, per seat and for the match."""
-    ev = list(events)
-    setup = next(e for e in ev if e.type == "setup").payload
-    n = int(setup["n_players"])
-    roles = {int(s): r for s, r in next(e for e in ev if e.type == "deal").payload["roles"].items()}
-    sides = {s: side_of(r) for s, r in roles.items()}
-    over = [e for e in ev if e.type == "game_over"]
-    label = over[-1].payload["label"] if over else "aborted"
-    winner = over[-1].payload["winner"] if over else None
-    told: dict[int, set[int]] = defaultdict(set)  # seat -> players whose side it was told
-    examined: dict[int, set[int]] = defaultdict(set)  # target -> Lady holders who examined it
+Votes = list[tuple[list[int], dict[int, str], bool]]  # (team, ballots, approved) per vote
+
+
+def _told(ev: list[GameEvent]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+    """seat -> players whose side it was told, and target -> Lady holders who examined it."""
+    told: dict[int, set[int]] = defaultdict(set)
+    examined: dict[int, set[int]] = defaultdict(set)
     for e in ev:
         vis_seats = e.visibility.seats
         if e.type == "sees_evil":
@@ -74,8 +69,12 @@ def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
         elif e.type == "lady_result":
             told[vis_seats[0]].add(e.payload["target"])
             examined[e.payload["target"]].add(vis_seats[0])
-    # proposals, ballots and quests
-    votes: list[tuple[list[int], dict[int, str], bool]] = []  # (team, ballots, approved)
+    return told, examined
+
+
+def _votes(ev: list[GameEvent]) -> tuple[Votes, dict[int, list[bool]]]:
+    """Every team vote, and per leader whether each of its (not auto-approved) proposals passed."""
+    votes: Votes = []
     led: dict[int, list[bool]] = defaultdict(list)
     pending_team: list[int] = []
     leader = -1
@@ -96,6 +95,13 @@ def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
             votes.append((pending_team, ballots, bool(p["approved"])))
             if p["approved"]:
                 led[leader][-1] = True
+    return votes, led
+
+
+def _end_beliefs(
+    ev: list[GameEvent],
+) -> tuple[dict[int, dict[int, float]], dict[int, dict[int, float]]]:
+    """reporter -> its final P(good) and P(Merlin) per player."""
     beliefs = {}
     merlin_beliefs = {}
     for e in ev:
@@ -103,51 +109,90 @@ def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
             r = e.payload["reporter"]
             beliefs[r] = {int(j): float(b) for j, b in e.payload["p_good"].items()}
             merlin_beliefs[r] = {int(j): float(b) for j, b in e.payload["p_merlin"].items()}
-    assassination = next((e.payload for e in ev if e.type == "assassination"), None)
+    return beliefs, merlin_beliefs
+
+
+def _vote_measures(i: int, n: int, sides: dict[int, str], votes: Votes) -> dict[str, Any]:
+    """§9.4 influence, pivotal votes and team purity of seat ``i``."""
+    mine = [(team, b[i], ok) for team, b, ok in votes if i in b]
+    m: dict[str, Any] = {}
+    m["inf"] = _ratio(sum((v == "approve") == ok for _, v, ok in mine), len(mine))
+    piv = 0
+    for _, b, _ in votes:
+        if i in b:
+            ayes = sum(v == "approve" for v in b.values())
+            piv += (b[i] == "approve" and ayes == n // 2 + 1) or (
+                b[i] == "reject" and ayes == n // 2
+            )
+    m["pivotal"] = _ratio(piv, len(mine))
+    apr = [any(sides[s] == "evil" for s in t) for t, v, _ in mine if v == "approve"]
+    rej = [any(sides[s] == "evil" for s in t) for t, v, _ in mine if v == "reject"]
+    m["purity_approve"] = _ratio(sum(not x for x in apr), len(apr)) if sides[i] == "good" else None
+    m["purity_reject"] = _ratio(sum(rej), len(rej)) if sides[i] == "good" else None
+    return m
+
+
+def _seat_measures(
+    i: int,
+    roles: dict[int, str],
+    sides: dict[int, str],
+    winner: str | None,
+    beliefs: dict[int, dict[int, float]],
+    told: dict[int, set[int]],
+    examined: dict[int, set[int]],
+) -> dict[str, Any]:
+    """Role, outcome, deduction (§9.2) and deception (§9.3) of seat ``i``."""
+    n = len(roles)
+    m: dict[str, Any] = {"role": roles[i], "side": sides[i],
+                         "won": None if winner is None else sides[i] == winner}  # fmt: skip
+    rep = beliefs.get(i)
+    m["belief_missing"] = not rep
+    m.update(deduction(rep, sides, told[i]) if rep else {"da": None, "da_nt": None, "bce": None})
+    obs = [o for o in range(n) if o != i and sides[o] == "good" and roles[o] != "merlin"
+           and o not in examined[i]]  # fmt: skip
+    dec = [beliefs[o][i] for o in obs if o in beliefs and i in beliefs[o]]
+    dec_all = [beliefs[o][i] for o in range(n) if o != i and sides[o] == "good"
+               and o in beliefs and i in beliefs[o]]  # fmt: skip
     good, _, _ = SETUP_TABLE[n]
-    pi0 = (good - 1) / (n - 1)
+    m["dec"] = _mean(dec)
+    m["dec_gain"] = None if m["dec"] is None else m["dec"] - (good - 1) / (n - 1)
+    m["dec_all"] = _mean(dec_all)
+    return m
+
+
+def _assassin_measures(
+    i: int, roles: dict[int, str], assassination: dict[str, Any] | None
+) -> dict[str, Any]:
+    m: dict[str, Any] = {"assassin_hit": None, "merlin_survived": None}
+    if assassination is not None:
+        hit = roles[assassination["target"]] == "merlin"
+        if assassination["assassin"] == i:
+            m["assassin_hit"] = float(hit)
+        if roles[i] == "merlin":
+            m["merlin_survived"] = float(not hit)
+    return m
+
+
+def match_measures(events: Sequence[GameEvent]) -> dict[str, Any]:
+    """Every §9 measure of one finished match, per seat and for the match."""
+    ev = list(events)
+    setup = next(e for e in ev if e.type == "setup").payload
+    n = int(setup["n_players"])
+    roles = {int(s): r for s, r in next(e for e in ev if e.type == "deal").payload["roles"].items()}
+    sides = {s: side_of(r) for s, r in roles.items()}
+    over = [e for e in ev if e.type == "game_over"]
+    label = over[-1].payload["label"] if over else "aborted"
+    winner = over[-1].payload["winner"] if over else None
+    told, examined = _told(ev)
+    votes, led = _votes(ev)
+    beliefs, merlin_beliefs = _end_beliefs(ev)
+    assassination = next((e.payload for e in ev if e.type == "assassination"), None)
     seats: dict[int, dict[str, Any]] = {}
     for i in range(n):
-        m: dict[str, Any] = {"role": roles[i], "side": sides[i],
-                             "won": None if winner is None else sides[i] == winner}  # fmt: skip
-        rep = beliefs.get(i)
-        m["belief_missing"] = not rep
-        m.update(
-            deduction(rep, sides, told[i]) if rep else {"da": None, "da_nt": None, "bce": None}
-        )
-        obs = [o for o in range(n) if o != i and sides[o] == "good" and roles[o] != "merlin"
-               and o not in examined[i]]  # fmt: skip
-        dec = [beliefs[o][i] for o in obs if o in beliefs and i in beliefs[o]]
-        dec_all = [beliefs[o][i] for o in range(n) if o != i and sides[o] == "good"
-                   and o in beliefs and i in beliefs[o]]  # fmt: skip
-        m["dec"] = _mean(dec)
-        m["dec_gain"] = None if m["dec"] is None else m["dec"] - pi0
-        m["dec_all"] = _mean(dec_all)
+        m = _seat_measures(i, roles, sides, winner, beliefs, told, examined)
         m["lead"] = _ratio(sum(led[i]), len(led[i]))
-        mine = [(team, b[i], ok) for team, b, ok in votes if i in b]
-        m["inf"] = _ratio(sum((v == "approve") == ok for _, v, ok in mine), len(mine))
-        piv = 0
-        for _, b, _ in votes:
-            if i in b:
-                ayes = sum(v == "approve" for v in b.values())
-                piv += (b[i] == "approve" and ayes == n // 2 + 1) or (
-                    b[i] == "reject" and ayes == n // 2
-                )
-        m["pivotal"] = _ratio(piv, len(mine))
-        apr = [any(sides[s] == "evil" for s in t) for t, v, _ in mine if v == "approve"]
-        rej = [any(sides[s] == "evil" for s in t) for t, v, _ in mine if v == "reject"]
-        m["purity_approve"] = (
-            _ratio(sum(not x for x in apr), len(apr)) if sides[i] == "good" else None
-        )
-        m["purity_reject"] = _ratio(sum(rej), len(rej)) if sides[i] == "good" else None
-        m["assassin_hit"] = None
-        m["merlin_survived"] = None
-        if assassination is not None:
-            hit = roles[assassination["target"]] == "merlin"
-            if assassination["assassin"] == i:
-                m["assassin_hit"] = float(hit)
-            if roles[i] == "merlin":
-                m["merlin_survived"] = float(not hit)
+        m.update(_vote_measures(i, n, sides, votes))
+        m.update(_assassin_measures(i, roles, assassination))
         seats[i] = m
     quests = [e.payload for e in ev if e.type == "quest_result"]
     cards = {e.payload["quest"]: e.payload["cards"] for e in ev if e.type == "quest_cards"}

@@ -16,6 +16,7 @@ from typing import Any
 from arena.llm.prompt import fill
 from arena.types import Observation
 from games.avalon.config import ROLE_TITLES
+from games.briefing import sections
 
 TEMPLATES: dict[str, str] = {
     "intro": "You are {name} (seat {seat}) playing The Resistance: Avalon with {n} players "
@@ -139,36 +140,15 @@ def _decisions(r: Any, side: str) -> str:
     return "; ".join(out)
 
 
-def briefing(
-    obs: Observation,
-    *,
-    rules: dict[str, Any] | None = None,
-    templates: dict[str, str] | None = None,
-    strategy_hints: bool = False,
-    names: list[str] | None = None,
-) -> str:
-    """The system prompt of one seat, from its own observation and the public rule flags."""
-    t = {**TEMPLATES, **(templates or {})}
-    r = _rules(obs, rules)
-    st = obs.state
-    names = names or list(st.get("names") or [])
-    n = int(st.get("n_players") or r.n_players)
-    from games.avalon.config import SETUP_TABLE, fails_needed, side_of
-
-    good, evil, sizes = SETUP_TABLE[n]
-    role = next(
-        (str(f.value) for f in obs.private if f.kind == "role" and f.owner == obs.seat),
-        str(st.get("role") or "unknown"),
-    )
-    side = str(st.get("side") or (side_of(role) if role in ROLE_TITLES else "unknown"))
-    in_play = list(st.get("roles_in_play") or r.role_list())
+def _role_helpers(r: Any, in_play: list[str]) -> dict[str, str]:
+    """The variant-dependent clauses of the role lines (:data:`ROLE_HELP`)."""
     full = r.knowledge_model == "full_reveal"
     conference = (
         " after a short conference with the evil team"
         if r.assassination_conference == "evil_team"
         else ""
     )
-    helpers = {
+    return {
         "mordred_hidden": ""
         if full or "mordred" not in in_play
         else " except Mordred, who is hidden from you",
@@ -189,9 +169,31 @@ def briefing(
         "not know you; Merlin sees you as evil.",
         "conference": conference,
     }
-    role_help = fill(ROLE_HELP.get(role, ""), helpers)
+
+
+def _own_role(obs: Observation) -> tuple[str, str]:
+    """The seat's role (its private role fact first) and side."""
+    from games.avalon.config import side_of
+
+    st = obs.state
+    role = next(
+        (str(f.value) for f in obs.private if f.kind == "role" and f.owner == obs.seat),
+        str(st.get("role") or "unknown"),
+    )
+    side = str(st.get("side") or (side_of(role) if role in ROLE_TITLES else "unknown"))
+    return role, side
+
+
+def _values(obs: Observation, r: Any, names: list[str], n: int) -> dict[str, Any]:
+    """The fields the templates fill in."""
+    from games.avalon.config import SETUP_TABLE, fails_needed
+
+    st = obs.state
+    good, evil, sizes = SETUP_TABLE[n]
+    role, side = _own_role(obs)
+    in_play = list(st.get("roles_in_play") or r.role_list())
     counts = {x: in_play.count(x) for x in sorted(set(in_play), key=in_play.index)}
-    values: dict[str, Any] = {
+    return {
         "name": obs.name,
         "seat": obs.seat,
         "n": n,
@@ -201,7 +203,7 @@ def briefing(
         "role": role,
         "role_title": ROLE_TITLES.get(role, role),
         "side": side,
-        "role_help": role_help,
+        "role_help": fill(ROLE_HELP.get(role, ""), _role_helpers(r, in_play)),
         "knowledge": "\n".join(_knowledge(st, names, role)),
         "composition": ", ".join(
             f"{c} {ROLE_TITLES.get(x, x)}" if c > 1 else ROLE_TITLES.get(x, x)
@@ -218,10 +220,25 @@ def briefing(
         "rules": _rules_summary(r),
         "decisions": _decisions(r, side),
     }
-    keys = ["intro", "role", "knowledge", "composition", "quests", "win", "rules", "format"]
-    if strategy_hints:
-        keys.append("hints")
-    role_key = f"role:{role}"
-    if role_key in t:  # a per-role override replaces the generic role line
-        keys[keys.index("role")] = role_key
-    return "\n".join(fill(t[k], values) for k in keys if t.get(k))
+
+
+def briefing(
+    obs: Observation,
+    *,
+    rules: dict[str, Any] | None = None,
+    templates: dict[str, str] | None = None,
+    strategy_hints: bool = False,
+    names: list[str] | None = None,
+) -> str:
+    """An Avalon seat's system prompt: the players, its role and what it was shown, the roles
+    in play, the quests and the active rule flags, from its observation and the public flags."""
+    r = _rules(obs, rules)
+    st = obs.state
+    names = names or list(st.get("names") or [])
+    n = int(st.get("n_players") or r.n_players)
+    values = _values(obs, r, names, n)
+    order = ["intro", "role", "knowledge", "composition", "quests", "win", "rules", "format"]
+    role = str(values["role"])
+    return "\n".join(
+        sections(TEMPLATES, templates, order, values, role=role, strategy_hints=strategy_hints)
+    )

@@ -76,6 +76,16 @@ class AvalonViews:
     # -- state -----------------------------------------------------------------------
     def state(self, seat: int | None) -> dict[str, Any]:
         """JSON-able summary of what ``seat`` may know (bots read this)."""
+        st = self._table_state(seat)
+        if seat is None:
+            st["roles"] = {str(s): r for s, r in enumerate(self.role_of)}
+            return st
+        st.update(self._seat_knowledge(seat))
+        return st
+
+    def _table_state(self, seat: int | None) -> dict[str, Any]:
+        """What every seat sees: the phase, the quests so far, the rule flags; ballots by name
+        only under named votes (or for the god view)."""
         e: Any = self
         n = e.n_seats
         named = e.rules.vote_reveal == "named"
@@ -117,13 +127,14 @@ class AvalonViews:
             st["result"] = e.result
             if e.revealed:
                 st["roles"] = {str(s): r for s, r in enumerate(self.role_of)}
-        if seat is None:
-            st["roles"] = {str(s): r for s, r in enumerate(self.role_of)}
-            return st
-        k = self.knowledge[seat]
-        st["seat"] = seat
-        st["role"] = self.role_of[seat]
-        st["side"] = self.side[seat]
+        return st
+
+    def _seat_knowledge(self, seat: int) -> dict[str, Any]:
+        """What only ``seat`` knows: its role and side, the sides and roles it was shown, its
+        Lady results and (evil, once it has begun) the conference."""
+        e: Any = self
+        n = e.n_seats
+        st: dict[str, Any] = {"seat": seat, "role": self.role_of[seat], "side": self.side[seat]}
         st["known_evil"] = sorted(
             j
             for j in range(n)
@@ -137,7 +148,7 @@ class AvalonViews:
         st["known_roles"] = {
             str(j): self.role_of[j] for j in range(n) if j != seat and seat in self.role_known[j]
         }
-        st["merlin_candidates"] = list(k["merlin_candidates"])
+        st["merlin_candidates"] = list(self.knowledge[seat]["merlin_candidates"])
         st["lady_results"] = [dict(x) for x in e.lady_results if x["holder"] == seat]
         if (self.side[seat] == "evil" and e.phase in ("confer", "assassinate")) or (
             self.side[seat] == "evil" and e.conference

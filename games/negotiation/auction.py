@@ -30,10 +30,18 @@ from typing import Any
 
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
+from games.negotiation.auction_clearing import sealed_award, tick_award, tick_text
 from games.negotiation.auction_rules import AuctionRules, AuctionScenario, sample_auction
 from games.negotiation.common import option_list
 from games.negotiation.measures_extra import auction_norm
-from games.negotiation.phases import PRIVATE_HINT, Phase, PhasedEngine, post_talk, talk_decision
+from games.negotiation.phases import (
+    PRIVATE_HINT,
+    Phase,
+    PhasedEngine,
+    YesNo,
+    post_talk,
+    talk_decision,
+)
 
 FORMAT_TEXT = {
     "sealed_second": "a sealed-bid second-price",
@@ -104,29 +112,25 @@ class Bid(Phase["AuctionEngine"]):
         return Action(seat=seat, choices=("no_bid",), fallback="no_bid")
 
 
-class Tick(Phase["AuctionEngine"]):
+class Tick(YesNo["AuctionEngine"]):
     """One clock tick: every active bidder stays or drops, simultaneously."""
+
+    kind, yes, no = "tick", "stay", "drop"
+
+    def answers(self, game: AuctionEngine) -> dict[int, bool]:
+        return game.choices
 
     def pending(self, game: AuctionEngine) -> list[int]:
         return [s for s in game.active if s not in game.choices]
 
-    def decision(self, game: AuctionEngine, seat: int) -> Decision:
-        return Decision(
-            kind="tick",
-            prompt=f"Tick {game.tick}: the price is {game.price}. stay (remain in at this price) "
-            "or drop (leave for good).",
-            options=list(option_list(("stay", "drop"))),
-            simultaneous=True,
+    def prompt(self, game: AuctionEngine) -> str:
+        return (
+            f"Tick {game.tick}: the price is {game.price}. stay (remain in at this price) "
+            "or drop (leave for good)."
         )
-
-    def apply(self, game: AuctionEngine, seat: int, action: Action) -> None:
-        game.choices[seat] = action.choice == "stay"
 
     def resolve(self, game: AuctionEngine) -> None:
         game.run_tick()
-
-    def noop(self, game: AuctionEngine, seat: int) -> Action:
-        return Action(seat=seat, choices=("drop",), fallback="drop")
 
 
 class AuctionEngine(PhasedEngine):
@@ -172,13 +176,7 @@ class AuctionEngine(PhasedEngine):
             value_range=list(r.value_range),
             names=list(n),
         )
-        for s in range(r.n_bidders):
-            self.emit(
-                "private_info",
-                f"(private to {n[s]}) {self.private_text(s)}",
-                visibility=Visibility.private(s),
-                seat=s,
-            )
+        self.tell_privately([self.private_text(s) for s in range(r.n_bidders)])
         self.emit(
             "scenario",
             visibility=Visibility.god(),
@@ -253,57 +251,24 @@ class AuctionEngine(PhasedEngine):
         )
 
     def award_sealed(self) -> None:
-        r = self.rules
-        valid = {
-            s: b for s, b in sorted(self.bids.items()) if b is not None and b >= r.reserve_price
-        }
-        if not valid:
-            self._end(None, None, "no_valid_bid")
-            return
-        high = max(valid.values())
-        top = [s for s, b in valid.items() if b == high]
-        winner = top[0] if len(top) == 1 else self.rng.choice(top)
-        if r.format == "sealed_first":
-            price = high
-        else:
-            others = [b for s, b in self.bids.items() if s != winner and b is not None]
-            price = max([r.reserve_price, *others])
-        self._end(winner, price, "highest_bid")
+        self._end(*sealed_award(self.bids, self.rules, self.rng))
 
     def run_tick(self) -> None:
-        r = self.rules
         stay = [s for s in self.active if self.choices[s]]
         drop = [s for s in self.active if not self.choices[s]]
         for s in drop:
             self.drop_price[s] = self.price
         self.ticks.append({"tick": self.tick, "price": self.price, "stay": stay, "drop": drop})
-        names = self._names
-        parts = []
-        if stay:
-            parts.append(
-                ", ".join(names[s] for s in stay) + (" stays" if len(stay) == 1 else " stay")
-            )
-        if drop:
-            parts.append(
-                ", ".join(names[s] for s in drop) + (" drops" if len(drop) == 1 else " drop")
-            )
         self.emit(
-            "tick", f"At a price of {self.price}: " + "; ".join(parts) + ".",
+            "tick", tick_text(self._names, self.price, stay, drop),
             tick=self.tick, price=self.price, stay=stay, drop=drop,
         )  # fmt: skip
-        if len(stay) == 1:
-            self._end(stay[0], self.price, "last_bidder")
-        elif not stay:
-            if self.tick == 1:
-                self._end(None, None, "all_dropped")
-            else:
-                winner = drop[0] if len(drop) == 1 else self.rng.choice(drop)
-                self._end(winner, self.price - r.increment, "all_dropped")
-        elif self.price + r.increment > r.value_range[1]:
-            self._end(self.rng.choice(stay), self.price, "price_cap")
+        award = tick_award(self.tick, self.price, stay, drop, self.rules, self.rng)
+        if award is not None:
+            self._end(*award)
         else:
             self.active = stay
-            self.price += r.increment
+            self.price += self.rules.increment
             self.tick += 1
             self._start_tick()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import Field
@@ -80,6 +81,8 @@ class NegotiationEngine(RulesEngine[Any]):
     """Base of the negotiation engines: message events (rendered by the arena's one renderer:
     the seat's own lines as "You", spec §5), the status line after the transcript, fallbacks."""
 
+    _names: list[str]
+
     def fallback(self, seat: int, policy: str = "random_legal") -> Action:
         """A seat without a valid answer (negotiation.md §6), honouring the policy.
 
@@ -112,6 +115,17 @@ class NegotiationEngine(RulesEngine[Any]):
             vis = Visibility.public()
             to_payload = "all"
         self.emit_speech("message", seat, text, visibility=vis, message=text, to=to_payload)
+
+    def tell_privately(self, texts: Sequence[str]) -> None:
+        """One ``private_info`` event per seat, in seat order: what only that seat is told at
+        the start (its values, reservation price or outside option)."""
+        for s, text in enumerate(texts):
+            self.emit(
+                "private_info",
+                f"(private to {self._names[s]}) {text}",
+                visibility=Visibility.private(s),
+                seat=s,
+            )
 
 
 def seat_names(rng: Any, n: int) -> list[str]:

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from arena.events import Visibility
-from arena.types import Action, Decision, InvalidAction, Observation, Outcome, PrivateFact
+from arena.types import Action, Decision, InvalidAction, Outcome, PrivateFact
 from games.negotiation.common import (
     NegotiationEngine,
     message_of,
@@ -26,6 +26,13 @@ from games.negotiation.split_rules import (
     sample_scenario,
     utility,
 )
+from games.negotiation.split_texts import (
+    choice_knowledge,
+    describe_pool,
+    offers_text,
+    split_facts,
+    values_text,
+)
 
 FIXED = ("accept", "reject", "walk_away", "pass")
 
@@ -33,27 +40,6 @@ FIXED = ("accept", "reject", "walk_away", "pass")
 @functools.cache
 def _vec_ids(prefix: str, counts: Vec) -> tuple[str, ...]:
     return tuple(vec_id(prefix, x) for x in keep_vectors(counts))
-
-
-def people_label(option_id: str, obs: Observation) -> str | None:
-    """``propose:a-b-c`` / ``keep:a-b-c`` in words for a person ("Propose: you keep 2 ball;
-    the other gets 3 book, 3 hat"), from the pool in the seat's state; None for other ids."""
-    verb = option_id.partition(":")[0]
-    items, counts = obs.state.get("items"), obs.state.get("counts")
-    if verb not in ("propose", "keep") or not isinstance(items, list) or not counts:
-        return None
-    try:
-        keep = parse_vec(option_id)
-        give = complement(tuple(counts), keep)
-    except (TypeError, ValueError):
-        return None
-    if len(keep) != len(items):
-        return None
-
-    def pool(v: Vec) -> str:
-        return ", ".join(f"{c} {item}" for item, c in zip(items, v, strict=True) if c) or "nothing"
-
-    return f"{verb.capitalize()}: you keep {pool(keep)}; the other gets {pool(give)}"
 
 
 class DealOrNoDealEngine(NegotiationEngine):
@@ -95,13 +81,7 @@ class DealOrNoDealEngine(NegotiationEngine):
             protocol=r.protocol,
             names=list(n),
         )
-        for s in range(2):
-            self.emit(
-                "private_info",
-                f"(private to {n[s]}) {self.values_text(s)}",
-                visibility=Visibility.private(s),
-                seat=s,
-            )
+        self.tell_privately([self.values_text(s) for s in range(2)])
         self.emit(
             "scenario",
             visibility=Visibility.god(),
@@ -113,14 +93,10 @@ class DealOrNoDealEngine(NegotiationEngine):
         )
 
     def describe_pool(self, vec: Vec) -> str:
-        return ", ".join(f"{c} {item}" for item, c in zip(self.items, vec, strict=True))
+        return describe_pool(self.items, vec)
 
     def values_text(self, seat: int) -> str:
-        vals = ", ".join(
-            f"{item} {v}" for item, v in zip(self.items, self.sc.values[seat], strict=True)
-        )
-        d = self.sc.batna[seat]
-        return f"Your value per item: {vals}. Without a deal you get {d}."
+        return values_text(self.items, self.sc.values[seat], self.sc.batna[seat])
 
     # -- whose turn --------------------------------------------------------------------
     def mover(self, turn: int | None = None) -> int:
@@ -181,24 +157,9 @@ class DealOrNoDealEngine(NegotiationEngine):
         )
 
     def choice_knowledge(self, seat: int) -> str:
-        """The seat's private values beside the choice they bear on: what walking away gives,
-        and what the standing offer is worth to it. A small model does not carry its values
-        from the first lines of the transcript to the decision at its end (the bundled model
-        walked away on turn 1 with a better offer standing)."""
-        values = self.sc.values[seat]
-        worth = ", ".join(f"{item} {v}" for item, v in zip(self.items, values, strict=True))
-        d = self.sc.batna[seat]
-        text = f"Your values: {worth}. Walking away (no deal) gives you {d}. "
-        theirs = self.standing[1 - seat]
-        if theirs is not None and self.stage == "turns":
-            mine = complement(self.sc.counts, theirs)
-            got = utility(values, mine)
-            verdict = "more than" if got > d else ("the same as" if got == d else "less than")
-            text += (
-                f"The offer standing gives you {self.describe_pool(mine)}, worth {got} to you: "
-                f"accepting it gets you {got}, {verdict} walking away. "
-            )
-        return text
+        theirs = self.standing[1 - seat] if self.stage == "turns" else None
+        s = self.sc
+        return choice_knowledge(self.items, s.counts, s.values[seat], s.batna[seat], theirs)
 
     def max_options(self) -> int:
         r = self.rules
@@ -367,38 +328,8 @@ class DealOrNoDealEngine(NegotiationEngine):
         return {0: "negotiator", 1: "negotiator"}
 
     def private_facts(self) -> list[PrivateFact]:
-        facts: list[PrivateFact] = []
-        for s in range(2):
-            vals = self.sc.values[s]
-            for item, v in zip(self.items, vals, strict=True):
-                facts.append(
-                    PrivateFact(
-                        owner=s,
-                        kind="valuation",
-                        key=f"val:{item}",
-                        value=v,
-                        audience=(s,),
-                        numeric=float(v),
-                        aliases=(item, f"{item}s"),
-                    )
-                )
-            facts.append(
-                PrivateFact(
-                    owner=s,
-                    kind="valuation",
-                    key="valuation",
-                    value=dict(zip(self.items, vals, strict=True)),
-                    audience=(s,),
-                )
-            )
-            if self.rules.no_deal_payoff == "private_batna":
-                d = self.sc.batna[s]
-                facts.append(
-                    PrivateFact(
-                        owner=s, kind="batna", key="batna", value=d, audience=(s,), numeric=d
-                    )
-                )
-        return facts
+        private_batna = self.rules.no_deal_payoff == "private_batna"
+        return split_facts(self.items, self.sc.values, self.sc.batna, private_batna)
 
     def own_turns(self, seat: int) -> tuple[int, int]:
         """(index of the seat's current or next own turn, its total own turns): j and J."""
@@ -435,21 +366,13 @@ class DealOrNoDealEngine(NegotiationEngine):
         return st
 
     def status_line(self, seat: int) -> str:
-        r = self.rules
         if self._is_over():
             return "The game is over."
-        left = r.max_turns - self.turn
-        mine = self.standing[seat]
-        theirs = self.standing[1 - seat]
-        parts = [f"Turn {self.turn} of {r.max_turns}; {left} turn(s) remain after this one."]
-        if mine:
-            parts.append(f"Your standing offer: you keep {self.describe_pool(mine)}.")
-        if theirs:
-            parts.append(
-                f"{self._names[1 - seat]}'s standing offer: you get "
-                f"{self.describe_pool(complement(self.sc.counts, theirs))}."
-            )
-        return " ".join(parts)
+        left, other = self.rules.max_turns - self.turn, 1 - seat
+        turn = f"Turn {self.turn} of {self.rules.max_turns}; {left} turn(s) remain after this one."
+        mine, theirs = self.standing[seat], self.standing[other]
+        offers = offers_text(self.items, self.sc.counts, mine, theirs, self._names[other])
+        return " ".join([turn, *offers])
 
     def briefing(self, seat: int) -> str:
         r = self.rules

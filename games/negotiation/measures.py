@@ -10,9 +10,8 @@ interval needs two matches: with one, ``lo``/``hi`` are ``None`` and the mean st
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,13 +19,15 @@ import numpy as np
 from arena.events import GameEvent
 from arena.ratings.measures import AgentFigures, Figure
 from arena.stats import mean_ci
-from games.negotiation.measures_extra import (
-    auction_measures,
-    auction_norm,
-    pie_measures,
-    process_measures,
+from games.negotiation.measures_extra import pie_measures, process_measures
+from games.negotiation.outcome_measures import (
+    MatchMeasures,
+    auction_figures,
+    pie_figures,
+    price_figures,
+    product_gain,
+    split_figures,
 )
-from games.negotiation.split_rules import complement, keep_vectors
 
 AGREED_LABELS = ("agreement", "sale")
 # Per-seat lists of MatchMeasures reported per agent entry (mean over the agent's seats).
@@ -34,62 +35,6 @@ PER_SEAT = (
     "proposals", "concession_rate", "messages", "message_chars", "invalid_actions", "fallbacks",
     "accepts", "irrational_accepts",
 )  # fmt: skip
-
-
-@dataclass
-class MatchMeasures:
-    game: str  # "split", "price", "pie" or "auction"
-    n: int
-    label: str
-    agreed: bool
-    utilities: list[float]
-    disagreement: list[float]
-    norm: list[float]  # Norm_i (§8.3; price: clipped surplus share, 0 without a deal)
-    pareto_optimal: bool | None = None  # agreed split/pie only
-    efficient_outcome: bool | None = None  # price: deal iff a ZOPA existed
-    individually_rational: bool | None = None  # agreed only
-    missed_deal: bool | None = None  # defined when some deal beats no deal for everyone
-    no_zopa: bool | None = None  # price: r_b < r_s
-    surplus_share: list[float] | None = None  # price, agreed with Z > 0: raw (p − r_s)/Z etc.
-    gain_share: list[float] | None = None  # (u_i − d_i)/Σ(u_j − d_j) when defined
-    nash_welfare: float = 0.0
-    nash_welfare_max: float = 0.0
-    nash_efficiency: float | None = None
-    root_nash_welfare: float = 0.0
-    joint: float = 0.0
-    joint_efficiency: float | None = None
-    turns: int | None = None
-    walker: int | None = None
-    seats: list[str] = field(default_factory=list)  # agent entry per seat, when known
-    # §8.9 process and §8.5 per player (lists indexed by seat; see measures_extra)
-    proposals: list[int] = field(default_factory=list)
-    concession_rate: list[float | None] = field(default_factory=list)
-    messages: list[int] = field(default_factory=list)
-    message_chars: list[int] = field(default_factory=list)
-    invalid_actions: list[int] = field(default_factory=list)
-    fallbacks: list[int] = field(default_factory=list)
-    accepts: list[int] = field(default_factory=list)
-    irrational_accepts: list[int] = field(default_factory=list)
-    # §8.10 pie
-    proposer_premium: float | None = None  # mean over the match's proposals of a_prop − P/n
-    agreed_proposer_premium: float | None = None
-    agreement_round: int | None = None
-    min_share: float | None = None
-    gini: float | None = None  # of the payoffs u_i (pie and auction)
-    # §8.10 auction
-    allocative_efficiency: float | None = None
-    revenue: float | None = None
-    bid_shading: list[float | None] | None = None  # sealed: (v_i − b_i)/v_i per seat
-    truthful_bid: list[bool | None] | None = None  # second price: |b_i − v_i| ≤ 1 per seat
-    collusion: bool | None = None  # second price sale below the second-highest value
-    winner: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def _product_gain(utils: Sequence[float], d: Sequence[float]) -> float:
-    return math.prod(max(0.0, u - x) for u, x in zip(utils, d, strict=True))
 
 
 def match_measures(
@@ -111,13 +56,13 @@ def match_measures(
     d = [float(x) for x in sc["disagreement"]]
     agreed = res["label"] in AGREED_LABELS
     if "counts" in sc:
-        m = _split(sc, res, utils, d, agreed)
+        m = split_figures(sc, res, utils, d, agreed)
     elif "reservation" in sc:
-        m = _price(sc, res, start, utils, d, agreed)
+        m = price_figures(sc, res, start, utils, d, agreed)
     elif "auction_values" in sc:
-        m = _auction(sc, res, utils, d, agreed)
+        m = auction_figures(sc, res, utils, d, agreed)
     else:
-        m = _pie(sc, res, utils, d, agreed)
+        m = pie_figures(sc, res, utils, d, agreed)
         for key, value in pie_measures(events, sc, res, utils).items():
             setattr(m, key, value)
     for key, value in process_measures(m.game, events, sc, res, start, m.n).items():
@@ -125,7 +70,7 @@ def match_measures(
     m.turns = res.get("turn")
     m.walker = res.get("walker")
     m.seats = list(seats or [])
-    m.nash_welfare = _product_gain(utils, d) if agreed else 0.0
+    m.nash_welfare = product_gain(utils, d) if agreed else 0.0
     m.nash_efficiency = m.nash_welfare / m.nash_welfare_max if m.nash_welfare_max > 0 else None
     m.root_nash_welfare = m.nash_welfare ** (1.0 / m.n)
     m.joint = sum(utils)
@@ -134,94 +79,6 @@ def match_measures(
         m.individually_rational = all(g >= 0 for g in gains)
         if all(g >= 0 for g in gains) and sum(gains) > 0:
             m.gain_share = [g / sum(gains) for g in gains]
-    return m
-
-
-def _split(
-    sc: dict[str, Any], res: dict[str, Any], utils: list[float], d: list[float], agreed: bool
-) -> MatchMeasures:
-    counts = tuple(sc["counts"])
-    va, vb = (tuple(v) for v in sc["values"])
-    deals = []
-    for x in keep_vectors(counts):
-        y = complement(counts, x)
-        deals.append((float(sum(a * k for a, k in zip(va, x, strict=True))),
-                      float(sum(b * k for b, k in zip(vb, y, strict=True)))))  # fmt: skip
-    total = float(sc["value_total"])
-    norm = [(u - x) / (total - x) if total > x else 0.0 for u, x in zip(utils, d, strict=True)]
-    m = MatchMeasures(game="split", n=2, label=res["label"], agreed=agreed, utilities=utils,
-                      disagreement=d, norm=norm)  # fmt: skip
-    if agreed:
-        m.pareto_optimal = not any(
-            a >= utils[0] and b >= utils[1] and (a > utils[0] or b > utils[1]) for a, b in deals
-        )
-    if any(a > d[0] and b > d[1] for a, b in deals):
-        m.missed_deal = not agreed
-    m.nash_welfare_max = max(_product_gain(p, d) for p in deals)
-    best_joint = max(a + b for a, b in deals)
-    m.joint_efficiency = sum(utils) / best_joint if best_joint > 0 else None
-    return m
-
-
-def _price(
-    sc: dict[str, Any],
-    res: dict[str, Any],
-    start: dict[str, Any],
-    utils: list[float],
-    d: list[float],
-    agreed: bool,
-) -> MatchMeasures:
-    r_s, r_b = sc["reservation"]["0"], sc["reservation"]["1"]
-    z = r_b - r_s
-    lo, hi = start.get("price_range", (0, 200))
-    step = start.get("price_step", 1)
-    price = res.get("price")
-    m = MatchMeasures(game="price", n=2, label=res["label"], agreed=agreed, utilities=utils,
-                      disagreement=d, norm=[0.0, 0.0], no_zopa=z < 0)  # fmt: skip
-    if agreed and z > 0:
-        m.surplus_share = [(price - r_s) / z, (r_b - price) / z]
-        m.norm = [min(1.0, max(0.0, s)) for s in m.surplus_share]
-    elif agreed:
-        m.norm = [1.0 if g >= 0 else 0.0 for g in (price - r_s, r_b - price)]
-    m.efficient_outcome = agreed == (z > 0)
-    grid = [(float(p - r_s), float(r_b - p)) for p in range(lo, hi + 1, step)]
-    if any(a > d[0] and b > d[1] for a, b in grid):
-        m.missed_deal = not agreed
-    m.nash_welfare_max = max(_product_gain(g, d) for g in grid)
-    m.joint_efficiency = sum(utils) / z if z > 0 else None
-    return m
-
-
-def _pie(
-    sc: dict[str, Any], res: dict[str, Any], utils: list[float], d: list[float], agreed: bool
-) -> MatchMeasures:
-    pie, n = float(sc["pie"]), len(d)
-    norm = [(u - o) / (pie - o) if pie > o else 0.0 for u, o in zip(utils, d, strict=True)]
-    m = MatchMeasures(game="pie", n=n, label=res["label"], agreed=agreed, utilities=utils,
-                      disagreement=d, norm=norm)  # fmt: skip
-    if agreed:
-        m.pareto_optimal = True  # shares sum to the pie: no deal dominates another (§8.4)
-    rest = int(pie - sum(d))
-    if rest >= n:
-        m.missed_deal = not agreed
-    if rest > 0:  # NW*: everyone gets o_i, the rest split as evenly as integers allow
-        extra = [rest // n + (1 if i < rest % n else 0) for i in range(n)]
-        m.nash_welfare_max = float(math.prod(extra))
-    m.joint_efficiency = sum(utils) / pie
-    return m
-
-
-def _auction(
-    sc: dict[str, Any], res: dict[str, Any], utils: list[float], d: list[float], agreed: bool
-) -> MatchMeasures:
-    values, reserve = [int(v) for v in sc["auction_values"]], int(sc["reserve_price"])
-    m = MatchMeasures(game="auction", n=len(values), label=res["label"], agreed=agreed,
-                      utilities=utils, disagreement=d, norm=auction_norm(values, reserve, utils))  # fmt: skip
-    for key, value in auction_measures(sc, res).items():
-        setattr(m, key, value)
-    best = max(values) - reserve
-    m.joint_efficiency = sum(utils) / best if best > 0 else None
-    m.gini = None
     return m
 
 
@@ -243,29 +100,36 @@ def _rate(flags: Iterable[bool | None]) -> list[float]:
     return [1.0 if f else 0.0 for f in flags if f is not None]
 
 
-def aggregate(
-    matches: Sequence[MatchMeasures], seed: int = 0, n_boot: int = 2000
-) -> dict[str, Any]:
-    """Episode-level figures over a set of matches (§8.2–§8.10)."""
-    agreed = [m for m in matches if m.agreed]
+@dataclass(frozen=True)
+class _Boot:
+    """Bootstrap CIs (match = cluster) with one seed and size for every figure of a report."""
 
-    def ci(vals: Sequence[float]) -> dict[str, Any] | None:
-        return bootstrap_ci(vals, seed, n_boot)
+    seed: int
+    n_boot: int
 
-    def defined(name: str, among: Sequence[MatchMeasures] = matches) -> dict[str, Any] | None:
-        return ci([getattr(m, name) for m in among if getattr(m, name) is not None])
+    def ci(self, vals: Sequence[float]) -> dict[str, Any] | None:
+        return bootstrap_ci(vals, self.seed, self.n_boot)
 
-    def per_seat(name: str) -> dict[str, Any] | None:
+    def defined(self, name: str, among: Sequence[MatchMeasures]) -> dict[str, Any] | None:
+        """Over the matches where the field is defined."""
+        return self.ci([getattr(m, name) for m in among if getattr(m, name) is not None])
+
+    def per_seat(self, name: str, matches: Sequence[MatchMeasures]) -> dict[str, Any] | None:
         """Match mean of a per-seat list (seats with a value), so the match stays the cluster."""
         vals = []
         for m in matches:
             xs = [float(x) for x in (getattr(m, name) or []) if x is not None]
             if xs:
                 vals.append(sum(xs) / len(xs))
-        return ci(vals)
+        return self.ci(vals)
 
+
+def _outcome_figures(
+    matches: Sequence[MatchMeasures], agreed: Sequence[MatchMeasures], b: _Boot
+) -> dict[str, Any]:
+    """§8.2–§8.8: how matches ended and how good the deals were."""
+    ci = b.ci
     return {
-        "games": len(matches),
         "agreement_rate": ci([1.0 if m.agreed else 0.0 for m in matches]),
         "walk_away_rate": ci([1.0 if m.label == "walk_away" else 0.0 for m in matches]),
         "turn_cap_rate": ci([1.0 if m.label == "no_deal" else 0.0 for m in matches]),
@@ -283,27 +147,53 @@ def aggregate(
         "joint_efficiency": ci(
             [m.joint_efficiency for m in matches if m.joint_efficiency is not None]
         ),
-        # §8.9 process (per match: totals over seats; turns over agreed matches)
-        "turns_to_agreement": defined("turns", agreed),
+    }
+
+
+def _process_figures(
+    matches: Sequence[MatchMeasures], agreed: Sequence[MatchMeasures], b: _Boot
+) -> dict[str, Any]:
+    """§8.9 process (per match: totals over seats; turns over agreed matches)."""
+    ci = b.ci
+    return {
+        "turns_to_agreement": b.defined("turns", agreed),
         "proposals": ci([sum(m.proposals) for m in matches]),
-        "concession_rate": per_seat("concession_rate"),
+        "concession_rate": b.per_seat("concession_rate", matches),
         "messages": ci([sum(m.messages) for m in matches]),
         "message_chars": ci([sum(m.message_chars) for m in matches]),
         "invalid_actions": ci([sum(m.invalid_actions) for m in matches]),
         "fallbacks": ci([sum(m.fallbacks) for m in matches]),
         "irrational_accepts": ci([sum(m.irrational_accepts) for m in matches]),
-        # §8.10 pie
-        "proposer_premium": defined("proposer_premium"),
-        "agreed_proposer_premium": defined("agreed_proposer_premium"),
-        "agreement_round": defined("agreement_round"),
-        "min_share": defined("min_share"),
-        "gini": defined("gini"),
-        # §8.10 auction
-        "allocative_efficiency": defined("allocative_efficiency"),
-        "revenue": defined("revenue"),
-        "bid_shading": per_seat("bid_shading"),
-        "truthful_bid_rate": per_seat("truthful_bid"),
-        "collusion_rate": ci(_rate(m.collusion for m in matches)),
+    }
+
+
+def _pie_auction_figures(matches: Sequence[MatchMeasures], b: _Boot) -> dict[str, Any]:
+    """§8.10: pie division and auction figures (missing in the other games)."""
+    return {
+        "proposer_premium": b.defined("proposer_premium", matches),
+        "agreed_proposer_premium": b.defined("agreed_proposer_premium", matches),
+        "agreement_round": b.defined("agreement_round", matches),
+        "min_share": b.defined("min_share", matches),
+        "gini": b.defined("gini", matches),
+        "allocative_efficiency": b.defined("allocative_efficiency", matches),
+        "revenue": b.defined("revenue", matches),
+        "bid_shading": b.per_seat("bid_shading", matches),
+        "truthful_bid_rate": b.per_seat("truthful_bid", matches),
+        "collusion_rate": b.ci(_rate(m.collusion for m in matches)),
+    }
+
+
+def aggregate(
+    matches: Sequence[MatchMeasures], seed: int = 0, n_boot: int = 2000
+) -> dict[str, Any]:
+    """Episode-level figures over a set of matches (§8.2–§8.10)."""
+    agreed = [m for m in matches if m.agreed]
+    b = _Boot(seed, n_boot)
+    return {
+        "games": len(matches),
+        **_outcome_figures(matches, agreed, b),
+        **_process_figures(matches, agreed, b),
+        **_pie_auction_figures(matches, b),
     }
 
 

@@ -2,7 +2,7 @@
 
 Pure functions over one match's events (engine drafts or stamped ``Event`` records) and the
 god-only ``scenario`` / ``result`` payloads; :mod:`games.negotiation.measures` folds them into
-:class:`~games.negotiation.measures.MatchMeasures`. Undefined values are ``None``, never 0.
+:class:`~games.negotiation.outcome_measures.MatchMeasures`. Undefined values are ``None``, never 0.
 
 Definitions chosen where the spec leaves room (documented in docs/games/negotiation.md):
 

@@ -42,6 +42,38 @@ class Phase(Generic[G]):
         return Action(seat=seat, choices=("pass",), fallback="fallback_pass")
 
 
+class YesNo(Phase[G]):
+    """A simultaneous two-way choice (pie's vote, the auction's clock tick): every pending seat
+    answers ``yes`` or ``no`` at once, recorded as True / False in :meth:`answers`; the no-op
+    (§6) is ``no``."""
+
+    kind: ClassVar[str]
+    yes: ClassVar[str]
+    no: ClassVar[str]
+
+    @abstractmethod
+    def answers(self, game: G) -> dict[int, bool]:
+        """Where the step's answers go (seat -> said yes)."""
+
+    @abstractmethod
+    def prompt(self, game: G) -> str:
+        """The question of the step."""
+
+    def decision(self, game: G, seat: int) -> Decision:
+        return Decision(
+            kind=self.kind,
+            prompt=self.prompt(game),
+            options=list(option_list((self.yes, self.no))),
+            simultaneous=True,
+        )
+
+    def apply(self, game: G, seat: int, action: Action) -> None:
+        self.answers(game)[seat] = action.choice == self.yes
+
+    def noop(self, game: G, seat: int) -> Action:
+        return Action(seat=seat, choices=(self.no,), fallback=self.no)
+
+
 PRIVATE_HINT = '; {"choice": "to:<seat>", "text": ...} is private'
 
 

@@ -15,7 +15,14 @@ from typing import Any
 from arena.events import Visibility
 from arena.types import Action, Decision, InvalidAction, PrivateFact
 from games.negotiation.common import option_list, refuse_action_like_text
-from games.negotiation.phases import PRIVATE_HINT, Phase, PhasedEngine, post_talk, talk_decision
+from games.negotiation.phases import (
+    PRIVATE_HINT,
+    Phase,
+    PhasedEngine,
+    YesNo,
+    post_talk,
+    talk_decision,
+)
 from games.negotiation.pie_rules import PieRules, PieScenario, sample_pie
 
 _ALLOC = re.compile(
@@ -89,29 +96,23 @@ class Discuss(Phase["PieDivisionEngine"]):
         game.step = "vote"
 
 
-class Vote(Phase["PieDivisionEngine"]):
+class Vote(YesNo["PieDivisionEngine"]):
     """Everyone but the proposer votes, simultaneously; the proposer counts as accepting."""
+
+    kind, yes, no = "vote", "accept", "reject"
+
+    def answers(self, game: PieDivisionEngine) -> dict[int, bool]:
+        return game.votes
 
     def pending(self, game: PieDivisionEngine) -> list[int]:
         proposer = game.proposer()
         return [s for s in range(game.rules.n_parties) if s != proposer and s not in game.votes]
 
-    def decision(self, game: PieDivisionEngine, seat: int) -> Decision:
-        return Decision(
-            kind="vote",
-            prompt=game.round_head() + "Vote on the proposal.",
-            options=list(option_list(("accept", "reject"))),
-            simultaneous=True,
-        )
-
-    def apply(self, game: PieDivisionEngine, seat: int, action: Action) -> None:
-        game.votes[seat] = action.choice == "accept"
+    def prompt(self, game: PieDivisionEngine) -> str:
+        return game.round_head() + "Vote on the proposal."
 
     def resolve(self, game: PieDivisionEngine) -> None:
         game.count_votes()
-
-    def noop(self, game: PieDivisionEngine, seat: int) -> Action:
-        return Action(seat=seat, choices=("reject",), fallback="reject")
 
 
 class PieDivisionEngine(PhasedEngine):
@@ -153,14 +154,9 @@ class PieDivisionEngine(PhasedEngine):
             first_proposer=self.sc.first_proposer,
             names=list(n),
         )
-        for s in range(r.n_parties):
-            self.emit(
-                "private_info",
-                f"(private to {n[s]}) Your outside option (payoff if no proposal passes) "
-                f"is {self.sc.outside[s]}.",
-                visibility=Visibility.private(s),
-                seat=s,
-            )
+        self.tell_privately(
+            [f"Your outside option (payoff if no proposal passes) is {o}." for o in self.sc.outside]
+        )
         self.emit(
             "scenario",
             visibility=Visibility.god(),

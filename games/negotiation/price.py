@@ -85,13 +85,7 @@ class PriceBargainingEngine(PhasedEngine):
             first_mover=sc.first_mover,
             names=list(n),
         )
-        for s in (SELLER, BUYER):
-            self.emit(
-                "private_info",
-                f"(private to {n[s]}) {self.private_text(s)}",
-                visibility=Visibility.private(s),
-                seat=s,
-            )
+        self.tell_privately([self.private_text(s) for s in (SELLER, BUYER)])
         self.emit(
             "scenario",
             visibility=Visibility.god(),

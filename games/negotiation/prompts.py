@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.llm.prompt import fill
 from arena.types import Observation
+from games.briefing import sections
 
 _FORMAT = (
     "Each turn you are shown the transcript you have seen and one decision with its legal ids; "
@@ -277,22 +277,24 @@ def briefing(
     strategy_hints: bool = False,
     names: list[str] | None = None,
 ) -> str:
-    """The system prompt of one seat, from its own observation and the public rule flags."""
+    """A negotiation seat's system prompt (item split, price or pie): its role and private
+    numbers, the no-deal outcome, the rules, talk and the answer format."""
     mode = mode_of(obs, rules)
     if mode not in TEMPLATES:  # a mode without templates yet
         from arena.llm.prompt import generic_briefing
 
         return generic_briefing(obs)
-    t = {**TEMPLATES[mode], **(templates or {})}
     r = _rules(mode, rules)
     nm = _names(obs, names)
     build = {"split": _split_values, "price": _price_values, "pie": _pie_values}[mode]
     values = {"name": obs.name, "seat": obs.seat, **build(obs, r, nm)}
-    keys = ["intro", "role", "no_deal", "rules", "talk", "format"]
-    if strategy_hints:
-        keys.append("hints")
-    role_key = f"role:{values['role']}"
-    if role_key in t:  # a per-role override replaces the generic role line
-        keys[keys.index("role")] = role_key
-    lines = [fill(t[k], values) for k in keys if t.get(k)]
+    order = ["intro", "role", "no_deal", "rules", "talk", "format"]
+    lines = sections(
+        TEMPLATES[mode],
+        templates,
+        order,
+        values,
+        role=str(values["role"]),
+        strategy_hints=strategy_hints,
+    )
     return "\n".join(x for x in lines if x.strip())

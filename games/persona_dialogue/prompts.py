@@ -21,6 +21,7 @@ from typing import Any
 
 from arena.llm.prompt import fill
 from arena.types import Observation
+from games.briefing import sections
 
 TEMPLATES: dict[str, str] = {
     "scenario": "{scenario}",
@@ -155,6 +156,47 @@ def _actions(role: str, allow_private: bool, props: bool, others: list[str]) -> 
     return text
 
 
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"seat {seat}"
+
+
+def _scenario_text(obs: Observation, sc: Any) -> str:
+    """The scenario's title, place, time and situation; under interrogation (no scenario file)
+    the public scenario event's text."""
+    if sc is None:
+        return next((e.text for e in obs.events if e.type == "scenario"), "")
+    s = sc.setting
+    text: str = f"Scenario: {sc.title}\nPlace: {s.place}. Time: {s.time}.\nSituation: "
+    text += s.situation
+    return text
+
+
+def _secret_lines(obs: Observation, own: dict[str, Any], names: list[str]) -> list[str]:
+    """The seat's own secrets, each with who else knows it."""
+    me, lines = obs.seat, []
+    for sec in own.get("secrets") or []:
+        fact = next((f for f in obs.private if f.kind == "secret" and f.key == sec["id"]), None)
+        knowers = [_name(names, a) for a in (fact.audience if fact else ()) if a != me]
+        lines.append(f"- {sec['text']} (known to: {', '.join(knowers) or 'nobody else'})")
+    return lines
+
+
+def _other_lines(obs: Observation, names: list[str], rels: dict[int, str]) -> list[str]:
+    """Every other character: its relation to the seat and the persona facts the seat knows."""
+    others = []
+    for seat in range(len(names)):
+        if seat == obs.seat:
+            continue
+        line = f"- {_name(names, seat)}: {rels.get(seat, 'stranger')}"
+        facts = [
+            f"{f.key.removeprefix('custom:')}: {f.value}"
+            for f in obs.private
+            if f.owner == seat and f.kind == "persona_fact" and f.key != "name"
+        ]
+        others.append(line + ("; you know: " + "; ".join(facts) if facts else ""))
+    return others
+
+
 def briefing(
     obs: Observation,
     *,
@@ -163,9 +205,20 @@ def briefing(
     strategy_hints: bool = False,
     names: list[str] | None = None,
 ) -> str:
-    """The system prompt of one seat, from its own observation and the public rule flags."""
-    t = {**TEMPLATES, **(templates or {})}
-    rules = dict(rules or {})
+    """A persona-dialogue seat's system prompt: the scenario, its character card, goal and
+    secrets, the other characters as it knows them, and the turn and ending rules."""
+    values = _values(obs, dict(rules or {}), names)
+    order = ["scenario", "public", "role", "card", "goal", "secrets", "known_secrets", "others"]
+    order += ["propositions", "rules", "format"]
+    # sections whose content this seat lacks are left out (e.g. no secrets, no propositions)
+    order = [k for k in order if values.get(k, True)]
+    role = str(values["role"])
+    lines = sections(TEMPLATES, templates, order, values, role=role, strategy_hints=strategy_hints)
+    return "\n".join(x for x in lines if x.strip())
+
+
+def _values(obs: Observation, rules: dict[str, Any], names: list[str] | None) -> dict[str, Any]:
+    """The fields the templates fill in, from the seat's observation and the rule flags."""
     st = obs.state
     pub = _event(obs, "scenario")
     own = _event(obs, "briefing", own=True)
@@ -175,80 +228,46 @@ def briefing(
     sc = None if interrogation else _scenario(rules)
     keys = list(sc.characters) if sc is not None else list(names)
     my_key = str(st.get("character") or (keys[me] if me < len(keys) else obs.name))
-    role = "character"
-    if interrogation:
-        role = "interrogator" if me == 0 else "subject"
-
-    def nm(seat: int) -> str:
-        return names[seat] if seat < len(names) else f"seat {seat}"
-
-    if sc is not None:
-        s = sc.setting
-        scenario = f"Scenario: {sc.title}\nPlace: {s.place}. Time: {s.time}.\nSituation: "
-        scenario += s.situation
-    else:
-        scenario = next((e.text for e in obs.events if e.type == "scenario"), "")
-    secrets = []
-    for sec in own.get("secrets") or []:
-        fact = next((f for f in obs.private if f.kind == "secret" and f.key == sec["id"]), None)
-        knowers = [nm(a) for a in (fact.audience if fact else ()) if a != me]
-        secrets.append(f"- {sec['text']} (known to: {', '.join(knowers) or 'nobody else'})")
-    known = [
-        f"- {nm(f.owner)}'s secret {f.key}: {f.value}"
-        for f in obs.private
-        if f.kind == "secret" and f.owner != me
-    ]
+    role = ("interrogator" if me == 0 else "subject") if interrogation else "character"
     rels = _relations(sc, {my_key, obs.name}, keys, names)
     if interrogation:
         rels = {1 - me: "stranger (interviewer and interviewee)"}
-    others = []
-    for seat in range(len(names)):
-        if seat == me:
-            continue
-        line = f"- {nm(seat)}: {rels.get(seat, 'stranger')}"
-        facts = [
-            f"{f.key.removeprefix('custom:')}: {f.value}"
-            for f in obs.private
-            if f.owner == seat and f.kind == "persona_fact" and f.key != "name"
-        ]
-        others.append(line + ("; you know: " + "; ".join(facts) if facts else ""))
     goal = own.get("goal") or next(
         (f.value for f in obs.private if f.kind == "goal" and f.owner == me), None
     )
     props = list(sc.propositions) if sc is not None else []
     allow_private = bool(st.get("allow_private", pub.get("allow_private", False)))
-    max_turns = st.get("max_turns") or pub.get("max_turns")
     mode = str(st.get("turn_mode") or pub.get("turn_mode") or "round_robin")
     values: dict[str, Any] = {
         "name": obs.name,
         "seat": me,
         "role": role,
-        "scenario": scenario,
+        "scenario": _scenario_text(obs, sc),
         "public_info": "\n".join(f"Known to everyone: {x}" for x in (sc.public_info if sc else [])),
         "card": _card(own["persona"]) if own.get("persona") else "",
         "goal": goal or "",
-        "secrets": "\n".join(secrets),
-        "known_secrets": "\n".join(known),
-        "others": "\n".join(others),
+        "secrets": "\n".join(_secret_lines(obs, own, names)),
+        "known_secrets": "\n".join(
+            f"- {_name(names, f.owner)}'s secret {f.key}: {f.value}"
+            for f in obs.private
+            if f.kind == "secret" and f.owner != me
+        ),
+        "others": "\n".join(_other_lines(obs, names, rels)),
         "propositions": "; ".join(f"{p.id} = {p.text}" for p in props),
         "turns": "Questions and answers alternate." if interrogation else TURN_MODES.get(mode, ""),
-        "endings": _endings(obs, rules, sc, max_turns),
-        "asker": nm(0),
-        "subject": nm(1),
+        "endings": _endings(obs, rules, sc, st.get("max_turns") or pub.get("max_turns")),
+        "asker": _name(names, 0),
+        "subject": _name(names, 1),
         "actions": _actions(
             role,
             allow_private,
             bool(props),
-            [f"to:{k} ({nm(i)})" for i, k in enumerate(keys) if i != me and i < len(names)],
+            [
+                f"to:{k} ({_name(names, i)})"
+                for i, k in enumerate(keys)
+                if i != me and i < len(names)
+            ],
         ),
     }
     values["role_help"] = fill(ROLE_HELP.get(role, ""), values)
-    order = ["scenario", "public", "role", "card", "goal", "secrets", "known_secrets", "others"]
-    order += ["propositions", "rules", "format"]
-    if strategy_hints:
-        order.append("hints")
-    if f"role:{role}" in t:  # a per-role override replaces the generic role line
-        order[order.index("role")] = f"role:{role}"
-    # sections whose content this seat lacks are left out (e.g. no secrets, no propositions)
-    lines = [fill(t[k], values) for k in order if t.get(k) and values.get(k, True)]
-    return "\n".join(x for x in lines if x.strip())
+    return values

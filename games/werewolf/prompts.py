@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.types import Observation
+from games.briefing import sections
 from games.werewolf.texts import ROLE_HELP, wolf_win
 
 TEMPLATES: dict[str, str] = {
@@ -49,8 +50,8 @@ def briefing(
     strategy_hints: bool = False,
     names: list[str] | None = None,
 ) -> str:
-    """The system prompt of one seat, from its own observation and the public rule flags."""
-    t = {**TEMPLATES, **(templates or {})}
+    """A Werewolf seat's system prompt: the players, its role (and, as a wolf, its partners),
+    the composition, the win conditions and the active rule flags."""
     r = _rules(rules)
     names = names or list(obs.state.get("names") or [])
     n = len(names) or r.n_players
@@ -77,13 +78,22 @@ def briefing(
         "wolf_win": wolf_win(r),
         "rules": r.summary(),
     }
-    keys = ["intro", "role"]
+    order = ["intro", "role"]
     if role == "werewolf":
-        keys.append("wolves")
-    keys += ["composition", "win", "rules", "format"]
-    if strategy_hints:
-        keys.append("hints")
-    role_key = f"role:{role}"
-    if role_key in t:  # a per-role override replaces the generic role line
-        keys[keys.index("role")] = role_key
-    return "\n".join(t[k].format(**values) for k in keys if t.get(k))
+        order.append("wolves")
+    order += ["composition", "win", "rules", "format"]
+    lines = sections(
+        TEMPLATES,
+        templates,
+        order,
+        values,
+        role=role,
+        strategy_hints=strategy_hints,
+        render=_format,
+    )
+    return "\n".join(lines)
+
+
+def _format(template: str, values: dict[str, Any]) -> str:
+    # Werewolf's templates are ``str.format`` strings: ``{{`` and ``}}`` are literal braces.
+    return template.format(**values)
