@@ -58,7 +58,6 @@ PENDING: dict[str, str] = {
     "games/negotiation/measures.py:aggregate": NOT_YET,
     "games/persona_dialogue/prompts.py:briefing": NOT_YET,
     "personas/loader.py:check_scenario": NOT_YET,
-    "tournaments/export/card.py:card_text": NOT_YET,
 }
 
 
