@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -83,7 +84,7 @@ def trial(
         room = args.budget - len(played)
         if room <= 0:
             break
-        chosen = list(pool) if strategy == "uniform" else planner.allocate(plan, args.batch)
+        chosen = list(pool) if strategy == "uniform" else planner.allocate(plan, played, args.batch)
         for a, b in chosen[:room]:
             key = (a, b) if (a, b) in pool else (b, a)
             if used[key] >= len(pool[key]):  # the stream ran out: the least used pair instead
@@ -110,6 +111,37 @@ def played_matches(
     return results, truth
 
 
+def _share(outs: list[dict[str, Any]], n: int) -> float:
+    """The share of trials with the exact order at ``n`` matches (a trial that stopped keeps the
+    order it stopped with: what it would publish)."""
+    return sum(bool(o["curve"].get(n, o["exact"])) for o in outs) / len(outs)
+
+
+def summarise(strategy: str, outs: list[dict[str, Any]]) -> None:
+    """The exact-order share per 50 matches (mean over trials, and its spread over data seeds:
+    the lowest and highest seed's share) and the settled trials."""
+    sizes = sorted({n for o in outs for n in o["curve"]})
+    by_seed: dict[int, list[dict[str, Any]]] = {}
+    for o in outs:
+        by_seed.setdefault(o["seed"], []).append(o)
+    emit("exact_order_share", strategy=strategy, trials=len(outs), seeds=len(by_seed),
+         at={n: round(_share(outs, n), 2) for n in sizes},
+         seed_low={n: round(min(_share(v, n) for v in by_seed.values()), 2) for n in sizes},
+         seed_high={n: round(max(_share(v, n) for v in by_seed.values()), 2) for n in sizes},
+         mean_from_100=round(sum(_share(outs, n) for n in sizes if n >= 100)
+                             / max(1, sum(1 for n in sizes if n >= 100)), 3))  # fmt: skip
+    stops = [o["stopped_at"] for o in outs if o["stopped_at"] is not None]
+    emit(
+        "settled",
+        strategy=strategy,
+        trials=len(outs),
+        settled=len(stops),
+        settled_exact=sum(1 for o in outs if o["stopped_at"] is not None and o["exact"]),
+        mean_matches=round(sum(stops) / len(stops), 1) if stops else None,
+        sd_matches=round(statistics.pstdev(stops), 1) if len(stops) > 1 else None,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=4)
@@ -133,24 +165,12 @@ def main() -> None:
                     p: rng.sample(s, len(s)) for p, s in base.items()
                 }  # fmt: skip
                 for strategy in ("uniform", "planner"):
-                    out = trial(pool, truth, strategy, args, seed)
+                    out = {**trial(pool, truth, strategy, args, seed), "seed": seed}
                     emit("trial", seed=seed, order=k, strategy=strategy,
                          **{x: out[x] for x in ("stopped_at", "exact", "matches")})  # fmt: skip
                     runs[strategy].append(out)
     for strategy, outs in runs.items():
-        sizes = sorted({n for o in outs for n in o["curve"]})
-        emit("exact_order_share", strategy=strategy, trials=len(outs),
-             at={n: round(sum(o["curve"].get(n, o["exact"]) for o in outs) / len(outs), 2)
-                 for n in sizes})  # fmt: skip
-        stops = [o["stopped_at"] for o in outs if o["stopped_at"] is not None]
-        emit(
-            "settled",
-            strategy=strategy,
-            trials=len(outs),
-            settled=len(stops),
-            settled_exact=sum(1 for o in outs if o["stopped_at"] is not None and o["exact"]),
-            mean_matches=round(sum(stops) / len(stops), 1) if stops else None,
-        )
+        summarise(strategy, outs)
     pairs = list(zip(runs["uniform"], runs["planner"], strict=True))
     both = [(u, p) for u, p in pairs if u["stopped_at"] and p["stopped_at"]]
     emit(
