@@ -186,31 +186,38 @@ def records(results: list[MatchResult]) -> dict[tuple[str, str], tuple[float, in
     return out
 
 
-def _rate(rec: Mapping[tuple[str, str], tuple[float, int]], a: str, b: str) -> float:
-    """P(a beats b) from the record, with one win and one loss added (never 0 or 1)."""
+def _rate(rec: Mapping[tuple[str, str], tuple[float, int]], a: str, b: str) -> tuple[float, float]:
+    """P(a beats b) from the record, with one win and one loss added (never 0 or 1), and the
+    variance of that estimate."""
     wins, n = rec.get((a, b) if a < b else (b, a), (0.0, 0))
     p = (wins + 1.0) / (n + 2.0)
-    return p if a < b else 1.0 - p
+    return (p if a < b else 1.0 - p), p * (1.0 - p) / (n + 2.0)
 
 
 def comparisons(
     a: str, b: str, names: list[str], rec: Mapping[tuple[str, str], tuple[float, int]]
 ) -> list[tuple[list[tuple[str, str]], float]]:
     """The ways to tell a (above) from b (below) apart, each with what one match of it adds to
-    the squared z of their order, from the records so far: their head-to-head (signal 2p − 1,
-    variance 4p(1 − p) per match), and each common opponent c played by both, once each (signal
-    P(a beats c) − P(b beats c), the two matches' variances summed, two matches). Only a signal
-    in the direction of the current order counts: a comparison that shows no gap, or the
-    opposite one, cannot confirm this order."""
-    p = _rate(rec, a, b)
-    out = [([(a, b)], max(0.0, 2 * p - 1) ** 2 / (4 * p * (1 - p)))]
+    the squared z of their order: their head-to-head (signal d = 2p − 1, variance 4p(1 − p) per
+    match), and each common opponent c played by both, once each (d = P(a beats c) − P(b beats
+    c), the two matches' variances summed, two matches). The squared signal is estimated
+    without bias, d̂² − var(d̂): a raw d̂² is inflated by the noise of a small sample, and would
+    chase a gap that is not there. Only a signal in the direction of the current order counts:
+    a comparison that shows no gap, or the opposite one, cannot confirm this order."""
+    p, var = _rate(rec, a, b)
+    out = [([(a, b)], _gain(2 * p - 1, 4 * var, 4 * p * (1 - p)))]
     for c in names:
         if c in (a, b):
             continue
-        pa, pb = _rate(rec, a, c), _rate(rec, b, c)
-        signal = max(0.0, pa - pb)
-        out.append(([(a, c), (b, c)], signal**2 / (pa * (1 - pa) + pb * (1 - pb)) / 2))
+        (pa, va), (pb, vb) = _rate(rec, a, c), _rate(rec, b, c)
+        per_match = (pa * (1 - pa) + pb * (1 - pb)) * 2  # two matches per comparison
+        out.append(([(a, c), (b, c)], _gain(pa - pb, va + vb, per_match)))
     return out
+
+
+def _gain(signal: float, noise: float, per_match: float) -> float:
+    """The squared z one match adds: (d̂² − var(d̂)) / variance per match, 0 when d̂ ≤ 0."""
+    return max(0.0, signal**2 - noise) / per_match if signal > 0 else 0.0
 
 
 def allocate(
