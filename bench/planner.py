@@ -8,18 +8,23 @@ only in *which pairs* they spend matches on:
 
 - ``uniform``: rounds of one match per pair (a round robin of growing size);
 - ``planner``: one match per pair, then rounds of ``--batch`` matches chosen by
-  :func:`arena.planner.allocate` (what ``rating_driven: {by: planner}`` plans): the entries whose
-  places are unsure play the field, pairs of settled entries rest.
+  :func:`arena.ratings.planner.allocate` (what ``rating_driven: {by: planner}`` plans): the
+  comparisons that tell unsure neighbours apart (their head-to-head, or both against a common
+  opponent), weighted by what a match adds to the squared z of their order on the records so
+  far, and a fifth of each round to the pairs that met least.
 
-Both stop when every adjacent pair of the board is settled (its order right with probability
-``--confidence`` by the bootstrap, both entries with 10 matches or more), or at ``--budget``.
-Figures, one JSON line each: per trial and strategy, the matches at which it stopped
-(``stopped_at``; null: not settled within the budget) and whether the order it stopped with is
-the true one; the share of trials with the exact order after every 50 matches; and a summary.
-A trial is a data seed, or (``--shuffles K``) one of K random orders of each pair's stream of
-that seed. Usage::
+Both stop when the whole order is settled (every adjacent pair's order right with probability
+1 - (1 - ``--confidence``)/4 by the bootstrap, both entries with 10 matches or more), or at
+``--budget``. Figures, one JSON line each: per trial and strategy, the matches at which it
+stopped (``stopped_at``; null: not settled within the budget) and whether the order it stopped
+with is the true one; the share of trials with the exact order after every 50 matches (a trial
+that stopped keeps the order it stopped with), its lowest and highest share over the data
+seeds, and its mean from 100 matches on; the settled trials; and the paired comparison. A trial
+is a data seed, or (``--shuffles K``) one of K random orders of each pair's stream of that seed.
+Give ``--per-pair`` well above ``--budget``/10, or the planner runs out of a pair's matches
+and falls back to the least used pair. Usage::
 
-    .venv/bin/python bench/planner.py [--seeds 4] [--per-pair 40] [--budget 400] [--shuffles 2]
+    .venv/bin/python bench/planner.py [--seeds 6] [--per-pair 80] [--budget 400] [--shuffles 4]
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -83,7 +89,7 @@ def trial(
         room = args.budget - len(played)
         if room <= 0:
             break
-        chosen = list(pool) if strategy == "uniform" else planner.allocate(plan, args.batch)
+        chosen = list(pool) if strategy == "uniform" else planner.allocate(plan, played, args.batch)
         for a, b in chosen[:room]:
             key = (a, b) if (a, b) in pool else (b, a)
             if used[key] >= len(pool[key]):  # the stream ran out: the least used pair instead
@@ -110,15 +116,46 @@ def played_matches(
     return results, truth
 
 
+def _share(outs: list[dict[str, Any]], n: int) -> float:
+    """The share of trials with the exact order at ``n`` matches (a trial that stopped keeps the
+    order it stopped with: what it would publish)."""
+    return sum(bool(o["curve"].get(n, o["exact"])) for o in outs) / len(outs)
+
+
+def summarise(strategy: str, outs: list[dict[str, Any]]) -> None:
+    """The exact-order share per 50 matches (mean over trials, and its spread over data seeds:
+    the lowest and highest seed's share) and the settled trials."""
+    sizes = sorted({n for o in outs for n in o["curve"]})
+    by_seed: dict[int, list[dict[str, Any]]] = {}
+    for o in outs:
+        by_seed.setdefault(o["seed"], []).append(o)
+    emit("exact_order_share", strategy=strategy, trials=len(outs), seeds=len(by_seed),
+         at={n: round(_share(outs, n), 2) for n in sizes},
+         seed_low={n: round(min(_share(v, n) for v in by_seed.values()), 2) for n in sizes},
+         seed_high={n: round(max(_share(v, n) for v in by_seed.values()), 2) for n in sizes},
+         mean_from_100=round(sum(_share(outs, n) for n in sizes if n >= 100)
+                             / max(1, sum(1 for n in sizes if n >= 100)), 3))  # fmt: skip
+    stops = [o["stopped_at"] for o in outs if o["stopped_at"] is not None]
+    emit(
+        "settled",
+        strategy=strategy,
+        trials=len(outs),
+        settled=len(stops),
+        settled_exact=sum(1 for o in outs if o["stopped_at"] is not None and o["exact"]),
+        mean_matches=round(sum(stops) / len(stops), 1) if stops else None,
+        sd_matches=round(statistics.pstdev(stops), 1) if len(stops) > 1 else None,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", type=int, default=4)
+    ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--seed", type=int, default=2026, help="the first data seed")
-    ap.add_argument("--per-pair", type=int, default=40, help="matches per pair in each stream")
+    ap.add_argument("--per-pair", type=int, default=80, help="matches per pair in each stream")
     ap.add_argument("--budget", type=int, default=400, help="matches each strategy may play")
     ap.add_argument("--batch", type=int, default=10, help="matches per planner round")
     ap.add_argument("--confidence", type=float, default=0.9)
-    ap.add_argument("--shuffles", type=int, default=2, help="stream orders per seed (0: as played)")
+    ap.add_argument("--shuffles", type=int, default=4, help="stream orders per seed (0: as played)")
     ap.add_argument("--cache", help="keep the played matches here (JSON) and reuse them")
     args = ap.parse_args()
     started = time.process_time()
@@ -133,24 +170,12 @@ def main() -> None:
                     p: rng.sample(s, len(s)) for p, s in base.items()
                 }  # fmt: skip
                 for strategy in ("uniform", "planner"):
-                    out = trial(pool, truth, strategy, args, seed)
+                    out = {**trial(pool, truth, strategy, args, seed), "seed": seed}
                     emit("trial", seed=seed, order=k, strategy=strategy,
                          **{x: out[x] for x in ("stopped_at", "exact", "matches")})  # fmt: skip
                     runs[strategy].append(out)
     for strategy, outs in runs.items():
-        sizes = sorted({n for o in outs for n in o["curve"]})
-        emit("exact_order_share", strategy=strategy, trials=len(outs),
-             at={n: round(sum(o["curve"].get(n, o["exact"]) for o in outs) / len(outs), 2)
-                 for n in sizes})  # fmt: skip
-        stops = [o["stopped_at"] for o in outs if o["stopped_at"] is not None]
-        emit(
-            "settled",
-            strategy=strategy,
-            trials=len(outs),
-            settled=len(stops),
-            settled_exact=sum(1 for o in outs if o["stopped_at"] is not None and o["exact"]),
-            mean_matches=round(sum(stops) / len(stops), 1) if stops else None,
-        )
+        summarise(strategy, outs)
     pairs = list(zip(runs["uniform"], runs["planner"], strict=True))
     both = [(u, p) for u, p in pairs if u["stopped_at"] and p["stopped_at"]]
     emit(

@@ -78,7 +78,7 @@ class Matchmaker:
     def _planned_batch(
         self, results: list[MatchResult], planned: list[MatchSpec], room: int
     ) -> list[MatchSpec]:
-        """Planner-driven: the adjacent pairs of the batch fit whose order is least sure."""
+        """Planner-driven: the comparisons that tell the batch fit's unsure neighbours apart."""
         pool = set(self.pool)
         done = [r for r in results if {s.agent for s in r.seats} <= pool]
         if len({s.agent for r in done for s in r.seats}) < len(pool):
@@ -92,7 +92,7 @@ class Matchmaker:
             resamples=PLANNER_RESAMPLES,
             freeze=self.config.ratings.freeze,
         )
-        chosen = planner.allocate(plan, min(self.batch, room))
+        chosen = planner.allocate(plan, done, min(self.batch, room))
         if not chosen:
             self.converged = True
         return self._specs(chosen, planned)

@@ -37,7 +37,7 @@ def match_costs(run_dir: Path, results: list[Any]) -> dict[str, tuple[float, flo
 
 def cmd_plan(args: argparse.Namespace) -> int:
     from app.commands.runs import _fail, _load, bootstrap_settings
-    from arena.ratings.planner import pairs, within_budget
+    from arena.ratings.planner import pair_confidence, pairs, within_budget
     from arena.ratings.seasons import seasons
 
     if not 0.5 < args.confidence < 1:
@@ -65,7 +65,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     )
     budget = within_budget(plan, args.budget_usd) if args.budget_usd is not None else None
     if args.json:
-        doc = {"confidence": args.confidence, "pairs": plan, "budget": budget}
+        level = pair_confidence(args.confidence, len(plan))
+        doc = {"confidence": args.confidence, "pair_confidence": level, "pairs": plan,
+               "budget": budget}  # fmt: skip
         print(json.dumps(doc, indent=2, sort_keys=True))
         return 0
     console.print(render(plan, args.confidence, len(results)))
@@ -75,10 +77,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def render(plan: list[dict[str, Any]], confidence: float, n: int) -> Table:
+    from arena.ratings.planner import pair_confidence
+
+    level = pair_confidence(confidence, len(plan))
     table = Table(
         title=f"Adjacent pairs of the board ({count(n, 'match', 'matches')}): P(order right) "
-        f"from the bootstrap; minimum detectable μ gap at {confidence:.0%} confidence and 80% "
-        "power; further matches to settle the observed gap, at the recorded cost per match",
+        f"from the bootstrap; each pair settled at {level:.2%} so that the whole order holds at "
+        f"{confidence:.0%}; minimum detectable μ gap at that confidence and 80% power; further "
+        "matches to settle the observed gap, at the recorded cost per match",
         title_justify="left",
     )
     cols = ("above", "below", "μ gap", "P(order right)", "MDD", "played", "more", "tokens", "cost")
@@ -127,7 +133,8 @@ def add_commands(sub: Any) -> None:
         "--confidence",
         type=float,
         default=0.95,
-        help="how sure an order must be to count as settled (default: %(default)s)",
+        help="how sure the whole order must be to count as settled; each of the m adjacent "
+        "pairs then needs 1 - (1 - c)/m (default: %(default)s)",
     )
     p.add_argument("--budget-usd", type=float, help="spend this on the least sure pairs first")
     p.add_argument(

@@ -5,7 +5,8 @@ For each pair of entries next to each other on the board (a above b):
 - ``p_order``: the probability that their order is right, the share of bootstrap resamples
   (matches resampled, the batch fit refitted) in which a's μ is above b's;
 - ``gap`` and ``se``: the fitted μ difference and its bootstrap standard error;
-- ``mdd``: the minimum detectable difference at the current sample, (z_c + z_p)·se: the
+- ``mdd``: the minimum detectable difference at the current sample, (z_c + z_p)·se (c: the
+  pair's share of the confidence, below): the
   smallest true gap the data would show at confidence c (one-sided) with power p (0.8);
 - ``more``: further matches, beyond the ``played`` ones that seat a or b, until the observed
   gap would be that minimum detectable difference: played·(se/se*)² − played with
@@ -14,12 +15,16 @@ For each pair of entries next to each other on the board (a above b):
 - ``cost_usd`` / ``tokens``: those matches at the recorded mean cost and tokens per match of
   the pair's entries.
 
-A pair is ``settled`` when ``p_order`` reaches the confidence and both entries played at least
-:data:`MIN_PLAYED` matches; a settled pair needs no more matches (``more`` 0, no cost). Its
+A pair is ``settled`` when ``p_order`` reaches the pair's share of the confidence and both
+entries played at least :data:`MIN_PLAYED` matches; a settled pair needs no more matches
+(``more`` 0, no cost). The share is 1 − (1 − confidence)/m over the board's m adjacent pairs (a
+union bound): when every pair is settled, the *whole* order is right with probability at least
+the confidence, where settling each pair at the confidence itself would leave a five-entry
+board's order wrong up to four times as often. Its
 ``mdd`` may still exceed its gap: the order is sure at the confidence (the gap is past z_c·se),
 while ``mdd`` also asks for 80% power, (z_c + z_p)·se — the gap a *new* sample of this size
-would detect four times in five. :func:`allocate` spends a round of matches on the entries whose
-places are unsure (what rating-driven matchmaking with ``by: planner`` plans), and
+would detect four times in five. :func:`allocate` spends a round of matches on the comparisons
+that tell unsure neighbours apart (what rating-driven matchmaking with ``by: planner`` plans), and
 :func:`within_budget` proposes how a budget in dollars is best spent (``arena plan
 --budget-usd``).
 """
@@ -42,6 +47,8 @@ MAX_MORE = 1_000_000
 # A pair is never settled before both entries played this many matches: a bootstrap of a
 # handful of matches is overconfident (it cannot see the outcomes that have not happened yet).
 MIN_PLAYED = 10
+# The share of a planned round that goes to the pairs that met least (every pair keeps meeting).
+EXPLORE = 0.2
 
 
 def _played(results: list[MatchResult], keyfn: Any) -> dict[str, int]:
@@ -77,7 +84,8 @@ def pairs(
     )
     samples = rating_batch.samples_of(fitted, names)
     played = _played(results, keyfn)
-    z = NormalDist().inv_cdf(confidence) + NormalDist().inv_cdf(POWER)
+    level = pair_confidence(confidence, len(names) - 1)
+    z = NormalDist().inv_cdf(level) + NormalDist().inv_cdf(POWER)
     out = []
     for i in range(len(names) - 1):
         a, b = names[i], names[i + 1]
@@ -93,7 +101,7 @@ def pairs(
         more = _more(n, gap, se, z)
         if more is not None and n < MIN_PLAYED:  # not settled before the minimum, whatever p
             more = max(more, MIN_PLAYED - n)
-        settled = p >= confidence and n >= MIN_PLAYED
+        settled = p >= level and n >= MIN_PLAYED
         if settled:  # nothing more to play, whatever the power-based estimate would ask
             more = 0
         cost = _cost(match_cost, a, b, more)
@@ -104,6 +112,12 @@ def pairs(
             "played": n, "more": more, **cost,
         })  # fmt: skip
     return out
+
+
+def pair_confidence(confidence: float, pairs: int) -> float:
+    """The confidence each of ``pairs`` adjacent orders needs for the whole order to hold at
+    ``confidence`` (Bonferroni: the chances of a wrong pair add up at most)."""
+    return 1.0 - (1.0 - confidence) / max(1, pairs)
 
 
 def _more(n: int, gap: float, se: float, z: float) -> int | None:
@@ -155,27 +169,107 @@ def within_budget(plan: list[dict[str, Any]], budget_usd: float) -> list[dict[st
     return out
 
 
-def allocate(plan: list[dict[str, Any]], matches: int) -> list[tuple[str, str]]:
-    """``matches`` spread over every pair of entries in proportion to how unsure the two
-    entries' places are: an entry's weight is the sum of 1 − p_order over its unsettled
-    adjacent pairs, a pair's the sum of its two entries' weights. An entry's place on the board
-    is set by its results against everyone (a close pair may even split its head-to-heads while
-    their records against the rest tell them apart), so an unsure entry plays the whole field;
-    pairs of settled entries get nothing. [] when every adjacent pair is settled."""
+def records(results: list[MatchResult]) -> dict[tuple[str, str], tuple[float, int]]:
+    """Head-to-head records of the two-entry matches: (a, b) with a < b -> (a's wins, matches);
+    a draw is half a win each. Errored matches are not rated and do not count."""
+    out: dict[tuple[str, str], tuple[float, int]] = {}
+    for r in results:
+        ranks = rating_batch.team_ranks(r)
+        entries = {s.agent for s in r.seats}
+        if ranks is None or len(entries) != 2:
+            continue
+        a, b = sorted(entries)
+        rank = {s.agent: ranks[s.team] for s in r.seats}
+        won = 1.0 if rank[a] < rank[b] else 0.5 if rank[a] == rank[b] else 0.0
+        wins, n = out.get((a, b), (0.0, 0))
+        out[(a, b)] = (wins + won, n + 1)
+    return out
+
+
+def _rate(rec: Mapping[tuple[str, str], tuple[float, int]], a: str, b: str) -> tuple[float, float]:
+    """P(a beats b) from the record, with one win and one loss added (never 0 or 1), and the
+    variance of that estimate."""
+    wins, n = rec.get((a, b) if a < b else (b, a), (0.0, 0))
+    p = (wins + 1.0) / (n + 2.0)
+    return (p if a < b else 1.0 - p), p * (1.0 - p) / (n + 2.0)
+
+
+def comparisons(
+    a: str, b: str, names: list[str], rec: Mapping[tuple[str, str], tuple[float, int]]
+) -> list[tuple[list[tuple[str, str]], float]]:
+    """The ways to tell a (above) from b (below) apart, each with what one match of it adds to
+    the squared z of their order: their head-to-head (signal d = 2p − 1, variance 4p(1 − p) per
+    match), and each common opponent c played by both, once each (d = P(a beats c) − P(b beats
+    c), the two matches' variances summed, two matches). The squared signal is estimated
+    without bias, d̂² − var(d̂): a raw d̂² is inflated by the noise of a small sample, and would
+    chase a gap that is not there. Only a signal in the direction of the current order counts:
+    a comparison that shows no gap, or the opposite one, cannot confirm this order."""
+    p, var = _rate(rec, a, b)
+    out = [([(a, b)], _gain(2 * p - 1, 4 * var, 4 * p * (1 - p)))]
+    for c in names:
+        if c in (a, b):
+            continue
+        (pa, va), (pb, vb) = _rate(rec, a, c), _rate(rec, b, c)
+        per_match = (pa * (1 - pa) + pb * (1 - pb)) * 2  # two matches per comparison
+        out.append(([(a, c), (b, c)], _gain(pa - pb, va + vb, per_match)))
+    return out
+
+
+def _gain(signal: float, noise: float, per_match: float) -> float:
+    """The squared z one match adds: (d̂² − var(d̂)) / variance per match, 0 when d̂ ≤ 0."""
+    return max(0.0, signal**2 - noise) / per_match if signal > 0 else 0.0
+
+
+def allocate(
+    plan: list[dict[str, Any]],
+    results: list[MatchResult],
+    matches: int,
+    explore: float = EXPLORE,
+) -> list[tuple[str, str]]:
+    """``matches`` spent where they tell unsure neighbours apart ([] when every adjacent pair
+    is settled).
+
+    For each unsettled adjacent pair, weighted by 1 − p_order, every :func:`comparisons` way of
+    telling its two entries apart gets a weight in proportion to what a match of it adds to
+    the squared z of their order, measured on the records so far. A head-to-head between two
+    entries that split their games (as two entries close on the board often do) adds nothing,
+    while both entries' records against a common opponent may well tell them apart; a common
+    opponent is always played by both entries equally, so the fit still compares them on the
+    same field (the fit orders two entries that met the same opponents as often by their
+    records). Proportional shares, not all on the best comparison, so one noisy estimate
+    cannot take the round. A share ``explore`` of the round (rounded up) goes to the pairs of
+    the whole field that met least, so every pair keeps meeting and a comparison that looked
+    empty by chance is measured again."""
     if not plan or all(p["settled"] for p in plan) or matches <= 0:
         return []
     names = [plan[0]["above"], *(p["below"] for p in plan)]
-    weight = dict.fromkeys(names, 0.0)
-    for p in plan:
-        if not p["settled"]:
-            weight[p["above"]] += 1.0 - p["p_order"]
-            weight[p["below"]] += 1.0 - p["p_order"]
     cand = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    w = [weight[a] + weight[b] for a, b in cand]
-    total = sum(w)
-    exact = [x / total * matches for x in w]
+    index = {frozenset(pair): i for i, pair in enumerate(cand)}
+    rec = records(results)
+    weight = [0.0] * len(cand)
+    for p in plan:
+        if p["settled"]:
+            continue
+        for pairs_of, gain in comparisons(p["above"], p["below"], names, rec):
+            for pair in pairs_of:
+                weight[index[frozenset(pair)]] += (1.0 - p["p_order"]) * gain
+    floor = min(matches, math.ceil(explore * matches))
+    met = {pair: rec.get(pair if pair[0] < pair[1] else (pair[1], pair[0]), (0.0, 0))[1]
+           for pair in cand}  # fmt: skip
+    counts = _apportion(weight, matches - floor) if sum(weight) > 0 else [0] * len(cand)
+    left = matches - sum(counts)  # the floor, or the whole round when nothing shows a signal
+    for _ in range(left):
+        i = min(range(len(cand)), key=lambda i: (met[cand[i]] + counts[i], i))
+        counts[i] += 1
+    return [pair for pair, k in zip(cand, counts, strict=True) for _ in range(k)]
+
+
+def _apportion(weight: list[float], matches: int) -> list[int]:
+    """``matches`` split in proportion to ``weight`` (largest remainders, ties by index)."""
+    total = sum(weight)
+    exact = [w / total * matches for w in weight]
     counts = [math.floor(x) for x in exact]
     order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - counts[i]), i))
     for i in order[: matches - sum(counts)]:
         counts[i] += 1
-    return [pair for pair, k in zip(cand, counts, strict=True) for _ in range(k)]
+    return counts

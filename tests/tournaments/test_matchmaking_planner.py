@@ -1,9 +1,11 @@
 """Rating-driven matchmaking by the planner: a round robin to place everyone, then the entries
-whose places are unsure play, within the budget, until every adjacent order is settled."""
+whose places are unsure play (and a share of every round explores the pairs that met least),
+within the budget, until every adjacent order is settled."""
 
 from __future__ import annotations
 
 import asyncio
+import math
 from pathlib import Path
 
 from arena.ratings import planner
@@ -31,9 +33,13 @@ def test_planner_matchmaking_places_everyone_then_spends_on_unsure_entries(tmp_p
     ordered = sorted(results, key=lambda r: r.index)
     first = {tuple(sorted({s.agent for s in r.seats})) for r in ordered[:6]}
     assert len(first) == 6  # every pair once before the planner chooses
-    # every later round went to pairs with an entry whose place was unsure at the time
+    # every later round went to pairs with an entry whose place was unsure at the time, but
+    # for the exploration share (the pairs that met least)
+    explore = math.ceil(planner.EXPLORE * 6)
     for k in range(6, len(ordered), 6):
         plan = planner.pairs(ordered[:k], confidence=0.9, seed=0, resamples=200)
         unsure = {e for p in plan if not p["settled"] for e in (p["above"], p["below"])}
-        for r in ordered[k : k + 6]:
-            assert {s.agent for s in r.seats} & unsure
+        round_ = ordered[k : k + 6]
+        assert (
+            sum(1 for r in round_ if {s.agent for s in r.seats} & unsure) >= len(round_) - explore
+        )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from arena.ratings import planner
 from arena.results import MatchResult, SeatResult
 
@@ -36,14 +38,15 @@ def test_a_clear_order_is_settled_and_needs_no_more_matches() -> None:
     assert [(p["above"], p["below"]) for p in plan] == [("a", "b"), ("b", "c")]
     assert all(p["settled"] and p["p_order"] >= 0.95 for p in plan)
     assert all(p["more"] == 0 and p["mdd"] < p["gap"] for p in plan)
-    assert planner.allocate(plan, 10) == []
+    assert planner.allocate(plan, ladder(60), 10) == []
 
 
 def test_a_thin_sample_is_unsettled_and_the_unsure_entries_get_the_matches() -> None:
-    plan = planner.pairs(ladder(3), confidence=0.95, resamples=300)
+    results = ladder(3)
+    plan = planner.pairs(results, confidence=0.95, resamples=300)
     assert not all(p["settled"] for p in plan)  # 6 matches per entry: below the minimum
     assert all(p["more"] is None or p["more"] > 0 for p in plan if not p["settled"])
-    chosen = planner.allocate(plan, 12)
+    chosen = planner.allocate(plan, results, 12)
     assert len(chosen) == 12
     unsure = {e for p in plan if not p["settled"] for e in (p["above"], p["below"])}
     assert all(a in unsure or b in unsure for a, b in chosen)
@@ -71,3 +74,56 @@ def test_a_settled_pair_needs_no_more_matches_even_when_its_mdd_exceeds_its_gap(
     assert all(p["cost_usd"] == 0 and p["tokens"] == 0 for p in settled)
     bought = {(b["above"], b["below"]) for b in planner.within_budget(plan, 10.0)}
     assert not bought & {(p["above"], p["below"]) for p in settled}
+
+
+def test_settled_pairs_hold_the_whole_order_at_the_confidence() -> None:
+    """Each of m adjacent pairs is settled at 1 - (1 - c)/m, so that the whole order holds at c:
+    here a pair sure at 0.96 is not settled on a board of two pairs at 0.95."""
+    plan = planner.pairs(ladder(12, 0.75, 1), confidence=0.95, resamples=300)
+    level = planner.pair_confidence(0.95, len(plan))
+    assert level == pytest.approx(0.975)
+    assert any(0.95 <= p["p_order"] < level for p in plan)  # the case: sure alone, not together
+    assert all(p["settled"] == (p["p_order"] >= level) for p in plan)
+
+
+def fixed(records: dict[tuple[str, str], tuple[int, int]]) -> list[MatchResult]:
+    """Head-to-heads with exactly these records ((a, b) -> (a's wins, matches)), sides
+    alternating."""
+    out: list[MatchResult] = []
+    for (a, b), (wins, n) in records.items():
+        for k in range(n):
+            x, y = (a, b) if k % 2 == 0 else (b, a)
+            a_wins = k < wins
+            out.append(head_to_head(len(out), x, y, a_wins if x == a else not a_wins))
+    return out
+
+
+# b and c split their head-to-head, while the field tells them apart (b beats d far more often
+# than c does); a is far above and d far below both.
+SPLIT = {("a", "b"): (16, 20), ("a", "c"): (19, 20), ("a", "d"): (20, 20), ("b", "c"): (10, 20),
+         ("b", "d"): (19, 20), ("c", "d"): (14, 20)}  # fmt: skip
+
+
+def test_neighbours_that_split_their_head_to_head_are_compared_on_the_field() -> None:
+    results = fixed(SPLIT)
+    plan = planner.pairs(results, confidence=0.9, resamples=300)
+    assert [p["above"] for p in plan] == ["a", "b", "c"]
+    unsure = [(p["above"], p["below"]) for p in plan if not p["settled"]]
+    assert ("b", "c") in unsure
+    chosen = planner.allocate(plan, results, 40, explore=0.0)
+    count = {pair: chosen.count(pair) for pair in set(chosen)}
+    assert count.get(("b", "c"), 0) == 0  # an even head-to-head cannot confirm the order
+    assert count.get(("b", "d"), 0) > 0  # the common opponent that tells them apart does
+    # b and c meet each common opponent as often (up to the rounding of the round)
+    for x in ("a", "d"):
+        bx = count.get(("b", x), 0) + count.get((x, "b"), 0)
+        cx = count.get(("c", x), 0) + count.get((x, "c"), 0)
+        assert abs(bx - cx) <= 1
+
+
+def test_every_pair_keeps_meeting_through_the_exploration_share() -> None:
+    results = fixed({**SPLIT, ("a", "d"): (3, 3)})  # a and d met least
+    plan = planner.pairs(results, confidence=0.9, resamples=300)
+    chosen = planner.allocate(plan, results, 10)  # a fifth of 10: two matches to explore
+    assert chosen.count(("a", "d")) >= 1
+    assert len(chosen) == 10
