@@ -15,7 +15,11 @@ Each figure is one JSON line:
                              in the same 2-CPU cluster: commit=per_match (one commit and fsync
                              per match, the baseline) and commit=group (the default)
   projection_100_workers     matches/s 100 workers would play vs what one driver can record
-                             (target: a driver that records >= 1,000 matches/s)
+                             (from the driver's cost per match at this run's arrival rate)
+  driver_records_matches_per_s  the driver's ceiling when results arrive faster than it can
+                             commit (the asyncio run's results and records handed to it at
+                             once): one commit per match (baseline) and group commit; target
+                             >= 1,000 matches/s
 Cluster start and worker start-up are outside the timings (a warm-up run comes first). The
 CPU of Ray's own processes (GCS, raylet) is not in the CPU figures. On a shared machine the wall-clock rates favour the run with more
 processes (the kernel shares CPU per process); the CPU figures are the steadier ones. Usage:
@@ -112,6 +116,39 @@ def figures(executor: Any, wall: float, cpu: float, finished: int) -> dict[str, 
     }
 
 
+def driver_saturated(played: Path, root: Path, most: int) -> dict[str, float]:
+    """The driver's recording ceiling: ``played``'s results and records handed to a fresh
+    store as fast as the driver's loop takes them (what a large cluster does to it), each
+    record written, its result queued for a group commit of at most ``most``."""
+    from arena.store import Store
+    from tournaments.ray.commit import GroupCommit, RecordFile
+
+    source = Store(played / "arena.sqlite")
+    results, specs = source.results(), source.specs()
+    source.close()
+    lines = {r.match_id: (played / str(r.jsonl)).read_text().splitlines() for r in results}
+    store = Store(root / "arena.sqlite")
+    store.plan(specs)
+
+    async def record_all() -> None:
+        commits = GroupCommit(store, lambda r: None, most)
+        for result in results:
+            record = RecordFile(root / str(result.jsonl))
+            record.write(lines[result.match_id])
+            record.close(sync=False)
+            commits.add(result, record)
+            await asyncio.sleep(0)  # the loop takes the next message; commits run meanwhile
+        await commits.drain()
+        out["groups"] = commits.groups
+
+    out: dict[str, float] = {}
+    started = time.perf_counter()
+    asyncio.run(record_all())
+    out["matches_per_s"] = len(results) / (time.perf_counter() - started)
+    store.close()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=200)
@@ -128,6 +165,11 @@ def main() -> None:
         aio_cpu_ms = 1000 * cpu / max(finished, 1)
         emit("asyncio_matches_per_s", round(aio, 2), "matches/s", matches=finished,
              cpu_ms_per_match=round(aio_cpu_ms, 2))  # fmt: skip
+        for most, commit in ((1, "per_match"), (256, "group")):
+            sat = driver_saturated(root / "asyncio", root / f"driver-{most}", most)
+            emit("driver_records_matches_per_s", round(sat["matches_per_s"], 1), "matches/s",
+                 commit=commit, results_per_commit=round(finished / max(sat["groups"], 1), 1),
+                 target=">= 1000")  # fmt: skip
         runs = {cpus: on_ray(cfg, warm, root, cpus) for cpus in (1, 2)}
     for cpus, (r, *_) in runs.items():
         emit(f"ray_{cpus}_matches_per_s", round(r["finished"] / r["wall_s"], 2), "matches/s",

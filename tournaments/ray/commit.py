@@ -3,9 +3,8 @@
 A match counts as done when its result row is in the store, and a row is written only once
 its JSONL record is durable (fsynced). One ``fsync`` per match bound the driver at about 130
 matches/s, so results that arrive together are committed together (:class:`GroupCommit`): their
-records are fsynced one after the other in a worker thread (the first ``fsync`` commits the
-file system's journal for the whole group, so the rest cost little) while the driver's loop
-keeps receiving, then their rows go into the store in one transaction. A group holds at most
+records are fsynced side by side by worker threads (the file system then commits them
+together) while the driver's loop keeps receiving, then their rows go into the store in one transaction. A group holds at most
 ``most`` results; results arriving while a group commits form the next one. A kill -9 at any
 moment loses nothing that was reported finished: a row is never ahead of its record, and a
 match whose row was not written yet is played again on resume (its record started afresh).
@@ -18,6 +17,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -26,6 +26,7 @@ from arena.results import MatchResult
 from arena.store import Store
 
 GROUP_MOST = 256  # results per group commit (and so records fsynced before their rows)
+SYNC_THREADS = 16  # a group's fsyncs in flight at once
 
 
 class RecordFile:
@@ -40,9 +41,8 @@ class RecordFile:
         self.durable = False  # fsynced and closed
 
     def write(self, lines: list[str]) -> None:
-        for line in lines:
-            self._fh.write(line)
-            self._fh.write("\n")
+        if lines:  # one write of the batch (the lines are single-line JSON)
+            self._fh.write("\n".join(lines) + "\n")
         self._fh.flush()
         self.count += len(lines)
 
@@ -83,9 +83,17 @@ class Finished:
 
 
 def sync_records(records: list[RecordFile]) -> None:
-    """Make every record durable (fsync): a group's first step, in a thread."""
-    for record in records:
-        record.sync()
+    """Make every record durable (fsync): a group's first step, in a thread. The fsyncs run
+    side by side: one after the other, each waited for its own journal commit and disk flush
+    (about 9 ms a file on the development machine); at once, the file system commits them
+    together (0.2 to 1 ms a file)."""
+    if len(records) < 2:
+        for record in records:
+            record.sync()
+        return
+    with ThreadPoolExecutor(min(SYNC_THREADS, len(records))) as pool:
+        for _ in pool.map(RecordFile.sync, records):  # re-raises the first failure
+            pass
 
 
 class GroupCommit:
