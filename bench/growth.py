@@ -72,6 +72,7 @@ class Sampler:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+        self.samples.append((cpu_s(), done_count(self.db)))  # the run's end
 
     def _run(self) -> None:
         while not self._stop.wait(SAMPLE_S):
@@ -108,6 +109,7 @@ def child(path_name: str, config: Path, output: Path, matches: int) -> dict[str,
 
 
 def run_child(path_name: str, size: int, root: Path, concurrency: int) -> dict[str, Any]:
+    root.mkdir(parents=True, exist_ok=True)
     config = write_config(root, size, concurrency, "classic8")
     out = root / f"runs-{size}"
     proc = subprocess.run(

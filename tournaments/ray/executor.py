@@ -284,21 +284,10 @@ class _RayRun:
         settled: set[str] = set()
         try:
             async for ref in gen:
-                msg = await ref
+                items = await ref  # the messages the chunk had ready together
                 began = time.perf_counter()
-                mid = msg["match_id"]
-                if msg["kind"] == "chunk_done":
-                    self.ex.worker_cpu_s += msg["cpu_s"]
-                elif msg["kind"] == "start":
-                    playing[mid] = self._start(by_id[mid], msg["node"])
-                elif msg["kind"] == "events":
-                    self._events(playing[mid], msg["lines"])
-                elif msg["kind"] == "result":
-                    self._result(playing.pop(mid), msg)
-                    settled.add(mid)
-                elif msg["kind"] == "failed":
-                    self._failed(by_id[mid], playing.pop(mid, None), msg["reason"])
-                    settled.add(mid)
+                for msg in items:
+                    self._message(msg, by_id, playing, settled)
                 self.ex.driver_s += time.perf_counter() - began
         except RayError as err:  # the worker died or the task failed: rerun what is missing
             reason = f"{type(err).__name__}: {str(err).strip().splitlines()[0][:300]}"
@@ -310,6 +299,27 @@ class _RayRun:
                 left.close()
 
     # -- messages ----------------------------------------------------------------------
+    def _message(
+        self,
+        msg: dict[str, Any],
+        by_id: dict[str, MatchSpec],
+        playing: dict[str, _Playing],
+        settled: set[str],
+    ) -> None:
+        mid = msg["match_id"]
+        if msg["kind"] == "chunk_done":
+            self.ex.worker_cpu_s += msg["cpu_s"]
+        elif msg["kind"] == "start":
+            playing[mid] = self._start(by_id[mid], msg["node"])
+        elif msg["kind"] == "events":
+            self._events(playing[mid], msg["lines"])
+        elif msg["kind"] == "result":
+            self._result(playing.pop(mid), msg)
+            settled.add(mid)
+        elif msg["kind"] == "failed":
+            self._failed(by_id[mid], playing.pop(mid, None), msg["reason"])
+            settled.add(mid)
+
     def _start(self, spec: MatchSpec, node: str) -> _Playing:
         sinks: list[EventSink] = []
         if self.t.extra_sinks is not None:
