@@ -110,9 +110,12 @@ class RunStatus:
             return []
         store = Store(self.db)
         try:
-            return store.results(ids=new)
+            results = store.results(ids=new)
         finally:
             store.close()
+        # The fold keeps every result for the rest of the run (a late result refolds those
+        # after it); a result's conditions, a third of its memory, are no part of a rating.
+        return [r.model_copy(update={"conditions": None}) for r in results]
 
 
 def finished_since(db: Path, since: float | None) -> tuple[list[str], float | None]:

@@ -55,7 +55,8 @@ def test_a_poll_reads_only_the_results_finished_since_the_last_one(tmp_path: Pat
     from arena.live.status import SINCE_MARGIN_S, finished_since
 
     rng = random.Random(5)
-    results = [werewolf_like(i, rng) for i in range(6)]
+    played = {"rules": {"preset": "classic8"}, "prompts": "p1"}  # as the runner records
+    results = [werewolf_like(i, rng).model_copy(update={"conditions": played}) for i in range(6)]
     db = tmp_path / "arena.sqlite"
     store = Store(db)
     store.create_run("run", "run", "werewolf", {})
@@ -83,5 +84,7 @@ def test_a_poll_reads_only_the_results_finished_since_the_last_one(tmp_path: Pat
     doc, board = status.poll()
     assert doc is not None and doc["done"] == 6
     assert board is not None and without_ts(board) == from_scratch(store.results())
+    # what the fold keeps for the rest of the run holds no conditions (no part of a rating)
+    assert all(r.conditions is None for r in status.fold.folded)
     con.close()
     store.close()
