@@ -128,8 +128,9 @@ def finished_since(db: Path, since: float | None) -> tuple[list[str], float | No
 
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
+        done = ",".join("?" * len(DONE))
         rows = con.execute(
-            f"SELECT match_id, finished_at FROM matches WHERE status IN ({','.join('?' * len(DONE))})"
+            f"SELECT match_id, finished_at FROM matches WHERE status IN ({done})"
             " AND (? IS NULL OR finished_at IS NULL OR finished_at >= ?)",
             (*DONE, since, since),
         ).fetchall()

@@ -2,12 +2,13 @@
 
 A match counts as done when its result row is in the store, and a row is written only once
 its JSONL record is durable (fsynced). One ``fsync`` per match bound the driver at about 130
-matches/s, so results that arrive together are committed together (:class:`GroupCommit`): their
-records are fsynced side by side by worker threads (the file system then commits them
-together) while the driver's loop keeps receiving, then their rows go into the store in one transaction. A group holds at most
-``most`` results; results arriving while a group commits form the next one. A kill -9 at any
-moment loses nothing that was reported finished: a row is never ahead of its record, and a
-match whose row was not written yet is played again on resume (its record started afresh).
+matches/s, so results that arrive together are committed together (:class:`GroupCommit`):
+their records are fsynced side by side by worker threads (the file system then commits them
+together) while the driver's loop keeps receiving, then their rows go into the store in one
+transaction. A group holds at most ``most`` results; results arriving while a group commits
+form the next one. A kill -9 at any moment loses nothing that was reported finished: a row
+is never ahead of its record, and a match whose row was not written yet is played again on
+resume (its record started afresh).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ task per chunk (:func:`tournaments.ray.worker.play_chunk`), at most one per CPU 
 cluster. Each task streams its matches' events and results back; the driver writes the JSONL
 record, feeds the optional sinks (live bus, streaming metrics, self-play usage) and writes the
 result row after its record is durable, for the results that arrive together in one group
-commit (:mod:`tournaments.ray.commit`) — once per match id: a result arriving for a match that already has its row (a
-rerun that raced a late reply, a resumed run) is counted in ``duplicates`` and dropped.
+commit (:mod:`tournaments.ray.commit`) — once per match id: a result arriving for a match
+that already has its row (a rerun that raced a late reply, a resumed run) is counted in
+``duplicates`` and dropped.
 
 Failures: Ray's own task retries are off (``max_retries=0``) because the driver knows better
 which matches of a chunk are missing: when a worker dies mid-chunk (or the task fails), the
