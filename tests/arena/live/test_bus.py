@@ -104,8 +104,8 @@ async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
                     lambda: (col.last(topics.status(t.run_id)) or {}).get("status") == "complete",
                     60,  # the publisher's reconnect back-off grows up to its cap while the broker is down
                 )
-            assert live.publisher.reconnects >= 1
-        pub = live.publisher
+            pub = live.publisher
+            assert pub is not None and pub.reconnects >= 1
         # every event accounted for once: acknowledged, or dropped (in flight at the kill, or
         # left over at close); the buffer kept the rest while the broker was away
         assert pub.enqueued == pub.published + pub.dropped and pub.backlog == 0
@@ -115,6 +115,7 @@ async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
             m2.kill()
     assert [r.status for r in results] == ["finished"] * 6
     for r in results:
+        assert r.jsonl is not None
         events = list(read_jsonl(t.dir.root / r.jsonl))
         assert len(events) == r.n_events and events[-1].type == "match_end"
         assert [e.seq for e in events] == list(range(len(events)))
