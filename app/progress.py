@@ -8,6 +8,7 @@ its LLM call rate and ETA moving, and a headless run prints a line every few sec
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sys
 import time
 from collections import deque
@@ -41,7 +42,10 @@ class Pace:
         self.clock = clock
         self.t0: float | None = None
         self.starts: deque[float] = deque()  # start times of the matches in flight (oldest first)
-        self.durations: list[float] = []
+        # the finished matches' durations, as a sum and a count: the ETA is asked at every
+        # change of the counters, and a list summed each time made a long run quadratic
+        self.duration_sum = 0.0
+        self.durations = 0
         self.peak = 0  # the most matches seen running at once (the run's concurrency)
         self.running = 0
         self.done: int | None = None  # None until the first observation (resumed ones skipped)
@@ -58,8 +62,11 @@ class Pace:
         self.running = c.running
         self.peak = max(self.peak, c.running)
         if self.done is not None and c.done > self.done:
-            new = list(c.results)[-(c.done - self.done) :]
-            self.durations += [r.duration_s for r in new if r.duration_s > 0]
+            # the newest results, newest first (the deque is bounded; no copy of it)
+            for result in itertools.islice(reversed(c.results), c.done - self.done):
+                if result.duration_s > 0:
+                    self.duration_sum += result.duration_s
+                    self.durations += 1
         self.done = c.done
 
     def elapsed_s(self) -> float:
@@ -74,7 +81,7 @@ class Pace:
         """Seconds left (None before a match of this session finished)."""
         if not self.durations:
             return None
-        mean = sum(self.durations) / len(self.durations)
+        mean = self.duration_sum / self.durations
         now = self.clock()
         in_flight = sum(max(mean - (now - t), 0.0) for t in self.starts)
         queued = max(c.total - c.done - c.running, 0)

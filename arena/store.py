@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -157,49 +157,55 @@ class Store:
 
     def write_result(self, result: MatchResult) -> None:
         """Write a finished match's result and seats in one transaction (exactly once)."""
+        self.write_results([result])
+
+    def write_results(self, results: Sequence[MatchResult]) -> None:
+        """Several results in one transaction (a group commit): all of them or none."""
         self._later_tables()
         with self.db:
             self.db.execute("BEGIN")
-            cur = self.db.execute(
-                "UPDATE matches SET status=?, outcome=?, reason=?, winners=?, n_events=?,"
-                " n_decisions=?, duration_s=?, jsonl=?, finished_at=?"
-                " WHERE match_id=? AND status NOT IN ('finished','forfeited','errored')",
+            for result in results:
+                self._write_one(result)
+
+    def _write_one(self, result: MatchResult) -> None:
+        cur = self.db.execute(
+            "UPDATE matches SET status=?, outcome=?, reason=?, winners=?, n_events=?,"
+            " n_decisions=?, duration_s=?, jsonl=?, finished_at=?"
+            " WHERE match_id=? AND status NOT IN ('finished','forfeited','errored')",
+            (
+                result.status,
+                result.outcome,
+                result.reason,
+                json.dumps(result.winners),
+                result.n_events,
+                result.n_decisions,
+                result.duration_s,
+                result.jsonl,
+                time.time(),
+                result.match_id,
+            ),
+        )
+        if cur.rowcount != 1:
+            raise RuntimeError(f"match {result.match_id} is not planned or already has a result")
+        self.db.executemany(
+            "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
                 (
-                    result.status,
-                    result.outcome,
-                    result.reason,
-                    json.dumps(result.winners),
-                    result.n_events,
-                    result.n_decisions,
-                    result.duration_s,
-                    result.jsonl,
-                    time.time(),
                     result.match_id,
-                ),
-            )
-            if cur.rowcount != 1:
-                raise RuntimeError(
-                    f"match {result.match_id} is not planned or already has a result"
+                    s.seat,
+                    s.name,
+                    s.agent,
+                    s.team,
+                    s.role,
+                    s.reward,
+                    s.result,
+                    s.invalid,
+                    s.fallbacks,
                 )
-            self.db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        result.match_id,
-                        s.seat,
-                        s.name,
-                        s.agent,
-                        s.team,
-                        s.role,
-                        s.reward,
-                        s.result,
-                        s.invalid,
-                        s.fallbacks,
-                    )
-                    for s in result.seats
-                ],
-            )
-            self._write_later(result)
+                for s in result.seats
+            ],
+        )
+        self._write_later(result)
 
     def results(
         self, repeat: int | None = None, ids: Collection[str] | None = None

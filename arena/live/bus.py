@@ -37,6 +37,28 @@ class _Lost(Exception):
     """The connection dropped while the publisher waited (idle, or for acknowledgements)."""
 
 
+# The batch bounds (docs/live.md, "Delivery guarantees"): a batch message carries at most
+# MAX_BATCH events of one topic; after an idle spell the publisher lingers LINGER_S before it
+# drains, and under a flood it sends at most one batch per topic every INTERVAL_S. An event
+# thus waits at most LINGER_S + INTERVAL_S plus one flush's round trip to the broker, and a
+# flood of N events on T topics costs about T x ceil(N / (T x MAX_BATCH)) messages per
+# interval instead of N. The settings a Publisher accepts are capped by the MOST_* values.
+MAX_BATCH = 500
+LINGER_S = 0.02
+INTERVAL_S = 0.5
+MOST_BATCH = 5_000
+MOST_DELAY_S = 5.0
+
+
+def check_bounds(max_batch: int, linger: float, interval: float) -> None:
+    """Refuse settings that would leave a batch's size or an event's delay unbounded."""
+    if not 1 <= max_batch <= MOST_BATCH:
+        raise ValueError(f"max_batch must be 1..{MOST_BATCH} events, not {max_batch}")
+    for name, value in (("linger", linger), ("interval", interval)):
+        if not 0.0 <= value <= MOST_DELAY_S:
+            raise ValueError(f"{name} must be 0..{MOST_DELAY_S} s, not {value}")
+
+
 def batch_payload(events_json: list[str]) -> str:
     return f'{{"v":{VERSION},"events":[{",".join(events_json)}]}}'
 
@@ -49,13 +71,14 @@ class Publisher:
         url: BrokerURL,
         *,
         max_buffer: int = 50_000,
-        max_batch: int = 500,
+        max_batch: int = MAX_BATCH,
         backoff: tuple[float, float] = (0.1, 5.0),
         client_id: str | None = None,
-        linger: float = 0.02,
-        interval: float = 0.5,
+        linger: float = LINGER_S,
+        interval: float = INTERVAL_S,
         ack_timeout: float = 10.0,
     ) -> None:
+        check_bounds(max_batch, linger, interval)
         self.url = url
         # how long a batch may wait for the broker's acknowledgement before it counts as lost
         self.ack_timeout = ack_timeout

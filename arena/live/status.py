@@ -8,6 +8,7 @@ re-rating every result at every poll made a long run quadratic.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -16,6 +17,9 @@ from typing import Any
 from arena.ratings.fold import RatingFold
 
 HISTORY_POINTS = 24
+# A poll reads the results finished since the newest one it folded, less this margin (those it
+# already has are skipped by id): a wall clock stepped back must not hide a result.
+SINCE_MARGIN_S = 5.0
 
 
 def history_cuts(n: int) -> list[int]:
@@ -73,6 +77,7 @@ class RunStatus:
         self.db = Path(db)
         self.fold = RatingFold()
         self._rated = -1  # results in the last leaderboard handed out
+        self._newest: float | None = None  # finish time of the newest result read
         self._lock = threading.Lock()
 
     def poll(
@@ -96,9 +101,40 @@ class RunStatus:
     def _new_results(self) -> list[Any]:
         from arena.store import Store
 
+        since = None if self._newest is None else self._newest - SINCE_MARGIN_S
+        ids, newest = finished_since(self.db, since)
+        if newest is not None:
+            self._newest = newest if self._newest is None else max(self._newest, newest)
+        new = set(ids) - self.fold.ids
+        if not new:
+            return []
         store = Store(self.db)
         try:
-            new = store.done_ids() - self.fold.ids
-            return store.results(ids=new) if new else []
+            results = store.results(ids=new)
         finally:
             store.close()
+        # The fold keeps every result for the rest of the run (a late result refolds those
+        # after it); a result's conditions, a third of its memory, are no part of a rating.
+        return [r.model_copy(update={"conditions": None}) for r in results]
+
+
+def finished_since(db: Path, since: float | None) -> tuple[list[str], float | None]:
+    """The ids of the matches with a result finished at ``since`` or later (every one when
+    None, and those without a time, from older runs), and the newest finish time among them.
+
+    A poll used to read every finished id and subtract those folded: work that grew with the
+    run, twice a second."""
+    from arena.store import DONE
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        done = ",".join("?" * len(DONE))
+        rows = con.execute(
+            f"SELECT match_id, finished_at FROM matches WHERE status IN ({done})"
+            " AND (? IS NULL OR finished_at IS NULL OR finished_at >= ?)",
+            (*DONE, since, since),
+        ).fetchall()
+    finally:
+        con.close()
+    times = [t for _, t in rows if t is not None]
+    return [r[0] for r in rows], max(times) if times else None

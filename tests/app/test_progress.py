@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 
+import pytest
 from rich.console import Console
 
 from app.progress import BarReport, HeadlessReport, Pace, ticking
@@ -93,3 +94,26 @@ def test_the_bar_starts_at_the_first_change_so_a_header_printed_before_stays() -
     c.changed()
     bar.stop()
     assert bar.started and "matches" in file.getvalue().split("\n", 1)[1]
+
+
+def test_the_pace_holds_no_state_per_finished_match() -> None:
+    """A 5,000-match run: the ETA still uses every finished match's duration, but the pace
+    keeps nothing per match (its containers hold at most the matches in flight)."""
+    clock = Clock()
+    pace = Pace(clock)
+    c = Progress(total=10_000)
+    pace.observe(c)
+    for i in range(5_000):
+        c.running = 4
+        pace.observe(c)
+        clock.now += 1.0
+        c.running, c.done = 3, c.done + 1
+        c.results.append(finished(i, 2.0 + i % 3))  # durations 2, 3, 4 in turn
+        pace.observe(c)
+    sized = [v for v in vars(pace).values() if isinstance(v, list | dict | set | tuple)]
+    sized += [v for v in vars(pace).values() if type(v).__name__ == "deque"]
+    assert all(len(v) <= pace.peak for v in sized)
+    mean = sum(2.0 + i % 3 for i in range(5_000)) / 5_000
+    in_flight = sum(max(mean - (clock.now - t), 0.0) for t in pace.starts)
+    queued = c.total - c.done - c.running
+    assert pace.eta_s(c) == pytest.approx((in_flight + queued * mean) / 4, rel=1e-12)

@@ -58,6 +58,8 @@ CASES = {
     "export": ["--matches", "12", "--small", "4", "--concurrency", "4"],
     "ray_executor": ["--matches", "4", "--concurrency", "2"],
     "remote": ["--matches", "2", "--concurrent-matches", "4", "--concurrency", "2"],
+    "live_capacity": ["--events", "900", "--matches", "5", "--broker", "embedded"],
+    "growth": ["--sizes", "8", "--concurrency", "4"],
 }
 EXPECTED = {
     "env_speed": "arena/Werewolf-v0 pettingzoo_aec",  # the TextArena ratio needs `make bench`
@@ -79,6 +81,8 @@ EXPECTED = {
     "export": "peak_rss_ratio_large_vs_small",  # the small and the full export both ran
     "ray_executor": "projection_100_workers",
     "remote": "remote_added_ms_per_decision",
+    "live_capacity": "events_per_s_delivered",  # both settings ran
+    "growth": "default_vs_no_broker",  # both paths ran
 }
 
 

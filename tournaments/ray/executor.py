@@ -4,8 +4,10 @@ The driver (this process) cuts the specs it is handed into small chunks and star
 task per chunk (:func:`tournaments.ray.worker.play_chunk`), at most one per CPU slot of the
 cluster. Each task streams its matches' events and results back; the driver writes the JSONL
 record, feeds the optional sinks (live bus, streaming metrics, self-play usage) and writes the
-result row — once per match id: a result arriving for a match that already has its row (a
-rerun that raced a late reply, a resumed run) is counted in ``duplicates`` and dropped.
+result row after its record is durable, for the results that arrive together in one group
+commit (:mod:`tournaments.ray.commit`) — once per match id: a result arriving for a match
+that already has its row (a rerun that raced a late reply, a resumed run) is counted in
+``duplicates`` and dropped.
 
 Failures: Ray's own task retries are off (``max_retries=0``) because the driver knows better
 which matches of a chunk are missing: when a worker dies mid-chunk (or the task fails), the
@@ -22,13 +24,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import os
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event
@@ -37,33 +38,10 @@ from arena.sinks import EventSink, GuardedSink
 from arena.store import Store
 from tournaments.executor import unstartable_result
 from tournaments.progress import Progress
+from tournaments.ray.commit import GROUP_MOST, GroupCommit, RecordFile
 
 if TYPE_CHECKING:
     from tournaments.executor import Tournament
-
-
-class RecordFile:
-    """A match's JSONL record as the driver writes it from streamed lines (the lines are the
-    worker's ``Event.model_dump_json()``: byte for byte what :class:`JsonlSink` writes)."""
-
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115
-        self.count = 0
-
-    def write(self, lines: list[str]) -> None:
-        for line in lines:
-            self._fh.write(line)
-            self._fh.write("\n")
-        self._fh.flush()
-        self.count += len(lines)
-
-    def close(self) -> None:
-        if self._fh.closed:
-            return
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self._fh.close()
 
 
 @dataclass
@@ -75,8 +53,8 @@ class _Playing:
     record: RecordFile
     sinks: list[EventSink] = field(default_factory=list)
 
-    def close(self) -> None:
-        self.record.close()
+    def close(self, sync: bool = True) -> None:
+        self.record.close(sync)
         for sink in self.sinks:
             sink.close()
 
@@ -96,6 +74,7 @@ class RayExecutor:
         num_cpus: int | None = None,
         model_loader: Callable[[Any], Any] | None = None,
         model_cpus: float = 1.0,
+        group_most: int = GROUP_MOST,
     ) -> None:
         if attempts < 1:
             raise ValueError("attempts must be at least 1")
@@ -105,6 +84,7 @@ class RayExecutor:
         self.num_cpus = num_cpus
         self.model_loader = model_loader
         self.model_cpus = model_cpus
+        self.group_most = group_most  # results per group commit (1: a commit per match)
         self.models: dict[str, list[Any]] = {}  # backend key -> model actor handles
         self.duplicates = 0  # results dropped because the match already had its row
         self.reruns = 0  # matches started again after their task failed
@@ -115,6 +95,8 @@ class RayExecutor:
         self.store_s = 0.0
         self.record_s = 0.0
         self.worker_cpu_s = 0.0  # CPU the chunks cost their worker processes
+        self.sync_s = 0.0  # within record_s: syncing records, in a thread beside the loop
+        self.groups = 0  # group commits (results per commit = recorded / groups)
         self._owns_cluster = False
 
     # -- cluster -----------------------------------------------------------------------
@@ -218,6 +200,7 @@ class _RayRun:
         self.store = store
         self.progress = progress
         self.recorded = store.done_ids()
+        self.commits = GroupCommit(store, self._counted, executor.group_most)
         self.failures: dict[str, int] = {}
         self.retry: deque[MatchSpec] = deque()
         self.models = executor._model_actors(tournament)
@@ -261,6 +244,8 @@ class _RayRun:
                 for task in finished:
                     del running[task]
                     task.result()  # a driver-side bug must surface, not become a retry
+            await self.commits.drain()
+            self._tally()
         except BaseException:
             # Interrupted (Ctrl-C, a stop): ask the chunks to stop, without force. A forced
             # cancel kills the worker process mid-stream, which Ray must then replace, and it
@@ -270,7 +255,18 @@ class _RayRun:
                 task.cancel()
                 with contextlib.suppress(Exception):  # already done, or the cluster is gone
                     ray.cancel(gen, force=False)
+            # what arrived is kept: the queued results are committed (records synced first)
+            with contextlib.suppress(RuntimeError, OSError, sqlite3.Error):
+                self.commits.commit_now()
             raise
+
+    def _tally(self) -> None:
+        commits, ex = self.commits, self.ex
+        ex.driver_s += commits.rows_s  # the rows are written on the loop; the syncs are not
+        ex.store_s += commits.rows_s
+        ex.record_s += commits.sync_s
+        ex.sync_s += commits.sync_s
+        ex.groups += commits.groups
 
     def _submit(self, chunk: list[MatchSpec]) -> Any:
         starts = []
@@ -289,21 +285,10 @@ class _RayRun:
         settled: set[str] = set()
         try:
             async for ref in gen:
-                msg = await ref
+                items = await ref  # the messages the chunk had ready together
                 began = time.perf_counter()
-                mid = msg["match_id"]
-                if msg["kind"] == "chunk_done":
-                    self.ex.worker_cpu_s += msg["cpu_s"]
-                elif msg["kind"] == "start":
-                    playing[mid] = self._start(by_id[mid], msg["node"])
-                elif msg["kind"] == "events":
-                    self._events(playing[mid], msg["lines"])
-                elif msg["kind"] == "result":
-                    self._result(playing.pop(mid), msg)
-                    settled.add(mid)
-                elif msg["kind"] == "failed":
-                    self._failed(by_id[mid], playing.pop(mid, None), msg["reason"])
-                    settled.add(mid)
+                for msg in items:
+                    self._message(msg, by_id, playing, settled)
                 self.ex.driver_s += time.perf_counter() - began
         except RayError as err:  # the worker died or the task failed: rerun what is missing
             reason = f"{type(err).__name__}: {str(err).strip().splitlines()[0][:300]}"
@@ -315,6 +300,27 @@ class _RayRun:
                 left.close()
 
     # -- messages ----------------------------------------------------------------------
+    def _message(
+        self,
+        msg: dict[str, Any],
+        by_id: dict[str, MatchSpec],
+        playing: dict[str, _Playing],
+        settled: set[str],
+    ) -> None:
+        mid = msg["match_id"]
+        if msg["kind"] == "chunk_done":
+            self.ex.worker_cpu_s += msg["cpu_s"]
+        elif msg["kind"] == "start":
+            playing[mid] = self._start(by_id[mid], msg["node"])
+        elif msg["kind"] == "events":
+            self._events(playing[mid], msg["lines"])
+        elif msg["kind"] == "result":
+            self._result(playing.pop(mid), msg)
+            settled.add(mid)
+        elif msg["kind"] == "failed":
+            self._failed(by_id[mid], playing.pop(mid, None), msg["reason"])
+            settled.add(mid)
+
     def _start(self, spec: MatchSpec, node: str) -> _Playing:
         sinks: list[EventSink] = []
         if self.t.extra_sinks is not None:
@@ -334,9 +340,9 @@ class _RayRun:
             for sink in playing.sinks:
                 sink.write(event)
 
-    def _stopped(self, playing: _Playing) -> None:
+    def _stopped(self, playing: _Playing, sync: bool = True) -> None:
         began = time.perf_counter()
-        playing.close()
+        playing.close(sync)
         self.ex.record_s += time.perf_counter() - began
         p = self.progress
         p.running -= 1
@@ -344,7 +350,8 @@ class _RayRun:
 
     def _result(self, playing: _Playing, msg: dict[str, Any]) -> None:
         self._events(playing, msg["lines"])
-        self._stopped(playing)  # the record is closed and fsynced before the row is written
+        # the record is complete; its group commit fsyncs it before the row is written
+        self._stopped(playing, sync=False)
         result = MatchResult.model_validate(msg["result"])
         if msg["record"]:
             rel = self.t.dir.jsonl(result.match_id).relative_to(self.t.dir.root)
@@ -354,7 +361,7 @@ class _RayRun:
                 update={"conditions": self.t.conditions(playing.spec, result)}
             )
         self.progress.llm_calls += msg["llm_calls"]
-        self._record(result)
+        self._record(result, playing.record)
 
     def _failed(self, spec: MatchSpec, playing: _Playing | None, reason: str) -> None:
         if playing is not None:
@@ -368,15 +375,20 @@ class _RayRun:
             return
         self._record(unstartable_result(spec, f"failed {n} times; last: {reason}"))
 
-    def _record(self, result: MatchResult) -> None:
+    def _record(self, result: MatchResult, record: RecordFile | None = None) -> None:
+        """Queue ``result`` for its group commit (``record``: its record, synced first)."""
         p = self.progress
-        if result.match_id in self.recorded:
+        if result.match_id in self.recorded or result.match_id in self.commits.ids:
             self.ex.duplicates += 1  # idempotent: a match id has one result row
+            if record is not None:
+                record.close()
             p.changed()
             return
-        began = time.perf_counter()
-        self.store.write_result(result)
-        self.ex.store_s += time.perf_counter() - began
+        self.commits.add(result, record)
+
+    def _counted(self, result: MatchResult) -> None:
+        """``result``'s row is in the store (its record durable): the match counts as done."""
+        p = self.progress
         self.recorded.add(result.match_id)
         p.done += 1
         if result.status != "finished":

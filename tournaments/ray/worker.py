@@ -32,6 +32,9 @@ from tournaments.config import RunConfig
 from tournaments.executor import build_agent, unstartable_result
 
 FLUSH_S = 0.5  # how often a playing match's new events go to the driver (live view)
+# Messages ready together travel as one streamed item (at most this many): each item costs the
+# driver's process a fetch from Ray, and with one item per message that bound the driver first.
+ITEM_MOST = 64
 
 Message = dict[str, Any]
 
@@ -169,8 +172,9 @@ def play_chunk(
     chunk: list[tuple[MatchSpec, int]],
     models: dict[str, list[Any]],
     slots: dict[str, int],
-) -> Iterator[Message]:
-    """Play ``chunk`` ((spec, start order) pairs) and yield its messages as they come.
+) -> Iterator[list[Message]]:
+    """Play ``chunk`` ((spec, start order) pairs) and yield its messages as they come, those
+    ready together in one list (at most ``ITEM_MOST``), in the order they were made.
 
     ``models``: backend key -> model actor handles; ``slots``: node id -> how many chunks run
     there at once (the share of a per-node LLM limit)."""
@@ -188,12 +192,33 @@ def play_chunk(
     node = node_name()
     cpu = time.process_time()
     try:
-        while (msg := out.get()) is not None:
-            msg["node"] = node
-            yield msg
+        while (items := _ready(out)) is not None:
+            for msg in items:
+                msg["node"] = node
+            yield items
     except BaseException:  # cancelled by the driver (KeyboardInterrupt) or the stream closed
         future.cancel()  # stop this chunk's matches on the worker's loop too
         raise
     future.result()  # surface a failure of the chunk itself (setting up its backends)
     # this process's CPU over the chunk, Ray's own threads included (bench/ray_executor.py)
-    yield {"kind": "chunk_done", "match_id": "", "node": node, "cpu_s": time.process_time() - cpu}
+    done = {"kind": "chunk_done", "match_id": "", "node": node, "cpu_s": time.process_time() - cpu}
+    yield [done]
+
+
+def _ready(out: queue.Queue[Message | None]) -> list[Message] | None:
+    """The next message (waiting for it) and those already behind it; None at the end (the
+    messages before the end still come first)."""
+    first = out.get()
+    if first is None:
+        return None
+    items = [first]
+    while len(items) < ITEM_MOST:
+        try:
+            msg = out.get_nowait()
+        except queue.Empty:
+            break
+        if msg is None:
+            out.put(None)  # the end, once these are out
+            break
+        items.append(msg)
+    return items

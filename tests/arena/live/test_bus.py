@@ -104,8 +104,8 @@ async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
                     lambda: (col.last(topics.status(t.run_id)) or {}).get("status") == "complete",
                     60,  # the publisher's reconnect back-off grows up to its cap while the broker is down
                 )
-            assert live.publisher.reconnects >= 1
-        pub = live.publisher
+            pub = live.publisher
+            assert pub is not None and pub.reconnects >= 1
         # every event accounted for once: acknowledged, or dropped (in flight at the kill, or
         # left over at close); the buffer kept the rest while the broker was away
         assert pub.enqueued == pub.published + pub.dropped and pub.backlog == 0
@@ -115,6 +115,7 @@ async def test_broker_killed_mid_run_the_run_completes_and_jsonl_is_complete(
             m2.kill()
     assert [r.status for r in results] == ["finished"] * 6
     for r in results:
+        assert r.jsonl is not None
         events = list(read_jsonl(t.dir.root / r.jsonl))
         assert len(events) == r.n_events and events[-1].type == "match_end"
         assert [e.seq for e in events] == list(range(len(events)))
@@ -229,3 +230,43 @@ async def test_a_broker_killed_while_the_publisher_idles_leaves_no_stray_future(
     gc.collect()  # an unretrieved future reports itself when it is collected
     stray = [r for r in caplog.records if "never retrieved" in r.getMessage()]
     assert not stray, stray[0].getMessage()
+
+
+async def test_a_flood_goes_out_in_bounded_batches_complete_and_in_order() -> None:
+    from arena.live.broker import EmbeddedBroker
+    from arena.live.bus import MAX_BATCH
+
+    names = [f"arena/v1/runs/r/matches/m{i}/god" for i in range(3)]
+    per_topic = 2 * MAX_BATCH + 7  # more than two full batches each
+    with EmbeddedBroker() as broker:
+        async with Collector(broker.url.public(), "arena/v1/runs/r/matches/#") as col:
+            pub = Publisher(broker.url)
+            pub.start()
+            assert await pub.wait_connected(60)
+            for seq in range(per_topic):  # interleaved, as concurrent matches publish
+                for topic in names:
+                    pub.publish_event(topic, json.dumps({"seq": seq}))
+            await col.wait_for(lambda: all(len(col.events(t)) == per_topic for t in names))
+            await pub.aclose()
+    for topic in names:
+        assert [e["seq"] for e in col.events(topic)] == list(range(per_topic))
+    sizes = [len(json.loads(p)["events"]) for t, p, _ in col.messages]
+    assert max(sizes) <= MAX_BATCH
+    # one publish per event would be 3,021 messages; a flood costs a few per topic
+    assert len(sizes) == pub.messages < len(names) * per_topic // 50
+    assert pub.published == len(names) * per_topic and pub.dropped == 0
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"max_batch": 0},
+        {"max_batch": 10**6},
+        {"interval": -1.0},
+        {"linger": 60.0},
+        {"interval": float("inf")},
+    ],
+)
+def test_batch_bounds_refuse_an_unbounded_setting(bad: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="must be"):
+        Publisher(BrokerURL("127.0.0.1", 1), **bad)  # type: ignore[arg-type]

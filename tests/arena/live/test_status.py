@@ -47,3 +47,44 @@ def test_polls_fold_each_finished_match_once_and_match_a_from_scratch_rating(
 
 def test_no_store_yet_is_no_status(tmp_path: Path) -> None:
     assert RunStatus(tmp_path / "arena.sqlite").poll() == (None, None)
+
+
+def test_a_poll_reads_only_the_results_finished_since_the_last_one(tmp_path: Path) -> None:
+    import sqlite3
+
+    from arena.live.status import SINCE_MARGIN_S, finished_since
+
+    rng = random.Random(5)
+    played = {"rules": {"preset": "classic8"}, "prompts": "p1"}  # as the runner records
+    results = [werewolf_like(i, rng).model_copy(update={"conditions": played}) for i in range(6)]
+    db = tmp_path / "arena.sqlite"
+    store = Store(db)
+    store.create_run("run", "run", "werewolf", {})
+    store.plan([MatchSpec(match_id=r.match_id, game="werewolf", seed=r.seed, seats=[],
+                          index=r.index) for r in results])  # fmt: skip
+    status = RunStatus(db)
+    con = sqlite3.connect(db)
+
+    def finish(i: int, at: float) -> None:
+        store.write_result(results[i])
+        with con:
+            con.execute(
+                "UPDATE matches SET finished_at=? WHERE match_id=?", (at, results[i].match_id)
+            )
+
+    for i in range(3):
+        finish(i, 1000.0 + i)
+    assert sorted(finished_since(db, None)[0]) == [r.match_id for r in results[:3]]
+    assert finished_since(db, 1001.5) == ([results[2].match_id], 1002.0)
+    assert status.poll()[1]["n_results"] == 3  # type: ignore[index]
+    finish(3, 1010.0)
+    finish(4, 1010.0 - SINCE_MARGIN_S / 2)  # the clock stepped back a little: still folded
+    assert status.poll()[1]["n_results"] == 5  # type: ignore[index]
+    finish(5, 1020.0)
+    doc, board = status.poll()
+    assert doc is not None and doc["done"] == 6
+    assert board is not None and without_ts(board) == from_scratch(store.results())
+    # what the fold keeps for the rest of the run holds no conditions (no part of a rating)
+    assert all(r.conditions is None for r in status.fold.folded)
+    con.close()
+    store.close()
