@@ -30,12 +30,7 @@ RUN_PROTOCOL = "being rewritten in another change (the one run protocol)"
 SELFPLAY = "being rewritten in another change (the self-play wing)"
 NOT_YET = "not split yet: over the line before this check existed"
 PENDING: dict[str, str] = {
-    "tournaments/config.py": RUN_PROTOCOL,
-    "tournaments/config.py:_check_lineup": RUN_PROTOCOL,
     "tui/model.py": "grew past the line with the LLM-seat column (split pending)",
-    "tournaments/config.py:check": RUN_PROTOCOL,
-    "app/commands/selfplay.py": SELFPLAY,
-    "tournaments/selfplay/config.py:check": SELFPLAY,
     "arena/llm/kv_batch.py:prefill": NOT_YET,
     "arena/llm/local_model.py:LocalModel._generate": NOT_YET,
     "arena/llm/server.py:make_app": NOT_YET,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -173,6 +173,13 @@ class Reflector(Protocol):
     ) -> str:
         """The raw answer (JSON text); parsing and validation are the updater's."""
         ...
+
+
+@runtime_checkable
+class ClosingReflector(Protocol):
+    """A reflector that holds connections (an LLM reflector's backend): closed after use."""
+
+    async def close(self) -> None: ...
 
 
 class ScriptedReflector:
