@@ -176,6 +176,14 @@ class Reflector(Protocol):
 
 
 @runtime_checkable
+class SaysIfItCallsAModel(Protocol):
+    """A reflector that says whether its proposals cost model calls (budgets count LLM calls
+    only when ``llm`` is true); one that does not say is assumed to call a model."""
+
+    llm: bool
+
+
+@runtime_checkable
 class ClosingReflector(Protocol):
     """A reflector that holds connections (an LLM reflector's backend): closed after use."""
 

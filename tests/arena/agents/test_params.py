@@ -30,9 +30,11 @@ def test_typed_params_are_handed_on_as_they_are() -> None:
     typed = LLMAgentParams.model_validate({"style": "Be brief."})
     assert factory.typed_params("llm", "werewolf", typed) is typed
     agent = factory.build("m", "llm", "werewolf", typed)
-    assert isinstance(agent, LLMAgent) and agent.config is typed and agent.params == {
-        "style": "Be brief."
-    }
+    assert (
+        isinstance(agent, LLMAgent)
+        and agent.config is typed
+        and agent.params == {"style": "Be brief."}
+    )
 
 
 def test_a_mapping_outside_a_config_is_typed_once_and_refused_naming_the_agent() -> None:
