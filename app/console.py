@@ -46,7 +46,12 @@ def print_llm_summary(run_dir: Path, results: list[Any]) -> None:
     """Per-call latency, tokens and tokens/s of each LLM backend the run's matches used."""
     from app.llm_summary import run_summary
 
-    for line in run_summary(Path(run_dir), results):
+    lines = run_summary(Path(run_dir), results)
+    if lines:  # the in-process models' start-up, before the clock of any decision
+        from arena.llm.local_model import start_up_lines
+
+        lines = start_up_lines() + lines
+    for line in lines:
         console.print(line, highlight=False, markup=False)
 
 
@@ -59,16 +64,22 @@ def print_bank_heads(run_dir: Path) -> None:
 
 
 def print_leaderboard(
-    results: list[Any], as_json: bool = False, threshold: float | None = None, strict: bool = False
+    results: list[Any],
+    as_json: bool = False,
+    threshold: float | None = None,
+    strict: bool = False,
+    bootstrap: tuple[int, int] = (0, 2000),
 ) -> None:
-    """The end-of-run board: the batch fit, and each entry's harness health beside it (shares
-    of refused answers, fallbacks and forfeits; ``arena leaderboard`` has the intervals).
-    ``strict`` (``ratings.strict``): a board with a flagged entry is not printed, only why."""
+    """The end-of-run board: the batch fit with its intervals, as ``arena leaderboard`` prints
+    them (``bootstrap``: the run's seed and resample count), and each entry's harness health
+    beside it (shares of refused answers, fallbacks and forfeits). ``strict``
+    (``ratings.strict``): a board with a flagged entry is not printed, only why."""
     from app.commands.health_view import end_of_run_table
     from arena.ratings.health import DEFAULT_THRESHOLD, entry_health, strict_problems
     from arena.ratings.leaderboard import KEYS, leaderboard
 
-    rows = leaderboard(results)
+    seed, resamples = bootstrap
+    rows = leaderboard(results, detail=True, seed=seed, bootstrap=resamples)
     threshold = threshold or DEFAULT_THRESHOLD
     health = entry_health(results, KEYS["agent"], threshold)
     problems = strict_problems(health, threshold) if strict else []

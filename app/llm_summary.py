@@ -33,9 +33,12 @@ class CallStats:
     gen_latency_s: float = 0.0
     failed: int = 0
     refused: int = 0
+    model_s: list[float] = field(default_factory=list)  # a local model's charged time per call
 
     def add(self, call: dict[str, Any]) -> None:
         self.latencies.append(float(call.get("latency_s") or 0.0))
+        if call.get("model_s"):
+            self.model_s.append(float(call["model_s"]))
         self.queues.append(float(call.get("queue_s") or 0.0))
         if not call.get("ok", True):
             self.failed += 1
@@ -75,6 +78,10 @@ class CallStats:
             "latency_p95_s": round(_quantile(lat, 0.95), 3),
             "queue_mean_s": round(sum(self.queues) / len(self.queues), 3) if self.queues else 0.0,
             "queue_max_s": round(max(self.queues), 3) if self.queues else 0.0,
+            "model_mean_s": round(sum(self.model_s) / len(self.model_s), 3)
+            if self.model_s
+            else 0.0,
+            "model_max_s": round(max(self.model_s), 3) if self.model_s else 0.0,
             "tokens_in_mean": round(self.tokens_in / ok, 1) if ok else 0.0,
             "cached_share": round(self.tokens_cached / self.tokens_in, 3)
             if self.tokens_in
@@ -145,6 +152,11 @@ def summary_lines(figures: list[dict[str, Any]]) -> list[str]:
             detail += (
                 f"; waited in queues mean {f['queue_mean_s']:.2f} s, "
                 f"max {f['queue_max_s']:.2f} s (not counted against the time limit)"
+            )
+        if f.get("model_max_s"):
+            detail += (
+                f"; the model's own time mean {f['model_mean_s']:.2f} s, "
+                f"max {f['model_max_s']:.2f} s (what the time limit counted)"
             )
         if f["cached_share"]:
             detail += f" ({100 * f['cached_share']:.0f}% reused from the KV cache)"

@@ -190,3 +190,20 @@ def test_docs_show_no_full_prompt_hash() -> None:
         for m in FULL_HASH.finditer(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_the_served_example_asks_for_the_model_arena_serve_serves() -> None:
+    """docs/llm.md's worked example: the agent's backend names the model and address that the
+    `arena serve` command shown beside it serves (a wrong name is refused by the server)."""
+    from app.commands.serve import served_name
+    from tournaments import config as tconfig
+
+    text = (ROOT / "docs" / "llm.md").read_text(encoding="utf-8")
+    command = re.search(r"^\$ arena serve --engine (\w+) --port (\d+)$", text, flags=re.M)
+    assert command is not None, "the worked example starts a server"
+    engine, port = command.groups()
+    config = tconfig.load(ROOT / "tournaments/examples/dond_served.yaml")
+    backend = config.entry("smollm2").params["backend"]
+    url = f"http://127.0.0.1:{port}/v1"
+    assert backend["model"] == served_name(engine, None) and backend["base_url"] == url
+    assert f"arena serve: {engine} model '{backend['model']}' on {url}" in text

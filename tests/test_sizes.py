@@ -30,10 +30,6 @@ RUN_PROTOCOL = "being rewritten in another change (the one run protocol)"
 SELFPLAY = "being rewritten in another change (the self-play wing)"
 NOT_YET = "not split yet: over the line before this check existed"
 PENDING: dict[str, str] = {
-    "tui/model.py": "grew past the line with the LLM-seat column (split pending)",
-    "arena/llm/kv_batch.py:prefill": NOT_YET,
-    "arena/llm/local_model.py:LocalModel._generate": NOT_YET,
-    "arena/llm/server.py:make_app": NOT_YET,
     "arena/memory/state.py:apply_op": NOT_YET,
     "arena/memory/update.py": NOT_YET,
     "arena/memory/update.py:_Plan.add": NOT_YET,

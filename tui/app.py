@@ -1,25 +1,25 @@
 """The arena terminal UI (Textual): ``arena watch``, ``arena replay`` and ``arena run --tui``.
 
-The data source (run directory or MQTT) folds into a :class:`~tui.model.RunModel` in a worker;
-the visible screen redraws from the model four times a second.
+The data source (run directory or MQTT) folds into a :class:`~tui.model.RunModel` in a worker
+and says when it changed something (:mod:`tui.changes`); the screen on top then redraws from
+the model, at most every ``REDRAW_GAP_S``. Nothing redraws while the run stands still.
 """
 
 from __future__ import annotations
 
-import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding
-from textual.css.query import NoMatches
+from textual.timer import Timer
 
 from arena import untrusted
 from arena.events import Event
+from tui.changes import REDRAW_GAP_S, ChangeSignal, LiveScreen, RunChanged
 from tui.model import RunModel
-
-REFRESH_S = 0.25
 
 
 class ArenaApp(App[None]):
@@ -37,6 +37,7 @@ class ArenaApp(App[None]):
         truncated: bool = False,
         open_match_id: str | None = None,
         model: RunModel | None = None,
+        redraw_gap_s: float = REDRAW_GAP_S,
     ) -> None:
         super().__init__()
         self.model = model or RunModel()
@@ -48,7 +49,11 @@ class ArenaApp(App[None]):
         self.open_match_id = open_match_id
         self.job_done = False
         self.job_error: str | None = None
-        self._dirty = True
+        # sources call it when they changed the model (from any thread)
+        self.run_changed = ChangeSignal(self.post_message)
+        self.redraw_gap_s = redraw_gap_s  # redraws are at least this far apart
+        self._drawn_at = float("-inf")
+        self._deferred: Timer | None = None
 
     def on_mount(self) -> None:
         if self.replay is not None:
@@ -60,10 +65,9 @@ class ArenaApp(App[None]):
 
         self.push_screen(DashboardScreen())
         if self.source is not None:
-            self.run_worker(self.source.run(self.model, self.mark_dirty), name="source")
+            self.run_worker(self.source.run(self.model, self.run_changed), name="source")
         if self.job is not None:
             self.run_worker(self._run_job(), name="job")
-        self.set_interval(REFRESH_S, self.tick)
         if self.open_match_id:
             self.open_match(self.open_match_id)
 
@@ -85,17 +89,25 @@ class ArenaApp(App[None]):
                 markup=False,
             )
 
-    def mark_dirty(self) -> None:
-        self._dirty = True
+    def on_run_changed(self, _message: RunChanged) -> None:
+        self.run_changed.taken()  # a change from now on posts a new message
+        if self._deferred is not None:
+            return  # a redraw is already due: it draws the model as it is then
+        wait = self._drawn_at + self.redraw_gap_s - time.monotonic()
+        if wait > 0:
+            self._deferred = self.set_timer(wait, self._redraw, name="redraw (one-shot)")
+        else:
+            self._redraw()
 
-    def tick(self) -> None:
-        screen = self.screen
-        refresh = getattr(screen, "refresh_view", None)
-        if refresh is not None and getattr(screen, "ready", False):
-            # the screen's widgets may be being removed (the app is exiting, the screen is
-            # leaving): a tick in between has nothing to draw on, and must not end the app
-            with contextlib.suppress(NoMatches):
-                refresh()
+    def _redraw(self) -> None:
+        self._deferred = None
+        self._drawn_at = time.monotonic()
+        try:
+            screen = self.screen
+        except ScreenStackError:  # exiting: no screen left to draw
+            return
+        if isinstance(screen, LiveScreen):
+            screen.show_change()
 
     def open_match(self, match_id: str) -> None:
         from tui.screens.match import MatchScreen

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from arena import narration, transcript, untrusted
 from arena.events import Event
-from tui.model import MatchModel
+from tui.match_model import MatchModel
 
 PALETTE = (
     "bright_cyan",

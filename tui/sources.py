@@ -1,7 +1,14 @@
 """Where the TUI's data comes from: a run directory (tailing files) or an MQTT broker.
 
-Both fold into a :class:`tui.model.RunModel`; the app redraws from the model on a timer, so a
-flood of events never floods the screen.
+Both fold into a :class:`tui.model.RunModel` and call ``notify`` when what the screens draw
+changed (:mod:`tui.changes` turns that into one redraw however many events came).
+
+A run directory is written by another process (``arena watch``) or by the run in this one
+(``arena run --tui``) through files only, so nothing can tell its reader that a line was
+appended: :class:`RunDirSource` checks the files every ``interval`` seconds (a ``stat`` per
+record and one read of the store) and tells the app only when a pass changed the model. A
+stat check rather than an OS file watcher: no extra dependency, and it works the same on
+every platform and on network file systems, where change notifications are not delivered.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import contextlib
 import json
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +27,25 @@ from arena.live.status import RunStatus
 from tui.model import RunModel
 
 Notify = Callable[[], None]
+
+
+@dataclass
+class Record:
+    """What one pass read of one match record: its new complete events."""
+
+    match_id: str
+    restarted: bool = False  # the file was rewritten (a resumed match): fold it from scratch
+    events: list[Event] = field(default_factory=list)
+    malformed: int = 0
+
+
+@dataclass
+class Pass:
+    """What one pass over a run directory read; folded into the model on the app's loop."""
+
+    records: list[Record] = field(default_factory=list)
+    status: dict[str, Any] | None = None
+    board: dict[str, Any] | None = None
 
 
 class RunDirSource:
@@ -41,34 +68,67 @@ class RunDirSource:
 
     async def run(self, model: RunModel, notify: Notify) -> None:
         model.connection = "files"
+        notify()
         while True:
-            await asyncio.to_thread(self.poll, model)
-            notify()
+            # the files are read and parsed in a thread; the model changes only on the
+            # app's loop, so a screen never draws from a model that is being folded
+            got = await asyncio.to_thread(self.read)
+            before = model.fingerprint()
+            self.fold(model, got)
+            if model.fingerprint() != before:
+                notify()
             await asyncio.sleep(self.interval)
 
     def poll(self, model: RunModel) -> int:
         """One pass: new complete lines of every record, then the store. Returns new events."""
-        n = 0
+        return self.fold(model, self.read())
+
+    def read(self) -> Pass:
+        """Read what is new since the last pass (blocking: files and SQLite)."""
+        got = Pass()
         matches = self.root / "matches"
         if matches.is_dir():
-            for path in sorted(matches.glob("*.jsonl")):
-                n += self._tail(path, model)
-        self._poll_store(model)
+            tails = (self._tail(path) for path in sorted(matches.glob("*.jsonl")))
+            got.records = [rec for rec in tails if rec is not None]
+        with contextlib.suppress(Exception):  # a busy or half-written store: next time
+            got.status, got.board = self.status.poll()
+        return got
+
+    def fold(self, model: RunModel, got: Pass) -> int:
+        """Fold one pass into ``model``; the number of new events."""
+        n = 0
+        for rec in got.records:
+            if rec.restarted:
+                model.matches.pop(rec.match_id, None)
+            model.match(rec.match_id)  # listed as soon as its record exists
+            model.malformed += rec.malformed
+            for event in rec.events:
+                model.add_event(event)
+            n += len(rec.events)
+        if got.status is not None:
+            doc = dict(got.status)
+            if self.extra is not None:
+                doc.update(self.extra())
+            model.apply_status(doc)
+            model.running = sum(1 for m in model.matches.values() if m.status == "running")
+        if got.board is not None:
+            model.apply_leaderboard(got.board)
         return n
 
-    def _tail(self, path: Path, model: RunModel) -> int:
+    def _tail(self, path: Path) -> Record | None:
+        """The new complete lines of one record (None: it is gone)."""
+        rec = Record(path.stem)
         try:
             size = path.stat().st_size
         except FileNotFoundError:
-            return 0
+            return None
         offset = self._offsets.get(path, 0)
         if size < offset:  # rewritten (resumed match): start over
             offset = 0
             self._partial.pop(path, None)
-            model.matches.pop(path.stem, None)
+            rec.restarted = True
         if size == offset:
-            model.match(path.stem)
-            return 0
+            return rec
         with open(path, "rb") as fh:
             fh.seek(offset)
             chunk = fh.read(size - offset)
@@ -77,29 +137,14 @@ class RunDirSource:
         lines = data.split(b"\n")
         if lines[-1]:
             self._partial[path] = lines[-1]  # an incomplete line: wait for the rest
-        n = 0
-        model.match(path.stem)
         for line in lines[:-1]:
             if not line.strip():
                 continue
             try:
-                model.add_event(Event.model_validate(json.loads(line)))
-                n += 1
+                rec.events.append(Event.model_validate(json.loads(line)))
             except (ValueError, TypeError):
-                model.malformed += 1
-        return n
-
-    def _poll_store(self, model: RunModel) -> None:
-        with contextlib.suppress(Exception):  # a busy or half-written store: next time
-            doc, board = self.status.poll()
-            if doc is None:
-                return
-            if self.extra is not None:
-                doc.update(self.extra())
-            model.apply_status(doc)
-            model.running = sum(1 for m in model.matches.values() if m.status == "running")
-            if board is not None:
-                model.apply_leaderboard(board)
+                rec.malformed += 1
+        return rec
 
 
 class MqttSource:
@@ -162,6 +207,7 @@ class MqttSource:
                     notify()
                     async for message in client.messages:
                         self.handle(model, str(message.topic), message.payload)
+                        notify()  # one redraw for a burst: the app coalesces
             except _SubscriptionRefused as err:
                 self.refused = True
                 model.connection = f"not authorised (may not read {err})"[:90]

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
+from textual.message import Message
 from textual.widgets import RichLog
 
 
 class Transcript(RichLog):
-    """The match transcript; scrolling back by hand turns the screen's follow mode off."""
+    """The match transcript; scrolling back by hand tells its screen (follow mode goes off)."""
 
-    def _unfollow(self) -> None:
-        unfollow = getattr(self.screen, "unfollow", None)
-        if unfollow is not None:
-            unfollow()
+    class ScrolledBack(Message):
+        """The reader scrolled the transcript back by hand."""
 
     def action_scroll_home(self) -> None:
-        self._unfollow()
+        self.post_message(self.ScrolledBack())
         super().action_scroll_home()
 
     def action_page_up(self) -> None:
-        self._unfollow()
+        self.post_message(self.ScrolledBack())
         super().action_page_up()
 
     def action_scroll_up(self) -> None:
-        self._unfollow()
+        self.post_message(self.ScrolledBack())
         super().action_scroll_up()

@@ -202,31 +202,42 @@ def leaderboard_csv(docs: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+def with_ci(value: Any, low: Any, high: Any, digits: int = 3) -> str:
+    """A value and its 95% interval as the boards print them: ``0.512 [0.401, 0.620]``."""
+    if value is None:
+        return "-"
+    text = f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+    if low is None or high is None:
+        return text
+    if isinstance(low, int) and isinstance(high, int):
+        return f"{text} [{low}, {high}]"
+    return f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
 def end_of_run_table(rows: list[Any], health: dict[str, dict[str, Any]]) -> Table:
-    """The table ``arena run`` prints at the end: the batch fit's rows (``LeaderboardRow``)
-    with each entry's shares of refused and fallback decisions and of forfeits."""
+    """The table ``arena run`` prints at the end: the batch fit's rows (``LeaderboardRow``,
+    with their intervals) as ``arena leaderboard`` prints them, and each entry's shares of
+    refused and fallback decisions and of forfeits."""
     table = Table(
         title="Leaderboard (batch Bradley–Terry fit over all results, factions as teams; "
-        "sorted by μ; harness health: shares of decisions refused / settled by a fallback, "
-        "of matches forfeited)",
+        "sorted by μ; rank, μ and win rate with 95% CIs, bootstrap over matches; harness "
+        "health: shares of decisions refused / settled by a fallback, of matches forfeited)",
         title_justify="left",
     )
-    cols = ("agent", "μ", "σ", "μ−3σ", "games", "wins", "draws", "losses", "win rate")
+    cols = ("rank [95% CI]", "agent", "μ [95% CI]", "games", "W-D-L", "win rate [95% CI]")
     for col in (*cols, "refused", "fallback", "forfeited", "flag"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for r in rows:
         h = health.get(r.agent) or {}
         unknown = bool(h.get("unknown_matches"))
         table.add_row(
+            with_ci(r.rank, r.rank_low, r.rank_high),
             r.agent,
-            f"{r.mu:.2f}",
-            f"{r.sigma:.2f}",
-            f"{r.conservative:.2f}",
+            with_ci(r.mu, r.mu_low, r.mu_high, 2),
             str(r.games),
-            str(r.wins),
-            str(r.draws),
-            str(r.losses),
-            f"{r.win_rate:.3f}",
+            f"{r.wins}-{r.draws}-{r.losses}",
+            f"{r.win_rate:.3f}"
+            + (f" [{r.wr_low:.2f}, {r.wr_high:.2f}]" if r.wr_low is not None else ""),
             *(share_text(h.get(k), interval=False) for k in ("refused", "fallback", "forfeit")),
             "unknown" if unknown else ("!" if h.get("flag") else ""),
         )

@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.table import Table
 
+from app.commands.health_view import with_ci
 from app.commands.runs import _fail, _load, bootstrap_settings
 from app.console import coverage_lines, stdout_console
 from app.wording import count
@@ -93,17 +94,6 @@ def _fmt(v: Any) -> str:
     return f"{v:.3f}" if isinstance(v, float) else str(v)
 
 
-def _with_ci(value: Any, low: Any, high: Any, digits: int = 3) -> str:
-    if value is None:
-        return "-"
-    text = f"{value:.{digits}f}" if isinstance(value, float) else str(value)
-    if low is None or high is None:
-        return text
-    if isinstance(low, int) and isinstance(high, int):
-        return f"{text} [{low}, {high}]"
-    return f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
-
-
 def render_table(doc: dict[str, Any]) -> Table:
     rows = doc["rows"]
     base = ("agent", "mu", "sigma", "conservative", "games", None)
@@ -131,12 +121,12 @@ def render_table(doc: dict[str, Any]) -> Table:
             elif r.get("anchor") and k in ANCHOR_CELLS:
                 cells.append(ANCHOR_CELLS[k].format(**r))
             elif k == "rank":
-                cells.append(_with_ci(r.get("rank"), r.get("rank_low"), r.get("rank_high")))
+                cells.append(with_ci(r.get("rank"), r.get("rank_low"), r.get("rank_high")))
             elif k == "mu":
-                cells.append(_with_ci(r["mu"], r.get("mu_low"), r.get("mu_high"), 2))
+                cells.append(with_ci(r["mu"], r.get("mu_low"), r.get("mu_high"), 2))
             elif k == "side_balanced_wr":
                 cells.append(
-                    _with_ci(r.get(k), r.get("side_balanced_low"), r.get("side_balanced_high"), 2)
+                    with_ci(r.get(k), r.get("side_balanced_low"), r.get("side_balanced_high"), 2)
                 )
             else:
                 cells.append(_fmt(r.get(k)) if k != "agent" else r["agent"])
@@ -157,7 +147,7 @@ def render_roles(doc: dict[str, Any]) -> Table | None:
         cells = []
         for role in roles:
             ci = r.get("roles_ci", {}).get(role) or [None, None]
-            cells.append(_with_ci(r.get("roles", {}).get(role), ci[0], ci[1], 2))
+            cells.append(with_ci(r.get("roles", {}).get(role), ci[0], ci[1], 2))
         table.add_row(r["agent"], *cells)
     return table
 

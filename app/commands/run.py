@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.commands.runs import bootstrap_settings
 from app.console import (
     console,
     err_console,
@@ -257,7 +258,12 @@ def _adopt_changes(args: argparse.Namespace, opened: _Opened, tournament: Any) -
 
 def _print_outcome(run_dir: Path, results: list[Any], config: Any) -> None:
     options = config.ratings
-    print_leaderboard(results, threshold=options.max_harness_error, strict=options.strict)
+    print_leaderboard(
+        results,
+        threshold=options.max_harness_error,
+        strict=options.strict,
+        bootstrap=bootstrap_settings(config.model_dump(mode="json")),
+    )
     print_llm_summary(run_dir, results)
     print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.commands.runs import bootstrap_settings
 from app.console import print_leaderboard, print_llm_summary
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def run_with_tui(tournament: Any, live: LiveSession, quiet: bool = False) -> int
             f"  arena run --resume {tournament.dir.root}"
         )
         return 130
-    print_leaderboard(outcome["results"])
+    print_leaderboard(outcome["results"], bootstrap=_bootstrap(tournament))
     print_llm_summary(tournament.dir.root, outcome["results"])
     return 0
 
@@ -59,10 +60,15 @@ def _run_headless(tournament: Any, live: LiveSession, quiet: bool) -> int:
                 return await tournament.run(prog)
 
         results = asyncio.run(headless())
-    print_leaderboard(results)
+    print_leaderboard(results, bootstrap=_bootstrap(tournament))
     print_llm_summary(tournament.dir.root, results)
     return 0
 
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def _bootstrap(tournament: Any) -> tuple[int, int]:
+    """The seed and resample count of the run's intervals (as ``arena leaderboard`` uses)."""
+    return bootstrap_settings(tournament.config.model_dump(mode="json"))

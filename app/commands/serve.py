@@ -22,15 +22,29 @@ SCRIPTED_ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
 }
 
 
+#: The model name served when ``--model`` is not given, per engine: what ``/v1/models`` lists
+#: and what a client's ``backend.model`` must say.
+SERVED_NAMES: dict[str, str] = {**{name: "scripted" for name in SCRIPTED_ENGINES},
+                                "transformers": "local"}  # fmt: skip
+
+
+def served_name(engine: str, model: str | None) -> str:
+    """The model name a server started with ``--engine engine --model model`` serves."""
+    return model or SERVED_NAMES[engine]
+
+
 def add_commands(sub: Any) -> None:
+    from arena.llm.local_model import BUNDLED_FILE
+
     p = sub.add_parser(
         "serve",
         help="OpenAI-compatible server (scripted test engines or the local transformers model)",
         description="Serve /v1/chat/completions and /v1/models. 'scripted' answers legally "
         "and deterministically with optional latency and faults; 'directives', 'context' and "
         "'context-null' are scripted engines whose choices depend on the prompt in a "
-        "documented way (docs/llm.md); 'transformers' runs the local model (default: bundled "
-        "SmolLM2-135M) with dynamic batching across clients.",
+        "documented way (docs/llm.md); 'transformers' runs a local model with dynamic "
+        "batching across clients: --model-path, else the bundled SmolLM2-135M-Instruct "
+        f"({BUNDLED_FILE}, de-quantised once; float32 on CPU, bfloat16 on CUDA).",
     )
     p.add_argument(
         "--engine",
@@ -42,7 +56,12 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address (default: %(default)s)")
     p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
-    p.add_argument("--model", help="model name served (default: the engine's name)")
+    p.add_argument(
+        "--model",
+        help="model name served, which clients must ask for (default: "
+        f"'{SERVED_NAMES['transformers']}' with --engine transformers, "
+        f"'{SERVED_NAMES['scripted']}' with the others)",
+    )
     p.add_argument("--api-key-env", help="require this env variable's value as Bearer key")
     p.add_argument("--seed", type=int, default=0, help="scripted: reply seed")
     p.add_argument("--latency", default="const:0", help="scripted: const:S | uniform:A:B | exp:M")
@@ -68,7 +87,11 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--max-batch", type=int, default=8, help="transformers: batch size")
     p.add_argument("--max-seconds", type=float, help="stop by itself after this many seconds")
     p.set_defaults(func=cmd_serve)
+    _add_agents_commands(sub)
 
+
+def _add_agents_commands(sub: Any) -> None:
+    """``arena agents test``."""
     p = sub.add_parser("agents", help="LLM agent utilities")
     asub = p.add_subparsers(dest="agents_command", metavar="SUBCOMMAND")
     t = asub.add_parser(
@@ -114,12 +137,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
-        model = args.model or "scripted"
     else:
         engine = TransformersEngine(
             args.model_path, args.gguf_file, args.batch_window, args.max_batch
         )
-        model = args.model or "local"
+    model = served_name(args.engine, args.model)
     return _serve(args, make_app(engine, model, api_key), model)
 
 

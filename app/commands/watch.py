@@ -263,7 +263,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return _err(f"{path}: no complete event to replay", 1)
     if args.print or not _tty():
         from arena.narration import describe
-        from tui.model import MatchModel
+        from tui.match_model import MatchModel
 
         model = MatchModel(events[0].match_id)
         for e in events:

@@ -29,6 +29,7 @@ from arena.agents.base import Agent, MatchContext
 from arena.agents.params import as_written
 from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
+from arena.llm.belief_rank import belief_candidates, belief_from_scores
 from arena.llm.config import BackendConfig, PromptOptions, bundled
 from arena.llm.messages import CallProgress, ChatRequest, ChatResult, LLMError
 from arena.llm.parse import interpret, prompt_copy, words
@@ -196,21 +197,27 @@ class LLMAgent(Agent):
             stable=stable_point(messages),
         )
         if self.decide_by_rank(decision, belief, bool(obs.error)):
-            request.choices = choice_candidates(decision)
+            # a belief report ranks a probability per seat (arena.llm.belief_rank)
+            ranked = belief_candidates(keys) if decision.belief_only else None
+            request.choices = ranked or choice_candidates(decision)
         return request
 
     def decide_by_rank(self, decision: Decision, belief: bool, reask: bool) -> bool:
         """Whether this decision is taken by ranking its legal moves by likelihood."""
         b = self.config.backend
-        if belief or (b.type == "local" and not b.rank_choices):
+        if b.type == "local" and not b.rank_choices:
+            return False
+        if decision.belief_only:  # a report of probabilities, ranked per seat
+            return self.config.ranks_moves() or (b.type == "local" and reask)
+        if belief:  # a move with a belief report beside it is written whole
             return False
         if self.config.ranks_moves():  # every decision with moves besides talk
             return is_ranked_choice(decision) or _has_moves(decision)
         if b.type != "local":
             return False
         # a local model ranks choice decisions; on a re-ask of a decision with moves besides
-        # talk (Deal or No Deal's negotiate), its free answer failed once (it wrote its prompt
-        # back), so it picks a legal move by likelihood
+        # talk (Deal or No Deal's negotiate) or of a belief report, its free answer failed once
+        # (it wrote its prompt back), so it answers by likelihood
         return is_ranked_choice(decision) or (reask and _has_moves(decision))
 
     # -- acting ------------------------------------------------------------------------
@@ -236,6 +243,10 @@ class LLMAgent(Agent):
                 request=request,
             )
             raise
+        except TimeoutError as err:  # a local model's own time passed the limit (arena.deadline)
+            self._record(decision, None, time.perf_counter() - started, "timeout",
+                         error=str(err), progress=progress, request=request)  # fmt: skip
+            raise
         except Exception as err:
             self._record(
                 decision,
@@ -247,7 +258,12 @@ class LLMAgent(Agent):
                 request=request,
             )
             raise
-        answer = self.answer_from(result, decision)
+        if decision.belief_only and request.choices and result.scores is not None:
+            answer: dict[str, Any] | str = {
+                "belief": belief_from_scores(request.choices, result.scores)
+            }
+        else:
+            answer = self.answer_from(result, decision)
         if request.stop and isinstance(answer, str):  # plain speech: "You: ..." is its words
             answer = _unprefixed(answer, observation.name)
         refused = self.copy_refusal(request, answer, decision, observation.names, observation.name)
@@ -264,8 +280,11 @@ class LLMAgent(Agent):
         names: list[str] | None = None,
         name: str = "",
     ) -> str | None:
-        """Why the speech in ``answer`` is refused as a copy of the prompt, or None."""
-        if not decision.free_text:
+        """Why the speech in ``answer`` is refused as a copy of the prompt, or None.
+
+        A belief report is no speech: words there are refused by the decision itself, with
+        the report's form as the reason (``Decision.parse``), never as "not speech"."""
+        if not decision.free_text or decision.belief_only:
             return None
         text = answer.get("text") if isinstance(answer, dict) else answer
         if not isinstance(text, str) or not text.strip():
@@ -315,6 +334,8 @@ class LLMAgent(Agent):
             # of the latency, the wait in queues before a model worked on the call (not counted
             # against the decision's time limit)
             "queue_s": round(result.queue_s if result else done.queued_s, 6),
+            # a local model's own time on the call (what the time limit counted; 0: not measured)
+            "model_s": round(result.model_s, 6) if result else 0.0,
             "tokens_in": result.tokens_in if result else 0,
             "tokens_out": result.tokens_out if result else 0,
             # prompt tokens a local backend reused from the seat's KV cache

@@ -4,6 +4,10 @@ The first request of a batch waits at most ``window_s`` for company (or until ``
 requests are queued); the batch then runs in a worker thread so the event loop stays free,
 and requests that arrive meanwhile form the next batch.
 
+A batch's results carry its model time (``ChatResult.model_s``, :class:`ComputeMeter`), which
+is what the waiting decisions are charged (:func:`arena.deadline.computing`), not the wall time
+the batch took on a machine that other programs also load.
+
 When more requests wait than fit in a batch, the batch takes them by programme priority
 (:data:`arena.priority.match_priority`: matches started earlier first, then arrival order), the
 same order the backend's priority gate admits them in: matches in flight finish first.
@@ -15,18 +19,58 @@ import asyncio
 import concurrent.futures
 import contextlib
 import itertools
+import time
 from collections.abc import Callable
 
-from arena.deadline import queued
+from arena.deadline import computing, queued
 from arena.llm.messages import ChatRequest, ChatResult
 from arena.priority import UNTAGGED, match_priority
 
 RunBatch = Callable[[list[ChatRequest]], list[ChatResult]]
 
 
+class ComputeMeter:
+    """A batch's model time: the process's CPU seconds over the threads the model computes
+    with, never more than the batch's wall time.
+
+    On an idle machine a model using all its threads gets CPU time = threads x wall time, so
+    its model time is its wall time; when other programs take the CPUs, the wall time grows
+    but the model time does not. CPU time of the whole process is counted (the event loop and
+    the bots too), so the figure errs towards charging more, never less. ``threads=None``
+    (a GPU, whose work the CPU time does not show) charges wall time. ``wall`` and ``cpu`` are
+    the clocks read (a test passes its own)."""
+
+    def __init__(
+        self,
+        threads: int | None,
+        wall: Callable[[], float] = time.perf_counter,
+        cpu: Callable[[], float] = time.process_time,
+    ) -> None:
+        self.threads = threads
+        self.wall = wall
+        self.cpu = cpu
+
+    def run(self, run_batch: RunBatch, batch: list[ChatRequest]) -> list[ChatResult]:
+        """``run_batch(batch)``, each result's ``model_s`` set to the batch's model time."""
+        wall0, cpu0 = self.wall(), self.cpu()
+        results = run_batch(batch)
+        wall = max(0.0, self.wall() - wall0)
+        spent = wall if self.threads is None else min(wall, (self.cpu() - cpu0) / self.threads)
+        for result in results:
+            result.model_s = max(0.0, spent)
+        return results
+
+
 class Batcher:
-    def __init__(self, run_batch: RunBatch, window_s: float = 0.02, max_batch: int = 8) -> None:
+    def __init__(
+        self,
+        run_batch: RunBatch,
+        window_s: float = 0.02,
+        max_batch: int = 8,
+        meter: ComputeMeter | None = None,
+    ) -> None:
         self.run_batch = run_batch
+        self.meter = meter or ComputeMeter(None)
         self.window_s = window_s
         self.max_batch = max_batch
         # (priority, arrival, request, future); a future's ``taken`` event is set when a batch
@@ -58,7 +102,9 @@ class Batcher:
             with queued():
                 await taken.wait()
             waited = loop.time() - began
-            result = await fut
+            with computing() as spent:  # the batch's model time is charged, not its wall time
+                result = await fut
+                spent.seconds = result.model_s
         except asyncio.CancelledError:
             fut.cancel()  # a batch not yet run leaves it out
             raise
@@ -94,7 +140,7 @@ class Batcher:
             self.batch_sizes.append(len(batch))
             try:
                 results = await loop.run_in_executor(
-                    self._pool, self.run_batch, [r for r, _ in batch]
+                    self._pool, self.meter.run, self.run_batch, [r for r, _ in batch]
                 )
             except Exception as err:  # a model failure fails this batch, not the worker
                 for _, fut in batch:

@@ -72,7 +72,6 @@ def prefill(
     ``model`` is a :class:`arena.llm.local_model.LocalModel`. With a store, every session's
     new prompt KV is stored back (the tensors are not touched by later decoding): its first
     ``keep[i]`` tokens when given (the part that only grows between turns), else all."""
-    torch = model.torch
     n = len(prompts)
     logits: list[Any] = [None] * n
     rows: list[Layers] = [[] for _ in range(n)]
@@ -85,49 +84,78 @@ def prefill(
         if entry is None or common <= 0:
             misses.append(i)
             continue
-        past = make_cache([(k[..., :common, :], v[..., :common, :]) for k, v in entry.layers])
-        tail = torch.tensor(prompt[common:], dtype=torch.long, device=model.device)[None, :]
-        pos = torch.arange(common, len(prompt), device=model.device)[None, :]
-        mask = torch.ones((1, len(prompt)), dtype=torch.long, device=model.device)
-        out, past = model._forward(
-            past, input_ids=tail, attention_mask=mask, position_ids=pos, logits_to_keep=1
-        )
-        logits[i] = out[0, -1, :].float()
-        rows[i] = cache_layers(past)
+        logits[i], rows[i] = _extend(model, prompt, entry.layers, common)
         cached[i] = common
     group: tuple[Any, Any] | None = None
     if misses:
-        ids, mask = model._left_pad([prompts[i] for i in misses])
-        pos = (mask.cumsum(-1) - 1).clamp(min=0)
-        # Only the last position's logits are needed: skipping the LM head elsewhere saves
-        # about a fifth of the prefill FLOPs on a small model with a large vocabulary.
-        out, past = model._forward(
-            input_ids=ids, attention_mask=mask, position_ids=pos, logits_to_keep=1
-        )
-        width = ids.shape[1]
-        layers = cache_layers(past)
-        for row, i in enumerate(misses):
-            logits[i] = out[row, -1, :].float()
-            start = width - len(prompts[i])
-            rows[i] = [(k[row : row + 1, :, start:, :], v[row : row + 1, :, start:, :])
-                       for k, v in layers]  # fmt: skip
-        if len(misses) == n:
-            group = (past, mask)
+        outs, group = _prefill_fresh(model, [prompts[i] for i in misses])
+        for i, (row_logits, row) in zip(misses, outs, strict=True):
+            logits[i], rows[i] = row_logits, row
+        if len(misses) < n:
+            group = None  # a padded batch of only some rows is no batch of all of them
     if store is not None:
-        for i, session in enumerate(sessions):
-            if session:
-                size = len(prompts[i]) if keep is None or keep[i] is None else keep[i]
-                size = max(1, min(int(size or 0), len(prompts[i])))
-                if size < len(prompts[i]) or i in misses:
-                    # a cut, and rows of a padded prefill, are views of larger tensors: copy
-                    # them, or those would stay alive (and the byte count would lie)
-                    own = [(k[..., :size, :].clone(), v[..., :size, :].clone())
-                           for k, v in rows[i]]  # fmt: skip
-                else:
-                    own = rows[i]
-                store.put(session, list(prompts[i][:size]), own)
+        _store_back(store, prompts, sessions, rows, keep, misses)
         store.stats.hits += n - len(misses)
         store.stats.misses += sum(1 for i in misses if sessions[i])
         store.stats.reused_tokens += sum(cached)
         store.stats.computed_tokens += sum(len(p) for p in prompts) - sum(cached)
-    return Prefilled(torch.stack(logits), rows, cached, group)
+    return Prefilled(model.torch.stack(logits), rows, cached, group)
+
+
+def _extend(model: Any, prompt: list[int], layers: Layers, common: int) -> tuple[Any, Layers]:
+    """(last-position logits, the prompt's KV rows) computing only the tokens after the first
+    ``common``, whose KV ``layers`` holds."""
+    torch = model.torch
+    past = make_cache([(k[..., :common, :], v[..., :common, :]) for k, v in layers])
+    tail = torch.tensor(prompt[common:], dtype=torch.long, device=model.device)[None, :]
+    pos = torch.arange(common, len(prompt), device=model.device)[None, :]
+    mask = torch.ones((1, len(prompt)), dtype=torch.long, device=model.device)
+    out, past = model._forward(
+        past, input_ids=tail, attention_mask=mask, position_ids=pos, logits_to_keep=1
+    )
+    return out[0, -1, :].float(), cache_layers(past)
+
+
+def _prefill_fresh(
+    model: Any, prompts: list[list[int]]
+) -> tuple[list[tuple[Any, Layers]], tuple[Any, Any]]:
+    """Prompts with nothing cached, as one left-padded batch: per prompt (last-position logits,
+    its KV rows), and the batch's (cache, mask)."""
+    ids, mask = model._left_pad(prompts)
+    pos = (mask.cumsum(-1) - 1).clamp(min=0)
+    # Only the last position's logits are needed: skipping the LM head elsewhere saves
+    # about a fifth of the prefill FLOPs on a small model with a large vocabulary.
+    out, past = model._forward(
+        input_ids=ids, attention_mask=mask, position_ids=pos, logits_to_keep=1
+    )
+    width = ids.shape[1]
+    layers = cache_layers(past)
+    rows = []
+    for row, prompt in enumerate(prompts):
+        start = width - len(prompt)
+        kv = [(k[row : row + 1, :, start:, :], v[row : row + 1, :, start:, :]) for k, v in layers]
+        rows.append((out[row, -1, :].float(), kv))
+    return rows, (past, mask)
+
+
+def _store_back(
+    store: KVStore,
+    prompts: list[list[int]],
+    sessions: list[str | None],
+    rows: list[Layers],
+    keep: list[int | None] | None,
+    misses: list[int],
+) -> None:
+    """Each session's new prompt KV into the store: its first ``keep[i]`` tokens, else all."""
+    for i, session in enumerate(sessions):
+        if not session:
+            continue
+        size = len(prompts[i]) if keep is None or keep[i] is None else keep[i]
+        size = max(1, min(int(size or 0), len(prompts[i])))
+        if size < len(prompts[i]) or i in misses:
+            # a cut, and rows of a padded prefill, are views of larger tensors: copy
+            # them, or those would stay alive (and the byte count would lie)
+            own = [(k[..., :size, :].clone(), v[..., :size, :].clone()) for k, v in rows[i]]
+        else:
+            own = rows[i]
+        store.put(session, list(prompts[i][:size]), own)

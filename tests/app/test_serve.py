@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 import time
@@ -60,7 +62,7 @@ def write_config(tmp_path: Path, url: str, model: str = "scripted") -> Path:
     return path
 
 
-def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
+def test_agents_test_reports_a_valid_answer_with_latency(tmp_path: Path) -> None:
     proc, url = start_server("--latency", "const:0.05")
     try:
         models = httpx.get(url + "/models", timeout=30).json()
@@ -89,7 +91,7 @@ def test_agents_test_reports_a_valid_answer_with_latency(tmp_path):
         proc.wait(timeout=60)
 
 
-def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
+def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path: Path) -> None:
     proc, url = start_server()
     try:
         out = subprocess.run(
@@ -113,7 +115,7 @@ def test_agents_test_fails_clearly_on_a_wrong_model(tmp_path):
         proc.wait(timeout=60)
 
 
-def test_serve_stops_by_itself_after_max_seconds():
+def test_serve_stops_by_itself_after_max_seconds() -> None:
     port = free_port()
     proc = subprocess.run(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--max-seconds", "1"],
@@ -145,7 +147,7 @@ def choices(url: str, style: str, n: int = 16) -> list[str]:
     return out
 
 
-def test_serve_context_follows_the_style_line_and_context_null_ignores_it():
+def test_serve_context_follows_the_style_line_and_context_null_ignores_it() -> None:
     proc, url = start_server("--engine", "context", "--seed", "1")
     try:
         assert choices(url, "Prefer high.") == ["high"] * 16
@@ -163,3 +165,43 @@ def test_serve_context_follows_the_style_line_and_context_null_ignores_it():
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def serve_help() -> str:
+    out = subprocess.run([sys.executable, "-m", "app.cli", "serve", "--help"],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "COLUMNS": "2000"})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    return " ".join(out.stdout.split())
+
+
+def test_serve_help_states_the_model_each_engine_serves_and_loads() -> None:
+    """What ``--help`` says is served (and loaded) without ``--model``/``--model-path`` is
+    what a real server lists in ``/v1/models`` and what the transformers engine loads."""
+    from arena.llm.config import bundled
+    from arena.llm.local_model import bundled_gguf
+    from arena.llm.server import TransformersEngine
+
+    text = serve_help()
+    said = re.search(r"default: '([^']+)' with --engine transformers, '([^']+)' with the others",
+                     text)  # fmt: skip
+    assert said is not None, "the help states the default model name per engine"
+    local, scripted = said.groups()
+    for engine in ("directives",):  # the help once said "the engine's name": it is not
+        proc, url = start_server("--engine", engine)
+        try:
+            listed = httpx.get(url + "/models", timeout=30).json()["data"]
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        assert [m["id"] for m in listed] == [scripted]
+    from app.commands.serve import served_name
+
+    assert served_name("transformers", None) == local
+    loads = TransformersEngine().config  # what the engine loads at start, not loaded here
+    assert bundled(loads)
+    try:
+        path = bundled_gguf()
+    except Exception:  # pragma: no cover - depends on the install
+        return
+    assert path.name in text and "SmolLM2-135M-Instruct" in text

@@ -166,7 +166,7 @@ def test_replay_show_and_tui_lines_print_no_escape(
     game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from app.cli import main
-    from tui.model import MatchModel
+    from tui.match_model import MatchModel
     from tui.render import event_line
 
     path, played = _record(game, tmp_path)

@@ -93,7 +93,7 @@ def test_every_declared_type_is_named_by_the_game(game: str) -> None:
 
 def test_consumers_read_only_declared_types() -> None:
     """The metrics scan the declared speech types; the TUI's type tests name declared types."""
-    from tui import model
+    from tui import match_model as model
 
     everything = RUNNER_EVENT_TYPES.union(*(registry.event_types(g) for g in registry.games()))
     assert set(MetricsSettings().message_types) == set(registry.speech_types())

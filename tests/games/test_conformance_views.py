@@ -45,7 +45,7 @@ from arena.sinks import MemorySink
 from arena.transcript import lines, speech_line
 from arena.types import Action, Decision, Observation
 from tests.builders import speaking_answer
-from tui.model import MatchModel
+from tui.match_model import MatchModel
 from tui.render import event_line
 
 CASES = [

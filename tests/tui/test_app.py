@@ -40,7 +40,7 @@ def _dashboard_drawn(app: ArenaApp) -> bool:
 
 
 async def _loaded(pilot, app: ArenaApp) -> None:  # type: ignore[no-untyped-def]
-    # the source folds the run into the model, then the next refresh tick draws it
+    # the source folds the run into the model and tells the app, which redraws the dashboard
     await _until(pilot, lambda: app.model.done == 4 and bool(app.model.leaderboard))
     await _until(pilot, lambda: _dashboard_drawn(app))
 
@@ -228,6 +228,7 @@ async def test_replay_of_a_truncated_record_shows_a_notice(record: Path, tmp_pat
         await pilot.press("G")
         title = str(app.screen.query_one("#match-title", Static).content)
         assert "truncated record" in title and str(len(events)) in title
+        assert isinstance(app.screen, ReplayScreen)
         assert app.screen.match.status == "running"  # match_end was the cut line
 
 

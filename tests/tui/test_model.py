@@ -10,7 +10,8 @@ import pytest
 from arena.events import Event, GameEvent, Visibility
 from arena.live import topics
 from arena.sinks import read_jsonl
-from tui.model import MatchModel, RunModel, per_second, rating_title, sparkline
+from tui.match_model import MatchModel
+from tui.model import RunModel, per_second, rating_title, sparkline
 from tui.sources import MqttSource, RunDirSource, replay_events
 
 

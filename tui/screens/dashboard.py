@@ -6,16 +6,20 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
+from tui.changes import LiveScreen
 from tui.model import RunModel, per_second, rating_title, sparkline
 from tui.render import plain
 
 MAX_ROWS = 60  # the dashboard lists this many matches (running first); others are counted
+# The rates line counts arrivals over the last RATE_WINDOW_S: after the last event it falls to
+# zero with no change to tell about, so it is redrawn alone this often until it reads zero.
+RATES_AGE_S = 1.0
 
 
-class DashboardScreen(Screen[None]):
+class DashboardScreen(LiveScreen):
     BINDINGS = [
         Binding("enter", "open_match", "open match"),
         Binding("l", "leaderboard", "leaderboard"),
@@ -47,9 +51,10 @@ class DashboardScreen(Screen[None]):
         self.refresh_view()
         self.ready = True
 
+    _rates_timer: Timer | None = None
+
     def refresh_view(self) -> None:
         m = self.model
-        rates = m.rates()
         title = Text()
         title.append_text(plain(f" {m.run_id or '(no run yet)'} ", style="bold reverse"))
         title.append_text(plain(f"  {m.game}  {m.status}  "))
@@ -59,6 +64,13 @@ class DashboardScreen(Screen[None]):
         self.query_one("#run-title", Static).update(title)
         bar = self.query_one("#run-progress", ProgressBar)
         bar.update(total=max(m.total, 1), progress=m.done)
+        self._show_stats()
+        self._fill_matches()
+        self._fill_board()
+
+    def _show_stats(self) -> None:
+        m = self.model
+        rates = m.rates()
         bus = m.bus
         stats = (
             f"matches {m.done}/{m.total} done · {m.failed} failed · {m.running} running   "
@@ -72,8 +84,14 @@ class DashboardScreen(Screen[None]):
         if m.nodes:
             stats += "   per node: " + " · ".join(f"{n} {k}" for n, k in sorted(m.nodes.items()))
         self.query_one("#run-stats", Static).update(plain(stats))
-        self._fill_matches()
-        self._fill_board()
+        if self._rates_timer is None and any(rates.values()):
+            self._rates_timer = self.set_timer(
+                RATES_AGE_S, self._age_rates, name="rates (one-shot)"
+            )
+
+    def _age_rates(self) -> None:
+        self._rates_timer = None
+        self._show_stats()  # re-arms itself while a rate is above zero
 
     def _fill_matches(self) -> None:
         table = self.query_one("#matches", DataTable)

@@ -7,9 +7,9 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Sparkline, Static
 
+from tui.changes import LiveScreen
 from tui.model import RunModel, rating_title
 from tui.render import plain
 
@@ -27,7 +27,7 @@ def health_cells(health: dict[str, Any] | None) -> list[str]:
     return [*cells, state]
 
 
-class LeaderboardScreen(Screen[None]):
+class LeaderboardScreen(LiveScreen):
     BINDINGS = [
         Binding("escape", "back", "back"),
         Binding("question_mark", "help", "help"),

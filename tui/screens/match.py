@@ -10,18 +10,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from arena.events import Event
 from arena.narration import cut
-from tui.model import MatchModel
+from tui.changes import LiveScreen
+from tui.match_model import MatchModel
+from tui.model import RunModel
 from tui.render import event_line, matches_text, phase_header, plain, speaker_style
 from tui.widgets import Transcript
 
 TICK_S = 0.05  # replay clock
 
 
-class MatchScreen(Screen[None]):
+class MatchScreen(LiveScreen):
     """A match's transcript and seat panel; spectator view or the view of one seat."""
 
     BINDINGS = [
@@ -214,9 +217,9 @@ class MatchScreen(Screen[None]):
         self.rerender()
 
     def action_next_match(self) -> None:
-        model = getattr(self.app, "model", None)
-        if model is None or not self.live:
+        if not self.live:
             return
+        model: RunModel = self.app.model  # type: ignore[attr-defined]  # a live one's app has it
         ids = [m.match_id for m in model.ordered_matches()]
         if len(ids) < 2 or self.match.match_id not in ids:
             return
@@ -229,6 +232,9 @@ class MatchScreen(Screen[None]):
         from tui.screens.help import HelpScreen
 
         self.app.push_screen(HelpScreen(self.help_title, list(self.BINDINGS)))
+
+    def on_transcript_scrolled_back(self, _message: Transcript.ScrolledBack) -> None:
+        self.unfollow()
 
     def unfollow(self) -> None:
         if self.follow:
@@ -293,7 +299,7 @@ class ReplayScreen(MatchScreen):
         self.rate = rate  # events per second while playing
         if truncated:
             self.notice = f"truncated record: replaying the {len(events)} complete events"
-        self._timer: Any = None
+        self._timer: Timer | None = None
         self._credit = 0.0
         self._last_tick = 0.0
 
@@ -301,7 +307,8 @@ class ReplayScreen(MatchScreen):
         super().set_up()
         self.seek(1)
         self._last_tick = time.monotonic()
-        self._timer = self.set_interval(TICK_S, self._tick)
+        # the replay's clock: it runs only while the replay plays
+        self._timer = self.set_interval(TICK_S, self._tick, pause=True, name="replay clock")
 
     def seek(self, position: int) -> None:
         # never before the first event: position 0 would show nothing at all
@@ -342,6 +349,10 @@ class ReplayScreen(MatchScreen):
         self.playing = (not self.playing) if force is None else force
         self._credit = 0.0
         self._last_tick = time.monotonic()
+        if self._timer is not None and self.playing:
+            self._timer.resume()
+        elif self._timer is not None:
+            self._timer.pause()
         self._refresh_side()
 
     def action_step(self, n: int) -> None:

@@ -2,9 +2,10 @@
 
 The screen: generation progress, the population leaderboard (μ, σ, μ − kσ of the run's metric,
 the metric's mean on the generation's units, lineage) and the champion's context against the
-seed's. The app reads the self-play directory (:mod:`tournaments.selfplay.view`) in a thread
-twice a second; ``d`` opens the dashboard of the games (as they are played, folded from the
-run's events in process), ``s`` comes back.
+seed's. The run's driver writes the self-play directory through files only, so the app reads it
+(:mod:`tournaments.selfplay.view`) in a thread twice a second and tells the screen when what it
+shows changed; ``d`` opens the dashboard of the games (as they are played, folded from the run's
+events in process, each one telling the dashboard), ``s`` comes back.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
 from arena.events import Event
 from tournaments.selfplay.config import PHASES
 from tournaments.selfplay.view import SelfPlayView, load, with_spent
-from tui.app import REFRESH_S, ArenaApp
+from tui.app import ArenaApp
+from tui.changes import LiveScreen
 from tui.render import plain
 
 POLL_S = 0.5
@@ -35,7 +36,7 @@ def _num(value: object, fmt: str = "{:.2f}") -> str:
     return "-" if value is None else fmt.format(value)
 
 
-class SelfPlayScreen(Screen[None]):
+class SelfPlayScreen(LiveScreen):
     # a large population scrolls inside its table; the diff keeps the rest of the screen
     DEFAULT_CSS = """
     #sp-title { height: 1; background: $boost; }
@@ -190,7 +191,7 @@ class ModelFeed:
 
     def write(self, event: Event) -> None:
         self.app.model.add_event(event.model_copy(update={"match_id": self.match_id}))
-        self.app.mark_dirty()
+        self.app.run_changed()
 
     def close(self) -> None:
         pass
@@ -220,16 +221,16 @@ class SelfPlayApp(ArenaApp):
         self.push_screen(SelfPlayScreen())
         if self.job is not None:
             self.run_worker(self._run_job(), name="job")
-        self.run_worker(self._poll(), name="selfplay-files")
-        self.set_interval(REFRESH_S, self.tick)
+        self.run_worker(self._watch(), name="selfplay-files")
 
-    async def _poll(self) -> None:
+    async def _watch(self) -> None:
         while True:
             view = await asyncio.to_thread(load, self.root)
             if self.spent is not None:
                 view = with_spent(view, self.spent())
-            self.selfplay_view = view
-            self.mark_dirty()
+            if view != self.selfplay_view:  # a new generation, phase, game or model call
+                self.selfplay_view = view
+                self.run_changed()
             await asyncio.sleep(POLL_S)
 
     def feed(self, match_id: str) -> ModelFeed:

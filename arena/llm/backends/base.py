@@ -127,8 +127,9 @@ class Backend(ABC):
             progress.sent = True
             admitted = self.admission.admitted()
             result = await self._attempt(request)
-            # the model's own time: a local batch queue inside the attempt is not service
-            service = loop.time() - sent - result.queue_s
+            # the model's own time: a local batch queue inside the attempt is not service, and
+            # a local model's measured time is what its decisions are charged
+            service = result.model_s or (loop.time() - sent - result.queue_s)
             self.admission.observe(admitted, service, self._budget())
             self.limiter.settle(est, result.tokens_in + result.tokens_out)
         finally:

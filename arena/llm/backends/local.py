@@ -8,7 +8,7 @@ import functools
 
 from arena.deadline import queued
 from arena.llm.backends.base import Backend
-from arena.llm.batcher import Batcher
+from arena.llm.batcher import Batcher, ComputeMeter
 from arena.llm.config import BackendConfig
 from arena.llm.kv import KVStore
 from arena.llm.local_model import LocalModel, load_model
@@ -42,22 +42,24 @@ class LocalBackend(Backend):
         if self._loading is None:
             loop = asyncio.get_running_loop()
             _import_model_libraries()
-            self._loading = loop.run_in_executor(
-                None,
-                functools.partial(
-                    load_model,
-                    self.config.model_path,
-                    self.config.gguf_file,
-                    self.config.device,
-                    self.config.threads,
-                    self.config.dtype,
-                ),
-            )
+            self._loading = loop.run_in_executor(None, self._load_and_warm)
         model = await self._loading
         if self.model is None:
             self.model = model
             run = functools.partial(model.run_batch, rank=self.config.rank_choices, kv=self.kv)
-            self.batcher = Batcher(run, self.config.batch_window_s, self.config.max_batch)
+            # on a CPU a decision is charged the model's CPU time, not the wall time others'
+            # load stretches it to (arena.deadline)
+            threads = model.torch.get_num_threads() if model.device == "cpu" else None
+            meter = ComputeMeter(threads)
+            self.batcher = Batcher(run, self.config.batch_window_s, self.config.max_batch, meter)
+        return model
+
+    def _load_and_warm(self) -> LocalModel:
+        """Load the model, then one tiny call before any decision's: the first forward pass
+        allocates and tunes, and that is the model's start-up, not a seat's move (``warm_s``)."""
+        c = self.config
+        model = load_model(c.model_path, c.gguf_file, c.device, c.threads, c.dtype)
+        model.warm_up()
         return model
 
     async def _attempt(self, request: ChatRequest) -> ChatResult:
@@ -76,7 +78,10 @@ class LocalBackend(Backend):
             model = await self.load()
         except Exception as err:
             raise PreflightError(f"local model {self.model_name}: {err}") from None
-        return f"local model {model.name}: loaded"
+        return (
+            f"local model {model.name}: loaded in {model.load_s:.1f} s, "
+            f"warm-up {model.warm_s or 0.0:.1f} s (neither counted in any decision's time)"
+        )
 
     async def close(self) -> None:
         if self.batcher is not None:

@@ -12,7 +12,7 @@ pytest.importorskip("transformers")
 
 from arena.llm.backends.local import LocalBackend
 from arena.llm.config import BackendConfig
-from arena.llm.local_model import bundled_gguf, load_model
+from arena.llm.local_model import LocalModel, bundled_gguf, load_model
 from arena.llm.messages import ChatRequest
 
 pytestmark = pytest.mark.slow
@@ -28,11 +28,13 @@ def msgs(q: str) -> list[dict[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def model():
+def model() -> LocalModel:
     return load_model()
 
 
-def test_converted_weights_are_cached_so_a_second_load_is_fast(model, monkeypatch):
+def test_converted_weights_are_cached_so_a_second_load_is_fast(
+    model: LocalModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import arena.llm.local_model as lm
 
     def no_conversion(*args: object) -> None:
@@ -44,7 +46,7 @@ def test_converted_weights_are_cached_so_a_second_load_is_fast(model, monkeypatc
     assert again.name == model.name
 
 
-def test_a_batch_of_requests_generates_per_request_lengths(model):
+def test_a_batch_of_requests_generates_per_request_lengths(model: LocalModel) -> None:
     reqs = [ChatRequest(msgs(f"Say a word about {w}."), max_tokens=n) for w, n in
             (("cats", 3), ("rain", 6), ("bread", 9))]  # fmt: skip
     out = model.run_batch(reqs)
@@ -53,7 +55,7 @@ def test_a_batch_of_requests_generates_per_request_lengths(model):
     assert any(r.text.strip() for r in out)
 
 
-def test_batched_and_single_greedy_generation_agree(model):
+def test_batched_and_single_greedy_generation_agree(model: LocalModel) -> None:
     req = ChatRequest(msgs("Name a colour."), max_tokens=5)
     other = ChatRequest(
         msgs("Tell me a long story about a very old lighthouse keeper."), max_tokens=5
@@ -63,7 +65,7 @@ def test_batched_and_single_greedy_generation_agree(model):
     assert alone == batched
 
 
-def test_ranking_always_returns_one_of_the_legal_options(model):
+def test_ranking_always_returns_one_of_the_legal_options(model: LocalModel) -> None:
     ids = ["3", "5", "6"]
     req = ChatRequest(
         msgs('Vote for a player. Answer {"choice": "<id>"}. Legal ids: 3 | 5 | 6'),
@@ -72,10 +74,11 @@ def test_ranking_always_returns_one_of_the_legal_options(model):
     res = model.run_batch([req, req])
     for r in res:
         assert json.loads(r.text)["choice"] in ids
+        assert r.ranked is not None and r.scores is not None
         assert sorted(r.ranked) == [0, 1, 2] and len(r.scores) == 3
 
 
-async def test_concurrent_requests_are_batched_by_the_backend(model):
+async def test_concurrent_requests_are_batched_by_the_backend(model: LocalModel) -> None:
     backend = LocalBackend(BackendConfig(type="local", batch_window_s=0.2, max_batch=4))
     reqs = [
         ChatRequest(msgs(f"Pick {i}"), choices=['{"choice": "a"}', '{"choice": "b"}'])
@@ -83,5 +86,21 @@ async def test_concurrent_requests_are_batched_by_the_backend(model):
     ]
     out = await asyncio.gather(*(backend.complete(r) for r in reqs))
     assert all(json.loads(r.text)["choice"] in ("a", "b") for r in out)
-    assert max(backend.batcher.batch_sizes) >= 2
+    assert backend.batcher is not None and max(backend.batcher.batch_sizes) >= 2
+    await backend.close()
+
+
+async def test_preflight_loads_and_warms_the_model_before_any_decision(model: LocalModel) -> None:
+    """Load and warm-up happen at preflight and are reported as figures of their own; the
+    first decision's call is then charged only its own model time (``model_s``), which a
+    local batch always measures."""
+    from arena.llm.local_model import start_up_lines
+
+    backend = LocalBackend(BackendConfig(type="local"))
+    line = await backend.preflight()
+    assert backend.model is not None and backend.model.warm_s is not None
+    assert "loaded in" in line and "warm-up" in line and "neither counted" in line
+    assert any(backend.model.name in s and "warm-up" in s for s in start_up_lines())
+    out = await backend.complete(ChatRequest(msgs("Name a colour."), max_tokens=2))
+    assert out.model_s > 0
     await backend.close()
