@@ -289,7 +289,7 @@ ARENA_TIERS: tuple[tuple[str, ...], ...] = (
     ("memory",),
     ("agents.llm_agent", "agents.remote"),
 )
-KERNEL_AGENTS = {"base", "factory", "human", "random_agent", "slip"}
+KERNEL_AGENTS = {"base", "factory", "human", "params", "random_agent", "slip"}
 
 
 def arena_wing(module: str) -> str | None:

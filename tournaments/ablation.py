@@ -13,6 +13,7 @@ from arena.results import MatchSpec
 from arena.runner import MatchRunner
 from tournaments import schedule
 from tournaments.config import RunConfig
+from tournaments.entries import memory_bank
 
 
 def memory_entries(config: RunConfig, bank: str) -> dict[str, MemorySpec]:
@@ -22,12 +23,9 @@ def memory_entries(config: RunConfig, bank: str) -> dict[str, MemorySpec]:
     target = Path(bank).expanduser().resolve()
     out = {}
     for entry in config.agents:
-        memory = entry.params.get("memory") if entry.kind == "llm" else None
-        if (
-            isinstance(memory, dict)
-            and Path(memory.get("bank", "")).expanduser().resolve() == target
-        ):
-            out[entry.name] = MemorySpec.model_validate(memory).model_copy(update={"learn": False})
+        memory = memory_bank(entry)
+        if memory is not None and Path(memory.bank).expanduser().resolve() == target:
+            out[entry.name] = memory.model_copy(update={"learn": False})
     return out
 
 
@@ -67,7 +65,7 @@ async def ablate_config(
             entry = config.entry(entry_name)
             params = entry.params
             if entry.name in entries:
-                params = {**params, "memory": memory.model_dump(mode="json")}
+                params = params.model_copy(update={"memory": memory})
             return factory.build(entry.name, entry.kind, config.game, params)
 
         result = await MatchRunner(spec, make, [], config.policy).run()

@@ -28,6 +28,7 @@ from typing import Any
 
 from arena import registry
 from arena.agents.llm_agent import LLMAgentParams
+from arena.errors import ConfigError
 from arena.llm import prompt as llm_prompt
 from arena.llm.config import BackendConfig
 from arena.metrics.settings import Thresholds
@@ -61,9 +62,11 @@ def entry_conditions(entry: AgentEntry, game: str) -> dict[str, Any]:
     """One entry's conditions: kind and params hash; model, decoding and prompt for LLMs."""
     out: dict[str, Any] = {"kind": entry.kind}
     if entry.kind != "llm":
-        out["params"] = digest(entry.params)
+        out["params"] = digest(entry.written())  # as written: what the fingerprint always held
         return out
-    params = LLMAgentParams.model_validate(entry.params)
+    params = entry.params
+    if not isinstance(params, LLMAgentParams):  # a config that was never checked
+        raise ConfigError([f"agent {entry.name}: its params are not checked: {params!r}"[:300]])
     backend: BackendConfig = params.backend
     dumped = backend.model_dump(mode="json")
     out["model"] = {k: dumped[k] for k in MODEL}

@@ -34,12 +34,17 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from arena import config_checks as checks
 from arena.configfile import read_yaml_mapping
 from arena.errors import ConfigError
 from arena.results import InvalidActionPolicy
+from tournaments.entries import AgentEntry, type_params
+from tournaments.learning import learning_problems
+from tournaments.lineups import Shape, check_lineup, lineup_matches
+
+__all__ = ["AgentEntry", "RunConfig", "check", "lineup_matches", "load", "parse"]
 
 # A lineup's shape is checked in ``check`` (one message per lineup): typing it as a union here
 # would report every union branch pydantic tried.
@@ -63,23 +68,6 @@ def path_part_problem(value: str) -> str | None:
         f"{value[:40]!r} cannot name a run directory: use letters, digits and _ . + @ - "
         "(at most 80, starting with a letter or digit; no '/' or '..')"
     )
-
-
-class AgentEntry(BaseModel):
-    """One entry of the population: a name (what the leaderboard shows) and how to build it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:@+-]+$")
-    kind: str
-    params: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("name", "kind", mode="before")
-    @classmethod
-    def _a_string(cls, v: Any) -> Any:
-        if not isinstance(v, str):
-            raise ValueError(f"must be a string, not {type(v).__name__}")
-        return v
 
 
 class Gauntlet(BaseModel):
@@ -142,6 +130,8 @@ class RunConfig(BaseModel):
     concurrency: int = Field(4, ge=1, le=4096)
     policy: InvalidActionPolicy = Field(default_factory=InvalidActionPolicy)
     output_dir: str = "runs"
+    # the problems of entries whose params could not be typed (reported by ``check``)
+    _param_problems: list[str] = PrivateAttr(default_factory=list)
 
     @field_validator("name")
     @classmethod
@@ -167,6 +157,17 @@ class RunConfig(BaseModel):
             raise ValueError(f"duplicate agent entry names: {dupes}")
         return v
 
+    @model_validator(mode="after")
+    def _type_params(self) -> RunConfig:
+        """Each entry's params become its kind's model, once, here (an unknown game or kind
+        leaves them unchecked, and ``check`` reports why)."""
+        self._param_problems = type_params(self.agents, self.game)
+        return self
+
+    def param_problems(self) -> list[str]:
+        """Why entries' params could not be typed (``agents.1.params.field: message``)."""
+        return list(self._param_problems)
+
     def entry(self, name: str) -> AgentEntry:
         for a in self.agents:
             if a.name == name:
@@ -178,77 +179,9 @@ class RunConfig(BaseModel):
 RUNTIME_FIELDS = ("concurrency", "output_dir")
 
 
-def _game_shape(engine_cls: Any, rules: Any) -> tuple[int, set[str]]:
+def _game_shape(engine_cls: Any, rules: Any) -> Shape:
     engine = checks.dealt(engine_cls, rules)
     return engine.n_seats, set(engine.teams().values())
-
-
-def _check_lineup(
-    i: int, lineup: Any, names: set[str], shape: tuple[int, set[str]] | None
-) -> list[str]:
-    """A lineup's problems; without the game's shape (unknown game, bad rules) only its form
-    and its entry names are checked."""
-    where = f"lineups.{i}"
-    n, teams = shape if shape is not None else (None, None)
-    problems: list[str] = []
-    if isinstance(lineup, list):
-        if not all(isinstance(e, str) for e in lineup):
-            return [f"{where}: a seat list names agent entries, one per seat"]
-        unknown = sorted(set(lineup) - names)
-        if unknown:
-            problems.append(f"{where}: unknown agent entry(ies) {unknown}")
-        if n is not None and len(lineup) != n:
-            problems.append(f"{where}: {len(lineup)} seats given, the game has {n}")
-        return problems
-    if not isinstance(lineup, dict) or not lineup or not all(isinstance(k, str) for k in lineup):
-        return [
-            f"{where}: a lineup is a seat list, {{entry: seats}}, {{team: entry}} or {{vs: [a, b]}}"
-        ]
-    if "matches" in lineup:  # its own number of matches, in place of the run's ``matches``
-        count = lineup["matches"]
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            problems.append(f"{where}.matches: a whole number of matches >= 1, got {count!r}")
-        lineup = {k: v for k, v in lineup.items() if k != "matches"}
-        if not lineup:
-            return [*problems, f"{where}: a lineup needs its seats besides its matches"]
-    if "vs" in lineup:
-        pair = lineup["vs"]
-        if (
-            len(lineup) != 1
-            or not isinstance(pair, list)
-            or len(pair) != 2
-            or not all(isinstance(e, str) for e in pair)
-        ):
-            return [f"{where}: a head-to-head is {{vs: [entry, entry]}}"]
-        problems += [f"{where}.vs: unknown agent entry {e!r}" for e in pair if e not in names]
-        if pair[0] == pair[1]:
-            problems.append(f"{where}.vs: an entry cannot play itself head to head")
-        if n is not None and n < 2:
-            problems.append(f"{where}: a head-to-head needs at least 2 seats")
-        return problems
-    values = list(lineup.values())
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        problems += [f"{where}.{e}: unknown agent entry" for e in lineup if e not in names]
-        problems += [f"{where}.{e}: seat count must be >= 1" for e, c in lineup.items() if c < 1]
-        if n is not None and sum(values) != n:
-            problems.append(f"{where}: seat counts add up to {sum(values)}, the game has {n}")
-        return problems
-    if all(isinstance(v, str) for v in values):
-        for team, entry in lineup.items():
-            if entry not in names:
-                problems.append(f"{where}.{team}: unknown agent entry {entry!r}")
-        if teams is None:
-            return problems
-        extra, missing = sorted(set(lineup) - teams), sorted(teams - set(lineup))
-        if extra:
-            problems.append(f"{where}: unknown team(s) {extra}; this game has {sorted(teams)}")
-        if missing and not extra:
-            problems.append(f"{where}: no entry for team(s) {missing}")
-        return problems
-    return [
-        f"{where}: mixes forms; {{entry: seats}} takes whole numbers, {{team: entry}} takes "
-        f"entry names, not both (got {', '.join(f'{k}: {v!r}' for k, v in lineup.items())})"[:300]
-    ]
 
 
 def planned_matches(config: RunConfig, seats: int | None = None) -> int:
@@ -272,12 +205,6 @@ def planned_matches(config: RunConfig, seats: int | None = None) -> int:
     return n_lineups * config.matches * config.repeats
 
 
-def lineup_matches(lineup: Any, default: int) -> int:
-    """The matches a lineup plays: its own ``matches`` when it gives one, else the run's."""
-    count = lineup.get("matches") if isinstance(lineup, dict) else None
-    return count if isinstance(count, int) and not isinstance(count, bool) else default
-
-
 def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
     """Cross-field checks that need the registry; raises ConfigError listing every problem."""
     # Each check runs whatever an earlier one found: an unknown game or bad rules leave
@@ -287,9 +214,7 @@ def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
     if info is not None:
         config.game = info.game
         rules, rule_problems = checks.rules(engine_cls, config.rules)
-        problems += rule_problems
-        for i, entry in enumerate(config.agents):
-            problems += checks.entry(f"agents.{i}", entry.kind, entry.params, info.game)
+        problems += rule_problems + config.param_problems()
     names = {a.name for a in config.agents}
     try:
         shape = _game_shape(engine_cls, rules) if rules is not None else None
@@ -303,47 +228,55 @@ def check(config: RunConfig, max_planned: int = MAX_PLANNED) -> None:
             f"more than the limit of {max_planned:,}; plan fewer, or raise the limit "
             "(arena run --max-planned N)"
         )
-    if config.seating == "by_team":
-        if not config.teams:
-            problems.append("teams: seating 'by_team' needs a teams mapping (team -> agent entry)")
-        else:
-            for team, entry_name in config.teams.items():
-                if entry_name not in names:
-                    problems.append(f"teams.{team}: unknown agent entry {entry_name!r}")
-            if shape is not None:
-                extra = sorted(set(config.teams) - shape[1])
-                missing = sorted(shape[1] - set(config.teams))
-                if extra:
-                    problems.append(
-                        f"teams: unknown team(s) {extra}; this game has {sorted(shape[1])}"
-                    )
-                elif missing:
-                    problems.append(f"teams: no entry for team(s) {missing}")
-    elif config.teams:
-        problems.append("teams: only used with seating 'by_team'")
+    problems += _check_teams(config, names, shape)
+    problems += _check_lineups(config, names, shape)
+    problems += _check_format(config, names, shape)
+    for i, name in enumerate(config.ratings.freeze):
+        if name not in names:
+            problems.append(f"ratings.freeze.{i}: unknown agent entry {name!r}")
+    problems += learning_problems(config.agents, config.format)
+    if problems:
+        raise ConfigError(problems)
+
+
+def _check_teams(config: RunConfig, names: set[str], shape: Shape | None) -> list[str]:
+    """Seating ``by_team``: its teams mapping names the game's teams and known entries."""
+    if config.seating != "by_team":
+        return ["teams: only used with seating 'by_team'"] if config.teams else []
+    if not config.teams:
+        return ["teams: seating 'by_team' needs a teams mapping (team -> agent entry)"]
+    problems = [
+        f"teams.{team}: unknown agent entry {entry_name!r}"
+        for team, entry_name in config.teams.items()
+        if entry_name not in names
+    ]
+    if shape is not None:
+        extra = sorted(set(config.teams) - shape[1])
+        missing = sorted(shape[1] - set(config.teams))
+        if extra:
+            problems.append(f"teams: unknown team(s) {extra}; this game has {sorted(shape[1])}")
+        elif missing:
+            problems.append(f"teams: no entry for team(s) {missing}")
+    return problems
+
+
+def _check_lineups(config: RunConfig, names: set[str], shape: Shape | None) -> list[str]:
+    problems: list[str] = []
     if config.lineups is not None and config.format != "round_robin":
         problems.append(f"lineups: only used with format 'round_robin' (not {config.format})")
     if isinstance(config.lineups, list):
         if not config.lineups:
             problems.append("lineups: give at least one lineup (or leave it out)")
         for i, lineup in enumerate(config.lineups):
-            problems += _check_lineup(i, lineup, names, shape)
+            problems += check_lineup(i, lineup, names, shape)
     if config.lineups is not None and config.seating == "by_team":
         problems.append("seating: 'by_team' and lineups exclude each other; use {team: entry}")
     if config.lineups == "pairs" and len(names) < 2:
         problems.append("lineups: 'pairs' needs at least 2 agent entries")
-    problems += _check_format(config, names, shape)
-    for i, name in enumerate(config.ratings.freeze):
-        if name not in names:
-            problems.append(f"ratings.freeze.{i}: unknown agent entry {name!r}")
-    from tournaments.learning import learning_problems
-
-    problems += learning_problems(config.agents, config.format)
-    if problems:
-        raise ConfigError(problems)
+    return problems
 
 
-def _check_format(config: RunConfig, names: set[str], shape: Any) -> list[str]:
+def _check_format(config: RunConfig, names: set[str], shape: Shape | None) -> list[str]:
     problems: list[str] = []
     if config.format != "gauntlet" and config.gauntlet is not None:
         problems.append("gauntlet: only used with format 'gauntlet'")

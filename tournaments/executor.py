@@ -38,6 +38,7 @@ from arena.store import Store
 from tournaments.batches import PlannedSchedule, RunView, Schedule
 from tournaments.conditions import match_conditions
 from tournaments.config import RunConfig
+from tournaments.entries import memory_bank
 from tournaments.progress import LlmCallCounter, Progress
 from tournaments.rundir import RunDirectory, run_lock
 from tournaments.schedule import plan as plan_specs
@@ -58,8 +59,9 @@ def build_agent(config: RunConfig, pins: dict[str, int], entry_name: str, seat: 
     entry = config.entry(entry_name)
     params = entry.params
     pin = pins.get(entry.name)
-    if pin is not None:
-        params = {**params, "memory": {**params["memory"], "version": pin}}
+    memory = memory_bank(entry)
+    if pin is not None and memory is not None:
+        params = params.model_copy(update={"memory": memory.model_copy(update={"version": pin})})
     return factory.build(entry.name, entry.kind, config.game, params)
 
 

@@ -14,9 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
+from arena.memory.reflect import ClosingReflector
 from arena.memory.spec import MemorySpec
 from arena.results import MatchSpec
 from tournaments.batches import Batch, RunView
+from tournaments.entries import memory_bank
 
 
 class Entry(Protocol):
@@ -29,27 +33,22 @@ class Entry(Protocol):
     def kind(self) -> str: ...
 
     @property
-    def params(self) -> dict[str, Any]: ...
+    def params(self) -> BaseModel: ...
 
 
 def learning_entries(agents: Iterable[Entry]) -> dict[str, MemorySpec]:
     """The ``llm`` entries whose memory learns, by entry name."""
     out = {}
     for entry in agents:
-        memory = entry.params.get("memory") if entry.kind == "llm" else None
-        if isinstance(memory, dict) and memory.get("learn"):
-            out[entry.name] = MemorySpec.model_validate(memory)
+        memory = memory_bank(entry)
+        if memory is not None and memory.learn:
+            out[entry.name] = memory
     return out
 
 
 def bank_paths(agents: Iterable[Entry]) -> list[str]:
     """The banks the ``llm`` entries read (or grow), in entry order."""
-    out = []
-    for entry in agents:
-        memory = entry.params.get("memory") if entry.kind == "llm" else None
-        if isinstance(memory, dict) and isinstance(memory.get("bank"), str):
-            out.append(memory["bank"])
-    return out
+    return [memory.bank for memory in map(memory_bank, agents) if memory is not None]
 
 
 def learning_problems(agents: Sequence[Entry], run_format: str) -> list[str]:
@@ -58,10 +57,7 @@ def learning_problems(agents: Sequence[Entry], run_format: str) -> list[str]:
     from arena.memory.evidence import bank_problems
 
     problems = bank_problems(bank_paths(agents))
-    try:
-        entries = learning_entries(agents)
-    except ValueError as err:
-        return [*problems, f"memory: {err}"]
+    entries = learning_entries(agents)
     if not entries:
         return problems
     if run_format == "rating_driven":
@@ -132,7 +128,7 @@ class LearningSchedule:
         _record_fold(run, self.bank, batch.index)
 
     async def close(self) -> None:
-        if self.reflector is not None and hasattr(self.reflector, "close"):
+        if isinstance(self.reflector, ClosingReflector):
             await self.reflector.close()
 
 

@@ -133,13 +133,13 @@ def human_timeout(config: Any, seconds: float) -> Any:
     """``config`` with every human entry's own time per decision set to ``seconds``."""
     if seconds <= 0:
         raise ConfigError(f"--human-timeout: seconds > 0, not {seconds}")
-    agents = [
-        a.model_copy(update={"params": {**a.params, "timeout_s": seconds}})
-        if a.kind == HUMAN_KIND
-        else a
-        for a in config.agents
-    ]
-    return config.model_copy(update={"agents": agents})
+    from tournaments import config as tconfig
+
+    raw = config.model_dump(mode="json")
+    for a in raw["agents"]:
+        if a["kind"] == HUMAN_KIND:
+            a["params"] = {**a["params"], "timeout_s": seconds}
+    return tconfig.parse(raw, source="--human-timeout")
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -107,7 +107,7 @@ def _served(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             entry = tconfig.load(args.config).entry(args.entry)
         except KeyError:
             raise ConfigError(f"--entry: no agent entry named {args.entry!r}") from None
-        return entry.kind, dict(entry.params)
+        return entry.kind, entry.written()
     if not args.kind:
         raise ConfigError("give a KIND (or --config FILE --entry NAME)")
     try:

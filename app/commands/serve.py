@@ -188,7 +188,7 @@ def probe_decision() -> Any:
 async def run_probe(entry: Any, game: str) -> dict[str, Any]:
     """One probe decision through the full agent path: latency, validity, accounting."""
     from arena.agents import factory
-    from arena.agents.base import MatchContext
+    from arena.agents.base import KeepsCallRecords, MatchContext, Preflights
     from arena.types import InvalidAction, Observation
 
     agent = factory.build(entry.name, entry.kind, game, entry.params)
@@ -203,9 +203,8 @@ async def run_probe(entry: Any, game: str) -> dict[str, Any]:
     started = time.perf_counter()
     out: dict[str, Any] = {"entry": entry.name, "kind": entry.kind}
     try:
-        backend = getattr(agent, "_backend", None)
-        if callable(backend):
-            out["preflight"] = await backend().preflight()
+        if isinstance(agent, Preflights):
+            out["preflight"] = await agent.preflight()
         raw = await agent.act(obs, decision)
         action = decision.parse(raw, 0)
         out.update(valid=True, answer=action.summary())
@@ -214,9 +213,8 @@ async def run_probe(entry: Any, game: str) -> dict[str, Any]:
     except Exception as err:
         out.update(valid=False, error=f"{type(err).__name__}: {err}")
     out["latency_s"] = round(time.perf_counter() - started, 4)
-    pop = getattr(agent, "pop_call_records", None)
-    if pop is not None:
-        out["calls"] = pop()
+    if isinstance(agent, KeepsCallRecords):
+        out["calls"] = agent.pop_call_records()
     await agent.close()
     return out
 

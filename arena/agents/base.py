@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 import inspect
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from arena.agents.params import KeywordParams, ParamsError, as_written
+from arena.errors import describe_validation
 from arena.types import Action, Decision, Observation
 
 
@@ -78,6 +81,14 @@ class KeepsCallRecords(Protocol):
     def pop_call_records(self) -> list[dict[str, Any]]: ...
 
 
+@runtime_checkable
+class Preflights(Protocol):
+    """An agent that can check what it depends on before it plays (an LLM agent asks its
+    backend: server reachable, model present); returns one line saying what it checked."""
+
+    async def preflight(self) -> str: ...
+
+
 class Agent(ABC):
     """Base class of every agent. One instance plays one seat of one match at a time."""
 
@@ -87,14 +98,25 @@ class Agent(ABC):
     #: need no entry here); with them, a typo in a config's ``params`` is an error
     PARAMS: ClassVar[tuple[str, ...]] = ()
 
+    #: the kind's params model; :class:`KeywordParams` (the default): the constructor's
+    #: keyword arguments, checked by building one agent
+    Params: ClassVar[type[BaseModel]] = KeywordParams
+
+    @classmethod
+    def has_schema(cls) -> bool:
+        """The params have a model of their own (not the constructor's keyword arguments)."""
+        return cls.Params is not KeywordParams
+
     @classmethod
     def accepted_params(cls) -> frozenset[str]:
-        """The names this agent takes in ``params``: the named ``__init__`` arguments and
-        ``PARAMS`` of every class along its hierarchy."""
+        """The names this agent takes in ``params``: its params model's fields, else the named
+        ``__init__`` arguments and ``PARAMS`` of every class along its hierarchy."""
+        if cls.has_schema():
+            return frozenset(cls.Params.model_fields)
         return _declared_params(cls)
 
     @classmethod
-    def unknown_params(cls, params: dict[str, Any]) -> str | None:
+    def unknown_params(cls, params: Mapping[str, Any]) -> str | None:
         """A message naming the parameters this agent does not take (None: all known)."""
         unknown = sorted(set(params) - cls.accepted_params())
         if not unknown:
@@ -103,17 +125,36 @@ class Agent(ABC):
         return f"params: unknown parameter(s) {unknown} for {cls.kind}; accepted: {accepted}"
 
     @classmethod
-    def param_problems(cls, params: dict[str, Any]) -> list[str]:
-        """Why ``params`` would not build this agent (unknown names, refused values); each
-        problem is ``"params[.field]: message"``. Agents with a schema of their own override it."""
+    def typed_params(cls, params: Mapping[str, Any]) -> BaseModel:
+        """``params`` as this kind's model; :class:`ParamsError` lists why they would not build
+        this agent (unknown names, refused values), one ``params[.field]: message`` each."""
+        if cls.has_schema():
+            try:
+                return cls.Params.model_validate(dict(params))
+            except ValidationError as err:
+                raise ParamsError(describe_validation(err, "params")) from None
         unknown = cls.unknown_params(params)
         if unknown is not None:
-            return [unknown]
+            raise ParamsError([unknown])
         try:
             cls(name="check", **params)
         except (TypeError, ValueError) as err:
-            return [f"params: {err}"]
+            raise ParamsError([f"params: {err}"]) from None
+        return KeywordParams.model_validate(dict(params))
+
+    @classmethod
+    def param_problems(cls, params: Mapping[str, Any]) -> list[str]:
+        """Why ``params`` would not build this agent ([]: they would)."""
+        try:
+            cls.typed_params(params)
+        except ParamsError as err:
+            return err.problems
         return []
+
+    @classmethod
+    def from_params(cls, name: str, params: BaseModel) -> Agent:
+        """An agent built from its typed params (:meth:`typed_params`), not validated again."""
+        return cls(name=name, **as_written(params))
 
     def __init__(self, name: str | None = None, **params: Any) -> None:
         self.name = name or self.kind

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
 
+from pydantic import BaseModel
+
 from arena import registry
 from arena.agents.base import Agent
+from arena.agents.params import ParamsError, as_written
 
 # kind -> "module:Class"; plug-ins add kinds through the ``arena.agents`` entry-point group.
 BUILTIN_KINDS: dict[str, str] = {
@@ -57,17 +61,29 @@ def kinds_for(game: str) -> list[str]:
     return sorted(agent_kinds()) + [f"{game}.{b}" for b in sorted(registry.bots(game))]
 
 
-def param_problems(kind: str, game: str, params: dict[str, Any]) -> list[str]:
+def typed_params(kind: str, game: str, params: Mapping[str, Any] | BaseModel) -> BaseModel:
+    """``params`` as the model of ``kind`` in ``game``; already typed params are returned as
+    they are. Raises KeyError (unknown kind) or :class:`ParamsError` (the problems)."""
+    cls = resolve(kind, game)
+    if isinstance(params, cls.Params):
+        return params
+    return cls.typed_params(as_written(params) if isinstance(params, BaseModel) else params)
+
+
+def param_problems(kind: str, game: str, params: Mapping[str, Any]) -> list[str]:
     """Why ``params`` would not build a ``kind`` agent (``"params[.field]: message"`` lines):
     unknown parameter names (the agent's declared ones are listed) and refused values."""
     return resolve(kind, game).param_problems(params)
 
 
-def build(name: str, kind: str, game: str, params: dict[str, Any] | None = None) -> Agent:
-    """An agent of ``kind``; unknown ``params`` raise ValueError (a config's are checked
-    before anything runs: ``param_problems``)."""
-    cls = resolve(kind, game)
-    unknown = cls.unknown_params(params or {})
-    if unknown is not None:
-        raise ValueError(f"{name} ({kind}): {unknown}")
-    return cls(name=name, **(params or {}))
+def build(
+    name: str, kind: str, game: str, params: Mapping[str, Any] | BaseModel | None = None
+) -> Agent:
+    """An agent of ``kind``. A checked config's entries hand their typed params, built from
+    as they are; a mapping (a caller outside a config) is typed first, and bad params raise
+    ValueError naming the agent."""
+    try:
+        typed = typed_params(kind, game, {} if params is None else params)
+    except ParamsError as err:
+        raise ValueError(f"{name} ({kind}): {err}") from None
+    return resolve(kind, game).from_params(name, typed)

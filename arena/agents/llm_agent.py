@@ -23,9 +23,10 @@ import asyncio
 import time
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from arena.agents.base import Agent, MatchContext
+from arena.agents.params import as_written
 from arena.llm.backends import get_backend
 from arena.llm.backends.base import Backend
 from arena.llm.belief_rank import belief_candidates, belief_from_scores
@@ -77,26 +78,20 @@ class LLMAgentParams(PromptOptions):
 class LLMAgent(Agent):
     kind = "llm"
 
-    @classmethod
-    def accepted_params(cls) -> frozenset[str]:
-        return frozenset(LLMAgentParams.model_fields)
+    Params = LLMAgentParams
 
     @classmethod
-    def param_problems(cls, params: dict[str, Any]) -> list[str]:
-        """The params against their schema (backend, prompt, memory), one line per problem."""
-        from pydantic import ValidationError
+    def from_params(cls, name: str, params: BaseModel) -> LLMAgent:
+        if not isinstance(params, LLMAgentParams):
+            raise TypeError(f"{name}: llm params must be LLMAgentParams, not {type(params)}")
+        return cls(name, config=params)
 
-        from arena.errors import describe_validation
-
-        try:
-            LLMAgentParams.model_validate(params)
-        except ValidationError as err:
-            return describe_validation(err, "params")
-        return []
-
-    def __init__(self, name: str | None = None, **params: Any) -> None:
-        super().__init__(name, **params)
-        self.config = LLMAgentParams.model_validate(params)
+    def __init__(
+        self, name: str | None = None, config: LLMAgentParams | None = None, **params: Any
+    ) -> None:
+        # ``config``: params already typed (a checked config's entry); else the keywords
+        self.config = config if config is not None else LLMAgentParams.model_validate(params)
+        super().__init__(name, **(params if config is None else as_written(config)))
         self.backend: Backend | None = None
         self._records: list[dict[str, Any]] = []
         self._system_cache: tuple[Any, str] | None = None
@@ -124,6 +119,10 @@ class LLMAgent(Agent):
             from arena.memory.inject import pinned_version
 
             self._bank_version = pinned_version(self.config.memory)
+
+    async def preflight(self) -> str:
+        """Check the backend (server reachable, model present): one line on what it is."""
+        return await self._backend().preflight()
 
     def _backend(self) -> Backend:
         if self.backend is None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from arena.agents.base import Agent, AgentForfeit, MatchContext
-from arena.errors import describe_validation
+from arena.agents.params import as_written
 from arena.remote.client import Link, RemoteCallError, RemoteParams
 from arena.remote.protocol import (
     DecideReply,
@@ -31,21 +31,20 @@ from arena.types import Action, Decision, Observation
 class RemoteAgent(Agent):
     kind = "remote"
 
-    @classmethod
-    def accepted_params(cls) -> frozenset[str]:
-        return frozenset(RemoteParams.model_fields)
+    Params = RemoteParams
 
     @classmethod
-    def param_problems(cls, params: dict[str, Any]) -> list[str]:
-        try:
-            RemoteParams.model_validate(params)
-        except ValidationError as err:
-            return describe_validation(err, "params")
-        return []
+    def from_params(cls, name: str, params: BaseModel) -> RemoteAgent:
+        if not isinstance(params, RemoteParams):
+            raise TypeError(f"{name}: remote params must be RemoteParams, not {type(params)}")
+        return cls(name, config=params)
 
-    def __init__(self, name: str | None = None, **params: Any) -> None:
-        super().__init__(name, **params)
-        self.config = RemoteParams.model_validate(params)
+    def __init__(
+        self, name: str | None = None, config: RemoteParams | None = None, **params: Any
+    ) -> None:
+        # ``config``: params already typed (a checked config's entry); else the keywords
+        self.config = config if config is not None else RemoteParams.model_validate(params)
+        super().__init__(name, **(params if config is None else as_written(config)))
         self.failures = 0  # failed calls in a row
         self._last = ""  # what the last failed call said (the forfeit's reason names it)
         self._link: Link | None = None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
 
 from arena.errors import ConfigError, describe_validation
+from arena.llm.config import BackendConfig
 
 LLM_KINDS = ("llm",)
 # every kind that is checked before a run: LLM backends and remote agent servers
@@ -24,7 +27,6 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
     from pydantic import ValidationError
 
     from arena.llm.backends import get_backend
-    from arena.llm.config import BackendConfig
     from arena.llm.messages import PreflightError
 
     problems: list[str] = []
@@ -37,8 +39,7 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
         if entry.kind not in LLM_KINDS:
             continue
         try:
-            # only the backend matters here; the config check has validated the rest
-            backend = BackendConfig.model_validate(entry.params.get("backend") or {})
+            backend = _backend(entry.params)
         except ValidationError as err:
             lines = describe_validation(err, "params.backend")
             problems += [f"agent {entry.name}: {m}" for m in lines]
@@ -68,6 +69,29 @@ async def preflight_entries(entries: Iterable[Any]) -> list[str]:
     return report
 
 
+@runtime_checkable
+class NamesBackend(Protocol):
+    """Typed params that name a backend (an ``llm`` entry's, once its config is checked)."""
+
+    @property
+    def backend(self) -> BackendConfig: ...
+
+
+def _written(params: Any) -> dict[str, Any]:
+    """An entry's params as written: its typed model's given fields, or the mapping."""
+    if isinstance(params, BaseModel):
+        return params.model_dump(exclude_unset=True)
+    return dict(params)
+
+
+def _backend(params: Any) -> BackendConfig:
+    """The backend of an ``llm`` entry: its typed params' (checked when the config loaded),
+    else validated from the mapping (an entry no config check has typed)."""
+    if isinstance(params, NamesBackend) and isinstance(params.backend, BackendConfig):
+        return params.backend  # (an unchecked mapping may hold a "backend" key too)
+    return BackendConfig.model_validate(_written(params).get("backend") or {})
+
+
 async def _remote(entry: Any, problems: list[str], report: list[str]) -> None:
     """A remote agent entry: its server answers ``/info`` with our protocol version."""
     from pydantic import ValidationError
@@ -75,7 +99,9 @@ async def _remote(entry: Any, problems: list[str], report: list[str]) -> None:
     from arena.remote.client import RemoteCallError, RemoteParams, preflight
 
     try:
-        params = RemoteParams.model_validate(entry.params)
+        params = entry.params
+        if not isinstance(params, RemoteParams):  # an entry no config check has typed
+            params = RemoteParams.model_validate(_written(params))
     except ValidationError as err:
         problems.extend(f"agent {entry.name}: {m}" for m in describe_validation(err, "params"))
         return

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -189,6 +189,21 @@ class Reflector(Protocol):
     ) -> str:
         """The raw answer (JSON text); parsing and validation are the updater's."""
         ...
+
+
+@runtime_checkable
+class SaysIfItCallsAModel(Protocol):
+    """A reflector that says whether its proposals cost model calls (budgets count LLM calls
+    only when ``llm`` is true); one that does not say is assumed to call a model."""
+
+    llm: bool
+
+
+@runtime_checkable
+class ClosingReflector(Protocol):
+    """A reflector that holds connections (an LLM reflector's backend): closed after use."""
+
+    async def close(self) -> None: ...
 
 
 class ScriptedReflector:

@@ -48,7 +48,7 @@ class WeakTournament(Tournament):
         agent = super().make_agent(entry_name, seat)
         if isinstance(agent, LLMAgent):
             entry = self.config.entry(entry_name)
-            return StrictParsing(name=entry_name, **entry.params)
+            return StrictParsing.from_params(entry_name, entry.params)
         return agent
 
 

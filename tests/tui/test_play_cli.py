@@ -125,8 +125,8 @@ def test_human_timeout_sets_the_persons_limit_and_leaves_the_bots_policy(
 ) -> None:
     config = play.seat_humans(_config(tmp_path), [2], 1, "me")
     timed = play.human_timeout(config, 45.0)
-    assert timed.entry("me").params == {"timeout_s": 45.0}
-    assert timed.entry("rule").params == {} and timed.policy == config.policy
+    assert timed.entry("me").written() == {"timeout_s": 45.0}
+    assert timed.entry("rule").written() == {} and timed.policy == config.policy
     with pytest.raises(ConfigError, match="--human-timeout: seconds > 0"):
         play.human_timeout(config, 0)
 

@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event
 from arena.results import MatchResult, MatchSpec
 from arena.sinks import EventSink, GuardedSink
 from arena.store import Store
+from tournaments.entries import llm_backend
 from tournaments.executor import unstartable_result
 from tournaments.progress import Progress
 from tournaments.ray.commit import GROUP_MOST, GroupCommit, RecordFile
@@ -133,8 +133,8 @@ class RayExecutor:
         for entry in tournament.config.agents:
             if entry.kind != "llm":
                 continue
-            backend = LLMAgentParams.model_validate(entry.params).backend
-            if backend.type != "local" or backend.key() in self.models:
+            backend = llm_backend(entry)
+            if backend is None or backend.type != "local" or backend.key() in self.models:
                 continue
             wants_gpu = backend.device.startswith("cuda") or backend.device == "auto"
             on_gpu = wants_gpu and gpus > 0
@@ -153,10 +153,9 @@ class RayExecutor:
         self.connect()
         models = self._model_actors(tournament)
         for entry in tournament.config.agents:
-            if entry.kind == "llm":
-                backend = LLMAgentParams.model_validate(entry.params).backend
-                if backend.key() in models:
-                    provide_backend(backend, ActorBackend(backend, models[backend.key()]))
+            backend = llm_backend(entry)
+            if backend is not None and backend.key() in models:
+                provide_backend(backend, ActorBackend(backend, models[backend.key()]))
 
     async def close(self) -> None:
         import ray

@@ -24,11 +24,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from arena import priority
-from arena.agents.llm_agent import LLMAgentParams
 from arena.events import Event
 from arena.results import MatchSpec
 from arena.runner import MatchRunner
 from tournaments.config import RunConfig
+from tournaments.entries import llm_backend
 from tournaments.executor import build_agent, unstartable_result
 
 FLUSH_S = 0.5  # how often a playing match's new events go to the driver (live view)
@@ -96,9 +96,9 @@ def _provide_backends(config: RunConfig, models: dict[str, list[Any]], slots: in
     from arena.llm.backends import make_backend, provide_backend
 
     for entry in config.agents:
-        if entry.kind != "llm":
+        backend = llm_backend(entry)
+        if backend is None:
             continue
-        backend = LLMAgentParams.model_validate(entry.params).backend
         key = backend.key()
         if key in _PROVIDED:
             continue

@@ -181,14 +181,36 @@ def check(config: SelfPlayConfig) -> None:
         problems.append("base.kind: candidates are LLM contexts; the base must be kind 'llm'")
     else:
         problems += _check_base(config.base.params)
+    problems += _check_panel(config, None if info is None else info.game)
+    problems += _check_operators(config)
+    problems += _check_seed_bank(config)
+    if config.elites >= config.population:
+        problems.append("elites: must be smaller than population (children need places)")
+    problems += _check_reflector(config.reflector)
+    if config.replay.fraction > 0 and config.replay.rare + config.replay.split <= 0:
+        problems.append("replay: rare + split must be > 0 (no state would have a priority)")
+    problems += _check_seats(config.units.seats, n_seats)
+    if problems:
+        raise ConfigError(problems)
+
+
+def _check_panel(config: SelfPlayConfig, game: str | None) -> list[str]:
+    """The panel's entries: kinds and params for the game (when known), names unique and
+    apart from the candidates' ``c-`` names."""
+    problems: list[str] = []
     names = [p.name for p in config.panel]
     for i, entry in enumerate(config.panel):
-        if info is not None:
-            problems += checks.entry(f"panel.{i}", entry.kind, entry.params, info.game)
+        if game is not None:
+            problems += checks.entry(f"panel.{i}", entry.kind, entry.params, game)
         if names.count(entry.name) > 1:
             problems.append(f"panel.{i}.name: duplicate panel entry name {entry.name!r}")
         if entry.name.startswith("c-"):
             problems.append(f"panel.{i}.name: names starting 'c-' are kept for candidates")
+    return problems
+
+
+def _check_operators(config: SelfPlayConfig) -> list[str]:
+    problems: list[str] = []
     for op, weight in config.operators.items():
         if op not in OPERATORS:
             problems.append(f"operators.{op}: unknown operator; known: {list(OPERATORS)}")
@@ -198,38 +220,44 @@ def check(config: SelfPlayConfig) -> None:
         problems.append("operators: at least one ratio must be > 0")
     if config.operators.get("restyle", 0) > 0 and not config.styles:
         problems.append("styles: the restyle operator needs a pool of styles")
-    if config.seed_context.bank and not Path(config.seed_context.bank).expanduser().exists():
-        problems.append(f"seed_context.bank: no such bank {config.seed_context.bank!r}")
-    elif config.seed_context.bank:  # copied into every repeat: refused when its chain breaks
-        from arena.memory.evidence import bank_problem
+    return problems
 
-        broken = bank_problem(config.seed_context.bank)
-        if broken:
-            problems.append(f"seed_context.bank: {broken}")
-    if config.elites >= config.population:
-        problems.append("elites: must be smaller than population (children need places)")
-    if isinstance(config.reflector, str) and config.reflector not in (
-        "scripted",
-        "scripted:directives",
-    ):
-        problems.append("reflector: scripted, scripted:directives or a backend mapping")
-    elif isinstance(config.reflector, dict):
-        from arena.llm.config import BackendConfig
 
-        try:
-            BackendConfig.model_validate(config.reflector)
-        except ValidationError as err:
-            problems.extend(describe_validation(err, "reflector"))
-    if config.replay.fraction > 0 and config.replay.rare + config.replay.split <= 0:
-        problems.append("replay: rare + split must be > 0 (no state would have a priority)")
-    if isinstance(config.units.seats, list) and n_seats is not None:
-        if not config.units.seats:
-            problems.append("units.seats: give at least one seat (or 'all')")
-        for i, seat in enumerate(config.units.seats):
-            if not 0 <= seat < n_seats:
-                problems.append(f"units.seats.{i}: seat {seat} outside 0..{n_seats - 1}")
-    if problems:
-        raise ConfigError(problems)
+def _check_seed_bank(config: SelfPlayConfig) -> list[str]:
+    """The seed's bank exists, and its hash chain holds (it is copied into every repeat)."""
+    bank = config.seed_context.bank
+    if not bank:
+        return []
+    if not Path(bank).expanduser().exists():
+        return [f"seed_context.bank: no such bank {bank!r}"]
+    from arena.memory.evidence import bank_problem
+
+    broken = bank_problem(bank)
+    return [f"seed_context.bank: {broken}"] if broken else []
+
+
+def _check_reflector(reflector: str | dict[str, Any]) -> list[str]:
+    if isinstance(reflector, str):
+        if reflector in ("scripted", "scripted:directives"):
+            return []
+        return ["reflector: scripted, scripted:directives or a backend mapping"]
+    from arena.llm.config import BackendConfig
+
+    try:
+        BackendConfig.model_validate(reflector)
+    except ValidationError as err:
+        return describe_validation(err, "reflector")
+    return []
+
+
+def _check_seats(seats: Literal["all"] | list[int], n_seats: int | None) -> list[str]:
+    if not isinstance(seats, list) or n_seats is None:
+        return []
+    problems = [] if seats else ["units.seats: give at least one seat (or 'all')"]
+    for i, seat in enumerate(seats):
+        if not 0 <= seat < n_seats:
+            problems.append(f"units.seats.{i}: seat {seat} outside 0..{n_seats - 1}")
+    return problems
 
 
 def _check_base(params: dict[str, Any]) -> list[str]:

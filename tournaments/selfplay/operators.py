@@ -25,6 +25,7 @@ from typing import Any
 
 from arena.memory.bank import Bank
 from arena.memory.model import Insight
+from arena.memory.reflect import SaysIfItCallsAModel
 from tournaments.selfplay import candidate as cand
 from tournaments.selfplay.candidate import Candidate
 
@@ -118,7 +119,8 @@ class TabuReflector:
     def __init__(self, inner: Any, tabu: Sequence[str]) -> None:
         self.inner = inner
         self.name = inner.name
-        self.llm = bool(getattr(inner, "llm", True))  # unknown kinds: assume a model
+        # a reflector that does not say is assumed to call a model
+        self.llm = bool(inner.llm) if isinstance(inner, SaysIfItCallsAModel) else True
         self.tabu = list(tabu)
         self.calls = 0  # seats reflected on
         self.chars_out = 0

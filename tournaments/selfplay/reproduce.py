@@ -145,7 +145,7 @@ async def _reflect(
     ctx: Context, parent: Candidate, state: RepeatState, g: int, slot: int, attempt: int, bank: Any
 ) -> Candidate | None:
     from arena.memory.learn import FinishedMatch
-    from arena.memory.reflect import make_reflector
+    from arena.memory.reflect import ClosingReflector, make_reflector
     from arena.memory.trajectory import load_events
     from arena.memory.update import UpdateSettings
 
@@ -179,6 +179,6 @@ async def _reflect(
     )
     ctx.ledger.record("memory_update", Usage(wall_s=max(0.0, spent - reflector.wall_s)))
     record_bank_head(ctx, state, f"the reflect fold {fold_id}")
-    if hasattr(reflector.inner, "close"):
+    if isinstance(reflector.inner, ClosingReflector):
         await reflector.inner.close()
     return child
