@@ -203,7 +203,11 @@ def test_the_served_example_asks_for_the_model_arena_serve_serves() -> None:
     assert command is not None, "the worked example starts a server"
     engine, port = command.groups()
     config = tconfig.load(ROOT / "tournaments/examples/dond_served.yaml")
-    backend = config.entry("smollm2").params["backend"]
+    from arena.agents.llm_agent import LLMAgentParams
+
+    params = config.entry("smollm2").params
+    assert isinstance(params, LLMAgentParams)  # typed when the config loads
+    backend = params.backend
     url = f"http://127.0.0.1:{port}/v1"
-    assert backend["model"] == served_name(engine, None) and backend["base_url"] == url
-    assert f"arena serve: {engine} model '{backend['model']}' on {url}" in text
+    assert backend.model == served_name(engine, None) and backend.base_url == url
+    assert f"arena serve: {engine} model '{backend.model}' on {url}" in text
