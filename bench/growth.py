@@ -8,7 +8,9 @@ so the CPU per match of the run's first and last quarter can be compared: a cost
 with the matches already played shows as a last quarter dearer than the first.
 
 Prints one JSON line per figure and size: cpu_ms_per_match (whole run, first quarter, last
-quarter, and last/first), peak_rss_mb, matches_per_s, and the default/no-broker ratio. Usage:
+quarter, and last/first), peak_rss_mb (and peak_rss_playing_mb: the peak before the last match
+finished, without the end of the run's board and summaries), matches_per_s, and the
+default/no-broker ratio. Usage:
 
     .venv/bin/python bench/growth.py [--sizes 200 2000] [--concurrency 16] [--paths default]
 """
@@ -61,6 +63,7 @@ class Sampler:
     def __init__(self, db: Path) -> None:
         self.db = db
         self.samples: list[tuple[float, int]] = []
+        self.peaks: list[tuple[int, float]] = []  # (matches done, peak RSS so far)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -76,7 +79,14 @@ class Sampler:
 
     def _run(self) -> None:
         while not self._stop.wait(SAMPLE_S):
+            peak = rss_mb()  # read before the count: a peak of the run's end is not counted
             self.samples.append((cpu_s(), done_count(self.db)))
+            self.peaks.append((self.samples[-1][1], peak))
+
+    def peak_playing(self, matches: int) -> float | None:
+        """Peak RSS (MB) sampled before the last match finished."""
+        playing = [peak for done, peak in self.peaks if done < matches]
+        return max(playing) if playing else None
 
     def cpu_ms_between(self, lo: int, hi: int) -> float | None:
         """CPU ms per match from the first sample at ``lo`` matches done to the first at ``hi``."""
@@ -105,6 +115,7 @@ def child(path_name: str, config: Path, output: Path, matches: int) -> dict[str,
         "first_q": sampler.cpu_ms_between(max(1, quarter // 4), quarter),
         "last_q": sampler.cpu_ms_between(matches - quarter, matches),
         "rss_mb": rss_mb(),
+        "rss_playing_mb": sampler.peak_playing(matches),
     }
 
 
@@ -146,6 +157,8 @@ def main() -> None:
                      first_quarter=first and round(first, 2), last_quarter=last and round(last, 2),
                      last_vs_first=round(last / first, 3) if first and last else None)  # fmt: skip
                 emit("peak_rss_mb", round(fig["rss_mb"], 1), path=name, matches=size)
+                playing = fig.get("rss_playing_mb")
+                emit("peak_rss_playing_mb", playing and round(playing, 1), path=name, matches=size)
                 emit("matches_per_s", round(rates[name], 2), path=name, matches=size)
             if len(rates) == 2:
                 emit("default_vs_no_broker", round(rates["default"] / rates["no_broker"], 3),

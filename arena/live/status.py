@@ -3,7 +3,9 @@
 Both are computed from the run's SQLite store, so the publisher and a TUI reading a run
 directory show the same numbers. :class:`RunStatus` keeps the leaderboard's ratings between
 polls and folds only the matches finished since the last one (:mod:`arena.ratings.fold`);
-re-rating every result at every poll made a long run quadratic.
+re-rating every result at every poll made a long run quadratic. It tells the fold which results
+can no longer arrive (those planned before the first match not done yet), so the fold forgets
+them: a run's memory does not grow with its number of matches.
 """
 
 from __future__ import annotations
@@ -14,19 +16,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.ratings.fold import RatingFold
+from arena.ratings.fold import Key, RatingFold, history_cuts
 
-HISTORY_POINTS = 24
 # A poll reads the results finished since the newest one it folded, less this margin (those it
 # already has are skipped by id): a wall clock stepped back must not hide a result.
 SINCE_MARGIN_S = 5.0
-
-
-def history_cuts(n: int) -> list[int]:
-    """The numbers of results after which the history samples each agent's μ (up to 24)."""
-    if not n:
-        return []
-    return sorted({max(1, round(n * (i + 1) / HISTORY_POINTS)) for i in range(HISTORY_POINTS)})
+# Results read from the store at a time (a resumed run's or a finished run's first poll reads
+# every one: folded chunk by chunk, they are never all in memory together).
+READ_CHUNK = 500
 
 
 def leaderboard_doc(fold: RatingFold) -> dict[str, Any]:
@@ -94,32 +91,58 @@ class RunStatus:
                 return None, None
             if status["done"] == self._rated:
                 return status, None
-            self.fold.add(self._new_results())
+            self._fold_new()
             self._rated = len(self.fold)
             return status, leaderboard_doc(self.fold)
 
-    def _new_results(self) -> list[Any]:
+    def _fold_new(self) -> None:
+        """Fold the results finished since the last poll, then settle those before the first
+        match not done (read first: a match that finishes meanwhile is at or after it)."""
         from arena.store import Store
 
+        settled = first_unfinished(self.db)
         since = None if self._newest is None else self._newest - SINCE_MARGIN_S
-        ids, newest = finished_since(self.db, since)
+        keys, newest = finished_since(self.db, since)
         if newest is not None:
             self._newest = newest if self._newest is None else max(self._newest, newest)
-        new = set(ids) - self.fold.ids
-        if not new:
-            return []
-        store = Store(self.db)
-        try:
-            results = store.results(ids=new)
-        finally:
-            store.close()
-        # The fold keeps every result for the rest of the run (a late result refolds those
-        # after it); a result's conditions, a third of its memory, are no part of a rating.
-        return [r.model_copy(update={"conditions": None}) for r in results]
+        new = sorted(k for k in keys if self.fold.wants(k))
+        if new:
+            store = Store(self.db)
+            try:
+                for at in range(0, len(new), READ_CHUNK):
+                    chunk = store.results(ids=[k[1] for k in new[at : at + READ_CHUNK]])
+                    # conditions are no part of a rating (a third of a result's memory)
+                    self.fold.add(r.model_copy(update={"conditions": None}) for r in chunk)
+                    if at + READ_CHUNK < len(new):  # every result before the next chunk is in
+                        self.fold.settle(min(settled, new[at + READ_CHUNK]))
+            finally:
+                store.close()
+        self.fold.settle(settled)
 
 
-def finished_since(db: Path, since: float | None) -> tuple[list[str], float | None]:
-    """The ids of the matches with a result finished at ``since`` or later (every one when
+def first_unfinished(db: Path) -> Key:
+    """The fold key of the first match not done yet (past the last one when all are done):
+    every result before it has finished, so none arrives after this read."""
+    from arena.store import DONE
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        done = ",".join("?" * len(DONE))
+        row = con.execute(
+            f"SELECT idx, match_id FROM matches WHERE status NOT IN ({done})"
+            " ORDER BY idx, match_id LIMIT 1",
+            DONE,
+        ).fetchone()
+        if row is None:
+            (last,) = con.execute("SELECT MAX(idx) FROM matches").fetchone()
+            return (0 if last is None else last + 1, "")
+    finally:
+        con.close()
+    return (row[0], row[1])
+
+
+def finished_since(db: Path, since: float | None) -> tuple[list[Key], float | None]:
+    """The fold keys (plan index, id) of the matches with a result finished at ``since`` or later (every one when
     None, and those without a time, from older runs), and the newest finish time among them.
 
     A poll used to read every finished id and subtract those folded: work that grew with the
@@ -130,11 +153,11 @@ def finished_since(db: Path, since: float | None) -> tuple[list[str], float | No
     try:
         done = ",".join("?" * len(DONE))
         rows = con.execute(
-            f"SELECT match_id, finished_at FROM matches WHERE status IN ({done})"
+            f"SELECT idx, match_id, finished_at FROM matches WHERE status IN ({done})"
             " AND (? IS NULL OR finished_at IS NULL OR finished_at >= ?)",
             (*DONE, since, since),
         ).fetchall()
     finally:
         con.close()
-    times = [t for _, t in rows if t is not None]
-    return [r[0] for r in rows], max(times) if times else None
+    times = [t for _, _, t in rows if t is not None]
+    return [(r[0], r[1]) for r in rows], max(times) if times else None

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import random
+import types
 
 import pytest
 
 from arena.live.status import leaderboard_doc
-from arena.ratings.fold import RatingFold
-from arena.ratings.leaderboard import SIDE, fold_order, rate
+from arena.ratings.fold import RatingFold, key_of
+from arena.ratings.leaderboard import SIDE, rate
 from arena.results import MatchResult, SeatResult
 from tests.builders import FOLD_AGENTS, completion_order, from_scratch, werewolf_like, without_ts
 
@@ -61,7 +63,7 @@ def test_folding_batches_as_they_finish_equals_rating_from_scratch(make, seed: i
             checks += 1
             assert without_ts(leaderboard_doc(fold)) == from_scratch(seen)
     assert checks >= 5
-    assert [r.match_id for r in fold.folded] == [r.match_id for r in fold_order(results)]
+    assert len(fold) == len(results)
     assert fold.ratings_at(len(results)) == {
         k: v for k, v in rate(results).items() if not k.startswith(SIDE)
     }
@@ -82,3 +84,66 @@ def test_any_arrival_order_and_repeats_give_the_same_numbers() -> None:
 
 def test_an_empty_fold_has_no_rows_and_no_history() -> None:
     assert without_ts(leaderboard_doc(RatingFold())) == from_scratch([])
+
+
+def fold_as_a_run(results: list[MatchResult], seed: int) -> RatingFold:
+    """Fold ``results`` as a run with 16 concurrent matches finishes them, settling after each
+    batch everything before the first match not finished yet (what a live poll does)."""
+    rng = random.Random(seed)
+    arrivals = completion_order(results, window=16, rng=rng)
+    fold = RatingFold()
+    at = 0
+    while at < len(arrivals):
+        batch = arrivals[at : at + rng.randint(1, 9)]
+        at += len(batch)
+        fold.add(batch)
+        pending = [key_of(r) for r in arrivals[at:]]
+        fold.settle(min(pending) if pending else (len(results), ""))
+    return fold
+
+
+@pytest.mark.parametrize("make", [werewolf_like, free_for_all])
+def test_a_settled_fold_gives_the_same_board_and_history(make) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(5)
+    results = [make(i, rng) for i in range(300)]
+    fold = fold_as_a_run(results, seed=5)
+    assert without_ts(leaderboard_doc(fold)) == from_scratch(results)
+
+
+def test_the_fold_holds_per_entry_state_not_per_match() -> None:
+    """Its size does not grow with the run: after 50 and after 500 results, the same."""
+    rng = random.Random(11)
+    results = [werewolf_like(i, rng) for i in range(500)]
+    small, large = fold_as_a_run(results[:50], seed=1), fold_as_a_run(results, seed=1)
+    assert len(small) == 50 and len(large) == 500
+    held = [reachable(small), reachable(large)]
+    assert held[1] < 1.5 * held[0], held  # a few results in flight and 48 snapshots at most
+    assert sum(isinstance(o, MatchResult) for o in walk(large)) <= 16
+
+
+def walk(root: object) -> list[object]:
+    """Every object the fold holds (not classes, modules or functions, shared by all)."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType)):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def reachable(root: object) -> int:
+    return len(walk(root))
+
+
+def test_a_result_before_the_settled_point_is_taken_as_folded() -> None:
+    rng = random.Random(2)
+    results = [werewolf_like(i, rng) for i in range(20)]
+    fold = RatingFold()
+    fold.add(results[:10])
+    fold.settle(key_of(results[10]))
+    assert not fold.wants(key_of(results[3])) and fold.wants(key_of(results[10]))
+    assert fold.add(results) == 10
+    assert without_ts(leaderboard_doc(fold)) == from_scratch(results)
