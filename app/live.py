@@ -189,7 +189,7 @@ class LiveSession:
         running = 0 if final else len(self.active)
         # SQLite reads and the rating fold run in a thread: the matches keep playing meanwhile
         doc, board = await asyncio.to_thread(
-            self.status.poll, running, bus=self.publisher.counters()
+            self.status.poll, running, board=final, bus=self.publisher.counters()
         )
         if doc is None:
             return

@@ -78,9 +78,11 @@ class RunStatus:
         self._lock = threading.Lock()
 
     def poll(
-        self, running: int | None = None, **extra: Any
+        self, running: int | None = None, *, board: bool = False, **extra: Any
     ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-        """(status, leaderboard); the leaderboard only when matches finished since the last one.
+        """(status, leaderboard); the leaderboard only when matches finished since the last one,
+        or always with ``board`` (a run's final status: a poll whose answer was lost, such as
+        one cancelled at close, must not leave the last leaderboard unpublished).
 
         The leaderboard comes from a read after the status's, so it counts at least the
         status's ``done`` matches: publish it first.
@@ -89,7 +91,7 @@ class RunStatus:
             status = status_doc(self.db, running, **extra)
             if status is None:
                 return None, None
-            if status["done"] == self._rated:
+            if status["done"] == self._rated and not board:
                 return status, None
             self._fold_new()
             self._rated = len(self.fold)

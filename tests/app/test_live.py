@@ -287,3 +287,24 @@ async def test_status_carries_the_executors_matches_per_node(tmp_path: Path) -> 
             nodes.clear()  # idle nodes are published too, so a viewer's line goes away
             await live.publish_status()
             await col.wait_for(lambda: col.last(topics.status(t.run_id)).get("nodes") == {})
+
+
+async def test_the_final_status_retains_the_leaderboard_even_after_a_lost_poll(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At close the status loop is cancelled, possibly while its poll runs in a thread: that
+    # poll's leaderboard is never published. The final status must still carry the final
+    # leaderboard (a viewer joining later would otherwise never see one: CI caught it once).
+    import app.live
+
+    # one poll at the start, then the final one
+    monkeypatch.setattr(app.live, "STATUS_INTERVAL", 3600.0)
+    with EmbeddedBroker() as broker:
+        t, live = live_tournament(tmp_path, LiveOptions(broker=broker.url.public()), matches=2)
+        board = topics.leaderboard(t.run_id)
+        async with Collector(broker.url.public(), topics.run_filter(t.run_id)) as col:
+            async with live:
+                await t.run()
+                live.status.poll(0)  # what the cancelled poll did: its answer went nowhere
+            await col.wait_for(lambda: (col.last(board) or {}).get("n_results") == 2)
+            assert (col.last(topics.status(t.run_id)) or {}).get("done") == 2
