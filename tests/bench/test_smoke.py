@@ -45,6 +45,7 @@ CASES = {
         "1",
         "--decode-steps",
         "2",
+        "--skip-single",  # the N-seat run covers the same paths
     ],
     "metrics_cost": [],
     "metrics_validity": ["--part", "privacy", "--no-embeddings", "--limit", "30"],

@@ -116,6 +116,9 @@ def test_sixteen_concurrent_learning_matches_read_whole_pinned_versions(tmp_path
                     [Draft("add", "dealornodeal", {"text": f"Filler {n}-{j}."}) for j in range(3)]
                 )
                 n += 1
+                # paced: a few hundred transactions interleave with the matches' reads (an
+                # unpaced writer took a core from them and the test took 60 s, not 13)
+                stop.wait(0.005)
         except BaseException as err:  # a write lock held too long would show up here
             failed.append(err)
         wrote.append(n)

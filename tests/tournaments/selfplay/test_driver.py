@@ -76,7 +76,8 @@ def test_a_run_writes_ordinary_runs_units_lineage_and_an_exportable_champion(
 def test_resume_after_kill_reaches_the_same_champion_bank_and_ratings(tmp_path: Path) -> None:
     with ServerThread(ContextEngine(seed=1)) as server:
         bank = seed_bank(tmp_path / "seed.sqlite")
-        raw = raw_config(server.url, bank, concurrency=2)
+        # two generations: the kill lands in the last one, after generation 0's fold
+        raw = raw_config(server.url, bank, concurrency=2, generations=2)
         cfg = write_config(tmp_path / "sp.yaml", raw)
         whole = selfplay_cli(str(cfg), "--out", str(tmp_path / "whole"), cwd=tmp_path)
         _, err = whole.communicate(timeout=300)

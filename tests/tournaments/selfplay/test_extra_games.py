@@ -141,6 +141,7 @@ def test_resume_after_kill_mid_replay_finishes_identically(tmp_path: Path) -> No
             server.url,
             bank,
             concurrency=2,
+            generations=2,  # the kill lands in generation 0; the resume plays one more
             replay={"fraction": 0.5},
             selection={"replicates": 1},
         )
