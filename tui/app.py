@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import App, ScreenStackError
 from textual.binding import Binding
@@ -20,6 +20,11 @@ from arena import untrusted
 from arena.events import Event
 from tui.changes import REDRAW_GAP_S, ChangeSignal, LiveScreen, RunChanged
 from tui.model import RunModel
+from tui.screens.dashboard import DashboardScreen
+from tui.screens.match import MatchScreen, ReplayScreen
+
+if TYPE_CHECKING:  # the sources' modules load when a command builds one
+    from tui.sources import RunSource
 
 
 class ArenaApp(App[None]):
@@ -31,7 +36,7 @@ class ArenaApp(App[None]):
     def __init__(
         self,
         *,
-        source: Any = None,
+        source: RunSource | None = None,
         job: Callable[[], Awaitable[None]] | None = None,
         replay: list[Event] | None = None,
         truncated: bool = False,
@@ -42,7 +47,7 @@ class ArenaApp(App[None]):
         super().__init__()
         self.model = model or RunModel()
         self.source = source
-        self.source_label = getattr(source, "description", "-") if source else "-"
+        self.source_label = source.description if source is not None else "-"
         self.job = job
         self.replay = replay
         self.truncated = truncated
@@ -56,14 +61,15 @@ class ArenaApp(App[None]):
         self._deferred: Timer | None = None
 
     def on_mount(self) -> None:
-        if self.replay is not None:
-            from tui.screens.match import ReplayScreen
+        # Textual calls every class's on_mount along the MRO: subclasses override set_up instead
+        self.set_up()
 
+    def set_up(self) -> None:
+        """The first screen, and the workers that feed it."""
+        if self.replay is not None:
             self.push_screen(ReplayScreen(self.replay, truncated=self.truncated))
             return
-        from tui.screens.dashboard import DashboardScreen
-
-        self.push_screen(DashboardScreen())
+        self.push_screen(self.dashboard())
         if self.source is not None:
             self.run_worker(self.source.run(self.model, self.run_changed), name="source")
         if self.job is not None:
@@ -109,10 +115,14 @@ class ArenaApp(App[None]):
         if isinstance(screen, LiveScreen):
             screen.show_change()
 
-    def open_match(self, match_id: str) -> None:
-        from tui.screens.match import MatchScreen
+    def dashboard(self) -> DashboardScreen:
+        """The run's dashboard: it is handed the model and what it may ask of the app."""
+        return DashboardScreen(
+            self.model, open_match=self.open_match, source_label=self.source_label
+        )
 
-        self.push_screen(MatchScreen(self.model.match(match_id), live=True))
+    def open_match(self, match_id: str) -> None:
+        self.push_screen(MatchScreen(self.model.match(match_id), run=self.model))
 
 
 def replay_app(path: Path) -> ArenaApp:

@@ -43,7 +43,7 @@ class PlayApp(App[None]):
         self.desk = desk
         self.job = job
         self.humans = humans  # agent entry names played by people (for the result lines)
-        self.wait = WaitScreen()
+        self.wait = WaitScreen(self.is_done)
         self.ends: list[EndScreen] = []  # finished matches not shown yet
         self.end: EndScreen | None = None  # the one on screen
         self._ending = asyncio.Lock()
@@ -51,6 +51,10 @@ class PlayApp(App[None]):
         self.job_done = False
         self.job_error: str | None = None
         self.served = 0
+
+    def is_done(self) -> bool:
+        """Whether the run is over: the screens let the players leave then."""
+        return self.job_done
 
     def on_mount(self) -> None:
         self.push_screen(self.wait)
@@ -145,7 +149,7 @@ class PlayApp(App[None]):
         if not seats:
             return
         reasons = end_reasons(events or [], [s.seat for s in seats])
-        self.ends.append(EndScreen(result, reasons, self.humans))
+        self.ends.append(EndScreen(result, reasons, self.humans, job_done=self.is_done))
         mine = ", ".join(
             f"{s.name} (seat {s.seat}): {s.result}, reward {s.reward:g}" for s in seats
         )

@@ -20,13 +20,22 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from arena.events import Event
 from arena.live.status import RunStatus
 from tui.model import RunModel
 
 Notify = Callable[[], None]
+
+
+class RunSource(Protocol):
+    """What the app reads a run from: it folds the run into ``model`` and calls ``notify``
+    when that changed something; ``description`` says where it reads (the dashboard's title)."""
+
+    description: str
+
+    async def run(self, model: RunModel, notify: Notify) -> None: ...
 
 
 @dataclass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,6 +30,16 @@ class DashboardScreen(LiveScreen):
         Binding("q", "quit", "quit"),
     ]
 
+    def __init__(
+        self, model: RunModel, *, open_match: Callable[[str], None], source_label: str = "-"
+    ) -> None:
+        """``model``: the run it draws; ``open_match``: shows a match by its id (the app knows
+        how); ``source_label``: where the run is read from, for the title."""
+        super().__init__()
+        self.model = model
+        self.open_match = open_match
+        self.source_label = source_label
+
     def compose(self) -> ComposeResult:
         yield Static(id="run-title")
         yield ProgressBar(id="run-progress", show_eta=False)
@@ -36,10 +48,6 @@ class DashboardScreen(LiveScreen):
             yield DataTable(id="matches", cursor_type="row", zebra_stripes=True)
             yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
         yield Footer()
-
-    @property
-    def model(self) -> RunModel:
-        return self.app.model  # type: ignore[attr-defined,no-any-return]
 
     def on_mount(self) -> None:
         self.query_one("#matches", DataTable).add_columns(
@@ -58,7 +66,7 @@ class DashboardScreen(LiveScreen):
         title = Text()
         title.append_text(plain(f" {m.run_id or '(no run yet)'} ", style="bold reverse"))
         title.append_text(plain(f"  {m.game}  {m.status}  "))
-        title.append(f"source: {getattr(self.app, 'source_label', '-')}  ", style="dim")
+        title.append(f"source: {self.source_label}  ", style="dim")
         conn_style = "green" if m.connection in ("connected", "files") else "bold red"
         title.append_text(plain(f"[{m.connection}]", style=conn_style))
         self.query_one("#run-title", Static).update(title)
@@ -144,7 +152,7 @@ class DashboardScreen(LiveScreen):
     def action_open_match(self) -> None:
         match_id = self.selected_match()
         if match_id is not None:
-            self.app.open_match(match_id)  # type: ignore[attr-defined]
+            self.open_match(match_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "matches":
@@ -153,12 +161,12 @@ class DashboardScreen(LiveScreen):
     def action_latest(self) -> None:
         ordered = self.model.ordered_matches()
         if ordered:
-            self.app.open_match(ordered[0].match_id)  # type: ignore[attr-defined]
+            self.open_match(ordered[0].match_id)
 
     def action_leaderboard(self) -> None:
         from tui.screens.leaderboard import LeaderboardScreen
 
-        self.app.push_screen(LeaderboardScreen())
+        self.app.push_screen(LeaderboardScreen(self.model))
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

@@ -33,9 +33,9 @@ class LeaderboardScreen(LiveScreen):
         Binding("question_mark", "help", "help"),
     ]
 
-    @property
-    def model(self) -> RunModel:
-        return self.app.model  # type: ignore[attr-defined,no-any-return]
+    def __init__(self, model: RunModel) -> None:
+        super().__init__()
+        self.model = model  # the run whose ratings it draws
 
     def compose(self) -> ComposeResult:
         yield Static(id="lb-title")

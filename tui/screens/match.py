@@ -45,10 +45,12 @@ class MatchScreen(LiveScreen):
 
     help_title = "Match"
 
-    def __init__(self, match: MatchModel, *, live: bool = True) -> None:
+    def __init__(self, match: MatchModel, *, run: RunModel | None = None) -> None:
+        """``run``: the live run the match is part of (``n`` steps through its matches); None
+        for a match on its own (a replay)."""
         super().__init__()
         self.match = match
-        self.live = live
+        self.run = run
         self.view: int | None = None  # None: spectator (god view)
         self.follow = True
         self.paused = False
@@ -217,9 +219,9 @@ class MatchScreen(LiveScreen):
         self.rerender()
 
     def action_next_match(self) -> None:
-        if not self.live:
+        model = self.run
+        if model is None:
             return
-        model: RunModel = self.app.model  # type: ignore[attr-defined]  # a live one's app has it
         ids = [m.match_id for m in model.ordered_matches()]
         if len(ids) < 2 or self.match.match_id not in ids:
             return
@@ -292,7 +294,7 @@ class ReplayScreen(MatchScreen):
         self, events: list[Event], *, truncated: bool = False, rate: float = 8.0, **kw: Any
     ) -> None:
         match = MatchModel(events[0].match_id if events else "(empty)")
-        super().__init__(match, live=False)
+        super().__init__(match)
         self.all_events = events
         self.cursor = 0
         self.playing = False

@@ -341,8 +341,10 @@ class WaitScreen(Screen[None]):
 
     BINDINGS = [Binding("q", "leave", "leave (when the run is over)")]
 
-    def __init__(self) -> None:
+    def __init__(self, job_done: Callable[[], bool]) -> None:
+        """``job_done``: whether the run is over (``q`` leaves only then)."""
         super().__init__()
+        self.job_done = job_done
         self.lines: list[str] = []
         self.status = "waiting for the first decision of a human seat"
         self.ready = False
@@ -375,5 +377,5 @@ class WaitScreen(Screen[None]):
         results.update(Text("\n").join(plain(line) for line in self.lines))
 
     def action_leave(self) -> None:
-        if getattr(self.app, "job_done", True):
+        if self.job_done():
             self.app.exit()

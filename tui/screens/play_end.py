@@ -9,7 +9,7 @@ result the run stores; once the match is over nothing in it is secret any more.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -82,11 +82,20 @@ class EndScreen(Screen[None]):
         Binding("q", "leave", "leave (when the run is over)"),
     ]
 
-    def __init__(self, result: MatchResult, reasons: list[str], humans: frozenset[str]) -> None:
+    def __init__(
+        self,
+        result: MatchResult,
+        reasons: list[str],
+        humans: frozenset[str],
+        *,
+        job_done: Callable[[], bool],
+    ) -> None:
+        """``job_done``: whether the run is over (``q`` leaves only then)."""
         super().__init__()
         self.result = result
         self.reasons = reasons
         self.humans = humans
+        self.job_done = job_done
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.ready = False
 
@@ -115,5 +124,5 @@ class EndScreen(Screen[None]):
             self.closed.set_result(None)
 
     def action_leave(self) -> None:
-        if getattr(self.app, "job_done", False):
+        if self.job_done():
             self.app.exit()

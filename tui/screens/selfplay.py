@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, ProgressBar, Static
@@ -26,7 +25,9 @@ from tournaments.selfplay.config import PHASES
 from tournaments.selfplay.view import SelfPlayView, load, with_spent
 from tui.app import ArenaApp
 from tui.changes import LiveScreen
+from tui.model import RunModel
 from tui.render import plain
+from tui.screens.dashboard import DashboardScreen
 
 POLL_S = 0.5
 DIFF_STYLE = {"+": "green", "-": "red", " ": "bold"}
@@ -50,9 +51,18 @@ class SelfPlayScreen(LiveScreen):
         Binding("q", "quit", "quit"),
     ]
 
+    def __init__(
+        self, current: Callable[[], SelfPlayView], *, open_games: Callable[[], None]
+    ) -> None:
+        """``current``: the latest view of the self-play directory (the app re-reads it);
+        ``open_games``: shows the dashboard of the games."""
+        super().__init__()
+        self.current = current
+        self.open_games = open_games
+
     @property
     def view(self) -> SelfPlayView:
-        return self.app.selfplay_view  # type: ignore[attr-defined,no-any-return]
+        return self.current()
 
     def compose(self) -> ComposeResult:
         yield Static(id="sp-title")
@@ -168,9 +178,7 @@ class SelfPlayScreen(LiveScreen):
             table.move_cursor(row=min(keep, table.row_count - 1), animate=False)
 
     def action_games(self) -> None:
-        from tui.screens.dashboard import DashboardScreen
-
-        self.app.push_screen(DashboardScreen())
+        self.open_games()
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
@@ -183,15 +191,17 @@ class SelfPlayScreen(LiveScreen):
 
 class ModelFeed:
     """An event sink folding a game's events into the app's run model (the dashboard's matches)
-    in the process that plays them: no broker round trip for the local screen."""
+    in the process that plays them: no broker round trip for the local screen. ``changed``
+    tells the app that the model changed."""
 
-    def __init__(self, app: SelfPlayApp, match_id: str) -> None:
-        self.app = app
+    def __init__(self, model: RunModel, changed: Callable[[], None], match_id: str) -> None:
+        self.model = model
+        self.changed = changed
         self.match_id = match_id
 
     def write(self, event: Event) -> None:
-        self.app.model.add_event(event.model_copy(update={"match_id": self.match_id}))
-        self.app.run_changed()
+        self.model.add_event(event.model_copy(update={"match_id": self.match_id}))
+        self.changed()
 
     def close(self) -> None:
         pass
@@ -215,10 +225,8 @@ class SelfPlayApp(ArenaApp):
         self.source_label = f"self-play dir {self.root}"
         self.selfplay_view = SelfPlayView()
 
-    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
-        event.prevent_default()  # Textual would run ArenaApp's handler too: not its dashboard
-
-        self.push_screen(SelfPlayScreen())
+    def set_up(self) -> None:  # the self-play screen first, not ArenaApp's dashboard
+        self.push_screen(SelfPlayScreen(lambda: self.selfplay_view, open_games=self.open_games))
         if self.job is not None:
             self.run_worker(self._run_job(), name="job")
         self.run_worker(self._watch(), name="selfplay-files")
@@ -234,10 +242,11 @@ class SelfPlayApp(ArenaApp):
             await asyncio.sleep(POLL_S)
 
     def feed(self, match_id: str) -> ModelFeed:
-        return ModelFeed(self, match_id)
+        return ModelFeed(self.model, self.run_changed, match_id)
+
+    def open_games(self) -> None:
+        self.push_screen(self.dashboard())
 
     def action_selfplay(self) -> None:
-        from tui.screens.dashboard import DashboardScreen
-
         if isinstance(self.screen, DashboardScreen):
             self.pop_screen()
