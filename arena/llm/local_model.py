@@ -330,8 +330,8 @@ def load_model(
         from transformers import AutoModelForCausalLM, AutoTokenizer
         from transformers.utils import logging as hf_logging
 
-        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
-        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        hf_logging.set_verbosity_error()
+        hf_logging.disable_progress_bar()
         if model_path is None or model_path.endswith(".gguf") or gguf_file:
             gguf = bundled_gguf() if model_path is None else Path(model_path)
             if gguf_file:
@@ -366,7 +366,7 @@ def _convert(gguf: Path, target: Path) -> None:
     tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     # the weights are plain floats now; allow saving them
-    model.hf_quantizer = None  # type: ignore[assignment]  # transformers types it non-Optional
+    model.hf_quantizer = None
     if hasattr(model.config, "quantization_config"):
         delattr(model.config, "quantization_config")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -55,8 +55,8 @@ class Embedder:
         try:
             import transformers
 
-            transformers.logging.set_verbosity_error()  # type: ignore[no-untyped-call]
-            transformers.utils.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+            transformers.logging.set_verbosity_error()
+            transformers.utils.logging.disable_progress_bar()
         except Exception:  # pragma: no cover - cosmetic only
             pass
         self._model = SentenceTransformer(path, device="cpu")

@@ -119,7 +119,7 @@ class RayExecutor:
 
         return {
             n["NodeID"]: max(1, int(n["Resources"].get("CPU", 1)))
-            for n in ray.nodes()  # type: ignore[no-untyped-call]  # untyped in ray
+            for n in ray.nodes()
             if n.get("Alive")
         }
 
@@ -129,7 +129,7 @@ class RayExecutor:
 
         from arena.llm.actor import start_model_actors
 
-        gpus = int(ray.cluster_resources().get("GPU", 0))  # type: ignore[no-untyped-call]
+        gpus = int(ray.cluster_resources().get("GPU", 0))
         for entry in tournament.config.agents:
             if entry.kind != "llm":
                 continue
