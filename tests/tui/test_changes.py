@@ -3,9 +3,6 @@ redraw, and redraws are paced."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import pytest
 from textual.message import Message
 from textual.message_pump import MessagePump
@@ -13,6 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, RichLog, Static
 
 from arena.events import Event, GameEvent
+from tests.tui.screens.bare import until
 from tui.app import ArenaApp
 from tui.changes import ChangeSignal, RunChanged
 from tui.model import RunModel
@@ -20,15 +18,6 @@ from tui.screens.dashboard import DashboardScreen
 from tui.screens.match import MatchScreen
 
 SIZE = (140, 40)
-
-
-async def _until(pilot: Pilot[None], predicate: Callable[[], bool], timeout: float = 30.0) -> None:
-    """Let the app run until ``predicate()`` holds; the deadline only matters when it never does."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout} s")
-        await pilot.pause(0.02)
 
 
 def _intervals(*nodes: MessagePump) -> list[str]:
@@ -57,7 +46,7 @@ def _event(seq: int) -> Event:
 
 
 async def _dashboard(pilot: Pilot[None], app: ArenaApp) -> DashboardScreen:
-    await _until(pilot, lambda: isinstance(app.screen, DashboardScreen) and app.screen.ready)
+    await until(pilot, lambda: isinstance(app.screen, DashboardScreen) and app.screen.ready)
     assert isinstance(app.screen, DashboardScreen)
     return app.screen
 
@@ -96,7 +85,7 @@ async def test_a_change_redraws_the_screen_with_no_timer_running() -> None:
         assert _intervals(app, screen) == []
         model.apply_status({"run_id": "run-42", "status": "running", "total": 3, "done": 1})
         app.run_changed()
-        await _until(pilot, lambda: "run-42" in _title(app))
+        await until(pilot, lambda: "run-42" in _title(app))
         assert "matches 1/3 done" in _stats(app)
         assert _intervals(app, screen) == []
 
@@ -109,7 +98,7 @@ async def test_a_burst_of_changes_is_one_redraw(monkeypatch: pytest.MonkeyPatch)
         for seq in range(500):
             model.add_event(_event(seq))
             app.run_changed()
-        await _until(pilot, lambda: bool(redraws))
+        await until(pilot, lambda: bool(redraws))
         await pilot.pause()  # whatever else was queued runs now
         assert len(redraws) == 1
         assert str(app.screen.query_one("#matches", DataTable).get_row_at(0)[0]) == "m1"
@@ -123,7 +112,7 @@ async def test_changes_within_the_gap_wait_for_one_redraw(monkeypatch: pytest.Mo
     async with app.run_test(size=SIZE) as pilot:
         redraws = _count_redraws(await _dashboard(pilot, app), monkeypatch)
         app.run_changed()
-        await _until(pilot, lambda: len(redraws) == 1)
+        await until(pilot, lambda: len(redraws) == 1)
         for seq in range(20):  # each one a message of its own: the app takes each in turn
             model.add_event(_event(seq))
             app.run_changed()
@@ -140,7 +129,7 @@ async def test_the_last_change_of_a_burst_is_drawn() -> None:
             model.apply_status({"run_id": "r", "status": status})
             app.run_changed()
             await pilot.pause()
-        await _until(pilot, lambda: "third" in _title(app))
+        await until(pilot, lambda: "third" in _title(app))
 
 
 async def test_the_rates_fall_to_zero_after_the_last_event_and_stop() -> None:
@@ -154,10 +143,10 @@ async def test_the_rates_fall_to_zero_after_the_last_event_and_stop() -> None:
         for seq in range(30):
             model.add_event(_event(seq))
         app.run_changed()
-        await _until(pilot, lambda: "events/s 30 " in _stats(app))
+        await until(pilot, lambda: "events/s 30 " in _stats(app))
         now[0] += 60.0  # the window is empty now
-        await _until(pilot, lambda: "events/s 0.00" in _stats(app))
-        await _until(pilot, lambda: screen._rates_timer is None)  # and nothing keeps ticking
+        await until(pilot, lambda: "events/s 0.00" in _stats(app))
+        await until(pilot, lambda: screen._rates_timer is None)  # and nothing keeps ticking
         assert _intervals(app, screen) == []
 
 
@@ -166,10 +155,10 @@ async def test_an_open_match_screen_shows_new_lines_when_told() -> None:
     model.add_event(_event(0))
     app = ArenaApp(model=model, open_match_id="m1")
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, MatchScreen) and app.screen.ready)
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen) and app.screen.ready)
         log = app.screen.query_one("#transcript", RichLog)
         assert "move 0" in "\n".join(line.text for line in log.lines)
         model.add_event(_event(1))
         app.run_changed()
-        await _until(pilot, lambda: "move 1" in "\n".join(line.text for line in log.lines))
+        await until(pilot, lambda: "move 1" in "\n".join(line.text for line in log.lines))
         assert _intervals(app, app.screen) == []
