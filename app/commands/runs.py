@@ -32,7 +32,13 @@ def sigterm_as_interrupt() -> Iterator[None]:
     at once (exit 143, no message, the run left ``running`` and later shown ``crashed``). Here
     it calls whatever handles SIGINT now: inside ``asyncio.run`` that cancels the main task,
     so the run stops cleanly, is marked ``interrupted`` and says how to resume; elsewhere the
-    default handler raises KeyboardInterrupt."""
+    default handler raises KeyboardInterrupt.
+
+    A process may start with SIGINT ignored: a background job of a shell without job control
+    (``arena run big.yaml &`` in a script) or of ``nohup``. ``asyncio.run`` then installs no
+    SIGINT handler, and a SIGTERM raised KeyboardInterrupt in whatever code ran, past the
+    cancellation that marks the run: the run stayed ``running``. So within the block SIGINT
+    has Python's default handler: both signals stop a run cleanly, however it was started."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set handlers (and receives the signals)
         return
@@ -44,11 +50,17 @@ def sigterm_as_interrupt() -> Iterator[None]:
         else:  # SIGINT ignored or default at the C level: stop as Ctrl-C would
             raise KeyboardInterrupt
 
+    was_int = signal.getsignal(signal.SIGINT)
+    restore_int = not callable(was_int)  # SIG_IGN, SIG_DFL, or None (set outside Python)
+    if restore_int:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if restore_int:
+            signal.signal(signal.SIGINT, was_int if was_int is not None else signal.SIG_DFL)
 
 
 def _fail(message: str, code: int = 2) -> int:
