@@ -10,6 +10,7 @@ them: a run's memory does not grow with its number of matches.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 import time
@@ -122,13 +123,17 @@ class RunStatus:
         self.fold.settle(settled)
 
 
+def _read_only(db: Path) -> contextlib.closing[sqlite3.Connection]:
+    """The store opened read-only (a status poll never writes), closed at the block's end."""
+    return contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True))
+
+
 def first_unfinished(db: Path) -> Key:
     """The fold key of the first match not done yet (past the last one when all are done):
     every result before it has finished, so none arrives after this read."""
     from arena.store import DONE
 
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
+    with _read_only(db) as con:
         done = ",".join("?" * len(DONE))
         row = con.execute(
             f"SELECT idx, match_id FROM matches WHERE status NOT IN ({done})"
@@ -138,8 +143,6 @@ def first_unfinished(db: Path) -> Key:
         if row is None:
             (last,) = con.execute("SELECT MAX(idx) FROM matches").fetchone()
             return (0 if last is None else last + 1, "")
-    finally:
-        con.close()
     return (row[0], row[1])
 
 
@@ -151,15 +154,12 @@ def finished_since(db: Path, since: float | None) -> tuple[list[Key], float | No
     run, twice a second."""
     from arena.store import DONE
 
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
+    with _read_only(db) as con:
         done = ",".join("?" * len(DONE))
         rows = con.execute(
             f"SELECT idx, match_id, finished_at FROM matches WHERE status IN ({done})"
             " AND (? IS NULL OR finished_at IS NULL OR finished_at >= ?)",
             (*DONE, since, since),
         ).fetchall()
-    finally:
-        con.close()
     times = [t for _, _, t in rows if t is not None]
     return [(r[0], r[1]) for r in rows], max(times) if times else None
