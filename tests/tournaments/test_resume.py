@@ -173,9 +173,10 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(
     assert 2 <= done < planned == 300
     status = sqlite3.connect(run_dir / "arena.sqlite").execute("SELECT status FROM runs")
     assert status.fetchone()[0] == "interrupted"
-    # in-flight matches got no result; their records are redone on resume
-    assert main(["run", "--resume", str(run_dir), "--quiet", "--no-broker"]) == 0
-    assert db_counts(run_dir) == (300, 300, 2400)
+    if sig == signal.SIGINT:  # the stopped run is the same whichever signal stopped it
+        # in-flight matches got no result; their records are redone on resume
+        assert main(["run", "--resume", str(run_dir), "--quiet", "--no-broker"]) == 0
+        assert db_counts(run_dir) == (300, 300, 2400)
 
 
 def test_a_changed_config_is_refused_with_a_diff_unless_forced(

@@ -29,7 +29,9 @@ from tests.arena.memory.directed import (
 )
 
 TRAIN = [(seed, seat) for seed in range(200) for seat in (0, 1)]
-HELD_OUT = [(seed, seat) for seed in range(1000, 1600) for seat in (0, 1)]
+# 300 seat-swapped seeds: the gain measured on 600 (0.35, bootstrap SE 0.04) would need a SE
+# five times larger to reach zero; 300 seeds widen it by sqrt(2) only.
+HELD_OUT = [(seed, seat) for seed in range(1000, 1300) for seat in (0, 1)]
 
 
 @pytest.mark.slow

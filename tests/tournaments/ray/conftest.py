@@ -1,16 +1,19 @@
-"""Ray tests run in a child pytest process: one per test module, with one local cluster.
+"""Ray tests run in a child pytest process: one for all of them, with one local cluster.
 
 Why a child: Ray's driver lives in the test process, and a fatal error inside Ray's native core
 (a failed internal check ends the process with ``_exit(1)``) would take the whole suite down
-with no summary — CI once ended that way at 94 %. In a child, such a crash fails the tests of
-one module with the child's output and the tail of Ray's own logs, and the suite goes on.
+with no summary — CI once ended that way at 94 %. In a child, such a crash costs the Ray tests
+that had not reported yet, with the child's output and the tail of Ray's own logs, and the suite
+goes on.
 
-Why one per module: a child pays for a pytest start-up and a ``ray.init``; the tests of a
-module share that. When the first Ray test of a module is called, the child runs all the
-selected Ray tests of that module and each test then reports what the child recorded for it.
+Why one for all: a child pays for a pytest start-up, Ray's import and a ``ray.init`` (about ten
+seconds on two cores); every selected Ray test shares that. When the first Ray test is called,
+the child runs all the selected Ray tests (every module) and each test then reports what the
+child recorded for it.
 
 A child that crashed (no pytest summary) runs the tests that had not reported once more, and
-the first crash is kept as a warning; a test that failed its assertions is never rerun.
+the first crash is kept as a warning; a test that failed its assertions is never rerun. A
+crash thus costs the tests that had not run yet one more child, not their result.
 """
 
 from __future__ import annotations
@@ -24,15 +27,15 @@ from tests.scheduling import GROUPS, group_of
 from tests.tournaments.ray.ray_child import ChildRun, Outcome, run_child
 from tests.tournaments.ray.ray_setup import in_child
 
-# module path -> outcome of each of its Ray tests, filled by the module's child run
-_DONE: dict[str, dict[str, Outcome]] = {}
-_OUTPUT: dict[str, str] = {}
+# node id -> outcome of each Ray test, filled by the one child run; None before it ran
+_DONE: dict[str, Outcome] | None = None
+_OUTPUT = ""
 GROUP = "ray"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "ray_isolated: run this test in the child pytest process of its module"
+        "markers", "ray_isolated: run this test in the one child pytest process of the Ray tests"
     )
 
 
@@ -41,29 +44,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("ray_isolated") is None:
             continue
-        # Under pytest-xdist (make test) every Ray test must go to one worker: a module's
-        # tests share one child, and two clusters asking for two CPUs each never overlap.
+        # Under pytest-xdist (make test) every Ray test must go to one worker: they share one
+        # child, and two clusters asking for two CPUs each never overlap.
         if group_of(item.nodeid) != GROUP:
             raise pytest.UsageError(
                 f"{item.nodeid}: a Ray test outside the 'ray' group of {GROUPS}"
             )
-        # a child process and a cluster start per module: make test-fast leaves them out
+        # a child process and a cluster start: make test-fast leaves them out
         item.add_marker(pytest.mark.slow)
 
 
-def _run_module(item: pytest.Function) -> None:
-    """Run the selected Ray tests of ``item``'s module in a child, once more after a crash."""
-    module = str(item.path)
-    nodeids = [
-        i.nodeid
-        for i in item.session.items
-        if str(i.path) == module and i.get_closest_marker("ray_isolated") is not None
-    ]
+def _run_all(item: pytest.Function) -> None:
+    """Run the selected Ray tests of the session in a child, once more after a crash."""
+    global _DONE, _OUTPUT
+    nodeids = [i.nodeid for i in item.session.items if i.get_closest_marker("ray_isolated")]
     run: ChildRun = run_child(nodeids)
     outcomes = dict(run.outcomes)
     if run.crashed:
         warnings.warn(
-            f"{module}: the child crashed (exit {run.code}); running the tests that had not "
+            f"the Ray tests' child crashed (exit {run.code}); running the tests that had not "
             "reported once more.\n" + run.output[-4000:],
             stacklevel=1,
         )
@@ -71,22 +70,22 @@ def _run_module(item: pytest.Function) -> None:
         if left:
             run = run_child(left)
             outcomes.update(run.outcomes)
-    _DONE[module] = outcomes
-    _OUTPUT[module] = f"(child exit {run.code}, crashed: {run.crashed})\n" + run.output
+    _DONE = outcomes
+    _OUTPUT = f"(child exit {run.code}, crashed: {run.crashed})\n" + run.output
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
     if in_child() or pyfuncitem.get_closest_marker("ray_isolated") is None:
         return None  # the ordinary in-process call
-    module = str(pyfuncitem.path)
-    if module not in _DONE:
-        _run_module(pyfuncitem)
-    got = _DONE[module].get(pyfuncitem.nodeid)
+    if _DONE is None:
+        _run_all(pyfuncitem)
+    assert _DONE is not None
+    got = _DONE.get(pyfuncitem.nodeid)
     if got is None:
         pytest.fail(
             "the test never reported from its child process (a crash or a timeout):\n"
-            + _OUTPUT[module][-12000:]
+            + _OUTPUT[-12000:]
         )
     if got.outcome == "skipped":
         pytest.skip(got.text)

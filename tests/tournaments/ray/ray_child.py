@@ -1,10 +1,9 @@
-"""One child pytest process per Ray test module, and the outcome of each of its tests.
+"""One child pytest process for the Ray tests, and the outcome of each of them.
 
-The child runs every selected Ray test of one module against one local cluster (one
-``ray.init`` per module, not per test) and writes one JSON line per test phase to a report
-file; the parent hands each test the outcome the child recorded for it. A crash of Ray's
-native core (``_exit(1)``, no pytest summary) costs the tests of that module that had not
-reported yet, never the suite.
+The child runs every selected Ray test against one local cluster (one ``ray.init`` for all,
+not per test) and writes one JSON line per test phase to a report file; the parent hands each
+test the outcome the child recorded for it. A crash of Ray's native core (``_exit(1)``, no
+pytest summary) costs the Ray tests that had not reported yet, never the suite.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[3]
 CHILD = "ARENA_RAY_TEST_CHILD"
 # Set in the child: where it appends one JSON line per test phase.
 REPORT = "ARENA_RAY_TEST_REPORT"
-TIMEOUT_S = 1800  # a whole module, on a loaded machine
+TIMEOUT_S = 1800  # every Ray test, on a loaded machine
 SUMMARY = re.compile(r"^=*\s*\d+ (passed|failed|skipped|error)", re.M)
 # worst first: a test's outcome is the worst of its phases (setup, call, teardown)
 RANK = {"failed": 0, "skipped": 1, "passed": 2}
