@@ -135,9 +135,10 @@ async def _play(cfg: Any, root: Path, default_path: bool) -> tuple[float, list[A
     from tournaments.executor import Tournament
     from tournaments.progress import Progress
 
+    from app.commands.run import run_sinks
+
     live = metrics = None
     if default_path:
-        from app.commands.run import run_sinks
         from app.live import LiveSession
         from arena.metrics.stream import metrics_sink_factory
 
