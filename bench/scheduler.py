@@ -132,10 +132,9 @@ def tournament_rate(
 
 async def _play(cfg: Any, root: Path, default_path: bool) -> tuple[float, list[Any], float, float]:
     """Play ``cfg`` as ``arena run`` would (``default_path``: live bus and metrics too)."""
+    from app.commands.run import run_sinks
     from tournaments.executor import Tournament
     from tournaments.progress import Progress
-
-    from app.commands.run import run_sinks
 
     live = metrics = None
     if default_path:
