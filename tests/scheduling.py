@@ -25,7 +25,7 @@ GROUPS: dict[str, str] = {
     "tests/tournaments/ray/": "ray",
 }
 # modules whose tests share a costly module-scoped fixture: one group per module
-SHARED_SETUP: tuple[str, ...] = ()
+SHARED_SETUP: tuple[str, ...] = ("tests/tournaments/test_rankings_settle.py",)  # 300 matches
 
 
 def group_of(nodeid: str) -> str | None:
