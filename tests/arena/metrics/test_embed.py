@@ -29,6 +29,7 @@ def texts() -> list[str]:
     return out
 
 
+@pytest.mark.slow  # imports sentence-transformers and loads the model twice (~12 s)
 def test_the_bundled_model_gives_the_librarys_vectors(embedder: Embedder) -> None:
     st = pytest.importorskip("sentence_transformers")
     model = embedder._load()
