@@ -37,6 +37,7 @@ import asyncio
 import json
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -157,10 +158,17 @@ async def play_one(game: str, tested: str, i: int) -> tuple[Counts, int, int]:
 
 async def play_all(game: str, tested: str, matches: int, concurrency: int) -> list[Any]:
     sem = asyncio.Semaphore(concurrency)
+    done = [0]
+    t0 = time.perf_counter()
 
     async def one(i: int) -> Any:
         async with sem:
-            return await play_one(game, tested, i)
+            out = await play_one(game, tested, i)
+        done[0] += 1
+        if done[0] % 10 == 0 or done[0] == matches:  # progress on stderr, the figures on stdout
+            print(f"{game} {tested}: {done[0]}/{matches} matches, "
+                  f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)  # fmt: skip
+        return out
 
     return list(await asyncio.gather(*(one(i) for i in range(matches))))
 

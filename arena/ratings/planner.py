@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from arena.ratings import batch as rating_batch
+from arena.ratings import design
 from arena.ratings.leaderboard import KEYS, By
 from arena.results import MatchResult
 
@@ -48,7 +49,7 @@ MAX_MORE = 1_000_000
 # handful of matches is overconfident (it cannot see the outcomes that have not happened yet).
 MIN_PLAYED = 10
 # The share of a planned round that goes to the pairs that met least (every pair keeps meeting).
-EXPLORE = 0.2
+EXPLORE = 0.1
 
 
 def _played(results: list[MatchResult], keyfn: Any) -> dict[str, int]:
@@ -186,40 +187,6 @@ def records(results: list[MatchResult]) -> dict[tuple[str, str], tuple[float, in
     return out
 
 
-def _rate(rec: Mapping[tuple[str, str], tuple[float, int]], a: str, b: str) -> tuple[float, float]:
-    """P(a beats b) from the record, with one win and one loss added (never 0 or 1), and the
-    variance of that estimate."""
-    wins, n = rec.get((a, b) if a < b else (b, a), (0.0, 0))
-    p = (wins + 1.0) / (n + 2.0)
-    return (p if a < b else 1.0 - p), p * (1.0 - p) / (n + 2.0)
-
-
-def comparisons(
-    a: str, b: str, names: list[str], rec: Mapping[tuple[str, str], tuple[float, int]]
-) -> list[tuple[list[tuple[str, str]], float]]:
-    """The ways to tell a (above) from b (below) apart, each with what one match of it adds to
-    the squared z of their order: their head-to-head (signal d = 2p − 1, variance 4p(1 − p) per
-    match), and each common opponent c played by both, once each (d = P(a beats c) − P(b beats
-    c), the two matches' variances summed, two matches). The squared signal is estimated
-    without bias, d̂² − var(d̂): a raw d̂² is inflated by the noise of a small sample, and would
-    chase a gap that is not there. Only a signal in the direction of the current order counts:
-    a comparison that shows no gap, or the opposite one, cannot confirm this order."""
-    p, var = _rate(rec, a, b)
-    out = [([(a, b)], _gain(2 * p - 1, 4 * var, 4 * p * (1 - p)))]
-    for c in names:
-        if c in (a, b):
-            continue
-        (pa, va), (pb, vb) = _rate(rec, a, c), _rate(rec, b, c)
-        per_match = (pa * (1 - pa) + pb * (1 - pb)) * 2  # two matches per comparison
-        out.append(([(a, c), (b, c)], _gain(pa - pb, va + vb, per_match)))
-    return out
-
-
-def _gain(signal: float, noise: float, per_match: float) -> float:
-    """The squared z one match adds: (d̂² − var(d̂)) / variance per match, 0 when d̂ ≤ 0."""
-    return max(0.0, signal**2 - noise) / per_match if signal > 0 else 0.0
-
-
 def allocate(
     plan: list[dict[str, Any]],
     results: list[MatchResult],
@@ -229,47 +196,28 @@ def allocate(
     """``matches`` spent where they tell unsure neighbours apart ([] when every adjacent pair
     is settled).
 
-    For each unsettled adjacent pair, weighted by 1 − p_order, every :func:`comparisons` way of
-    telling its two entries apart gets a weight in proportion to what a match of it adds to
-    the squared z of their order, measured on the records so far. A head-to-head between two
-    entries that split their games (as two entries close on the board often do) adds nothing,
-    while both entries' records against a common opponent may well tell them apart; a common
-    opponent is always played by both entries equally, so the fit still compares them on the
-    same field (the fit orders two entries that met the same opponents as often by their
-    records). Proportional shares, not all on the best comparison, so one noisy estimate
-    cannot take the round. A share ``explore`` of the round (rounded up) goes to the pairs of
-    the whole field that met least, so every pair keeps meeting and a comparison that looked
-    empty by chance is measured again."""
+    The round is a sequential design (:mod:`arena.ratings.design`): matches go, a few at a time,
+    to the pair that most lowers the expected number of unsettled neighbours still in the
+    wrong order, on a Bradley–Terry model of the records with the counts the round would
+    reach. Close entries that split their own games are then compared through common
+    opponents whose records tell them apart, and an entry settled far above or below the rest
+    plays only as such an opponent. A share ``explore`` of the round (rounded up) goes to the
+    pairs of the whole field that met least, so every pair keeps meeting and a record that
+    looked empty by chance is measured again."""
     if not plan or all(p["settled"] for p in plan) or matches <= 0:
         return []
     names = [plan[0]["above"], *(p["below"] for p in plan)]
-    cand = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    index = {frozenset(pair): i for i, pair in enumerate(cand)}
+    theta = [0.0]
+    for p in plan:  # the fitted gaps, μ units, back to logits
+        theta.append(theta[-1] - p["gap"] / rating_batch.SCALE)
     rec = records(results)
-    weight = [0.0] * len(cand)
-    for p in plan:
-        if p["settled"]:
-            continue
-        for pairs_of, gain in comparisons(p["above"], p["below"], names, rec):
-            for pair in pairs_of:
-                weight[index[frozenset(pair)]] += (1.0 - p["p_order"]) * gain
+    unsure = [k for k, p in enumerate(plan) if not p["settled"]]
     floor = min(matches, math.ceil(explore * matches))
+    counts = design.greedy_round(names, theta, rec, unsure, matches - floor)
+    cand = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     met = {pair: rec.get(pair if pair[0] < pair[1] else (pair[1], pair[0]), (0.0, 0))[1]
            for pair in cand}  # fmt: skip
-    counts = _apportion(weight, matches - floor) if sum(weight) > 0 else [0] * len(cand)
-    left = matches - sum(counts)  # the floor, or the whole round when nothing shows a signal
-    for _ in range(left):
-        i = min(range(len(cand)), key=lambda i: (met[cand[i]] + counts[i], i))
-        counts[i] += 1
-    return [pair for pair, k in zip(cand, counts, strict=True) for _ in range(k)]
-
-
-def _apportion(weight: list[float], matches: int) -> list[int]:
-    """``matches`` split in proportion to ``weight`` (largest remainders, ties by index)."""
-    total = sum(weight)
-    exact = [w / total * matches for w in weight]
-    counts = [math.floor(x) for x in exact]
-    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - counts[i]), i))
-    for i in order[: matches - sum(counts)]:
-        counts[i] += 1
-    return counts
+    for _ in range(floor):
+        pair = min(cand, key=lambda c: (met[c] + counts.get(c, 0), cand.index(c)))
+        counts[pair] = counts.get(pair, 0) + 1
+    return [pair for pair in cand for _ in range(counts.get(pair, 0))]

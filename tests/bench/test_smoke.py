@@ -55,6 +55,7 @@ CASES = {
     "memory": ["--insights", "50", "--calls", "5", "--matches", "1"],
     "validity_persona": ["--split", "dev", "--limit", "20"],
     "ratings_stability": ["--seeds", "1", "--per-pair", "2", "--counts", "1,2", "--orders", "2"],
+    "planner": ["--seeds", "1", "--per-pair", "2", "--budget", "40", "--trials", "1"],
     "selfplay": ["--population", "2", "--seeds", "1", "--concurrency", "2", "--blocks", "1"],
     "export": ["--matches", "12", "--small", "4", "--concurrency", "4"],
     "ray_executor": ["--matches", "4", "--concurrency", "2"],
@@ -78,6 +79,7 @@ EXPECTED = {
     "memory": "retrieval_injection_ms_per_decision",
     "validity_persona": "persona_claims_contradiction",
     "ratings_stability": "exact_order_share",
+    "planner": "planner_vs_uniform",
     "selfplay": "selfplay_vs_run_per_game",
     "export": "peak_rss_ratio_large_vs_small",  # the small and the full export both ran
     "ray_executor": "projection_100_workers",

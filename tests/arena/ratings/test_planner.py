@@ -113,17 +113,14 @@ def test_neighbours_that_split_their_head_to_head_are_compared_on_the_field() ->
     chosen = planner.allocate(plan, results, 40, explore=0.0)
     count = {pair: chosen.count(pair) for pair in set(chosen)}
     assert count.get(("b", "c"), 0) == 0  # an even head-to-head cannot confirm the order
-    assert count.get(("b", "d"), 0) > 0  # the common opponent that tells them apart does
-    # b and c meet each common opponent as often (up to the rounding of the round)
-    for x in ("a", "d"):
-        bx = count.get(("b", x), 0) + count.get((x, "b"), 0)
-        cx = count.get(("c", x), 0) + count.get((x, "c"), 0)
-        assert abs(bx - cx) <= 1
+    # the common opponent that tells them apart does, and it plays both of them
+    assert count.get(("b", "d"), 0) > 0 and count.get(("c", "d"), 0) > 0
+    assert len(chosen) == 40
 
 
 def test_every_pair_keeps_meeting_through_the_exploration_share() -> None:
     results = fixed({**SPLIT, ("a", "d"): (3, 3)})  # a and d met least
     plan = planner.pairs(results, confidence=0.9, resamples=300)
-    chosen = planner.allocate(plan, results, 10)  # a fifth of 10: two matches to explore
+    chosen = planner.allocate(plan, results, 10)  # a tenth of 10: one match to explore
     assert chosen.count(("a", "d")) >= 1
     assert len(chosen) == 10
