@@ -121,3 +121,36 @@ def coverage_lines(coverage: dict[str, Any], cross_table: bool) -> list[str]:
     if tables["never"]:
         lines.append("  the board orders entries that never met only through common opponents")
     return lines
+
+
+def print_stops(run_dir: Path) -> None:
+    """Why rating-driven matchmaking stopped planning, per repeat (the last word of each)."""
+    from tournaments.matchmaking import STOPS
+
+    path = run_dir / STOPS
+    if not path.exists():
+        return
+    last: dict[int, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            doc = json.loads(line)
+            last[int(doc["repeat"])] = doc
+    for repeat, doc in sorted(last.items()):
+        reason = doc["reason"]
+        if reason == "settled":
+            why = f"the whole order settled at {doc['confidence']:.0%}"
+        elif reason == "sigma":
+            why = f"every entry's σ below {doc['sigma_threshold']}"
+        else:
+            still = doc.get("open") or []
+            why = "the budget was spent" + (
+                f"; not settled: {', '.join(still)} (arena plan says how many more)"
+                if still
+                else ""
+            )
+        console.print(
+            f"rating-driven, repeat {repeat}: stopped after {count(doc['matches'], 'match', 'matches')}"
+            f" — {why}",
+            highlight=False,
+            markup=False,
+        )

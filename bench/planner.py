@@ -210,7 +210,7 @@ def main() -> None:
         planner_first=first,
         uniform_first=later,
         ties=len(pairs) - first - later,
-        sign_test_p=round(sign_test(first, later), 4),
+        sign_test_p=float(f"{sign_test(first, later):.2g}"),
         planner_wrong_orders_settled=sum(
             1 for o in runs["planner"] if o["stopped_at"] is not None and not o["exact"]
         ),

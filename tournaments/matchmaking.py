@@ -15,7 +15,9 @@ pair. Planning stops when every pool entry has sigma < ``sigma_threshold`` or th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
 from arena.ratings import planner
 from arena.ratings.leaderboard import rate, trueskill_env
@@ -24,6 +26,7 @@ from tournaments import schedule
 from tournaments.batches import Batch, RunView
 from tournaments.config import RatingDriven, RunConfig
 
+STOPS = "matchmaking.jsonl"  # per repeat: why planning stopped, after how many matches
 PLANNER_RESAMPLES = 200  # bootstrap resamples per planning round (P(order right) to ~0.03)
 
 
@@ -37,6 +40,7 @@ class Matchmaker:
         self.budget = self.rd.budget
         self.batch = self.rd.batch or config.concurrency
         self.converged = False
+        self.stopped: dict[str, Any] | None = None  # why planning stopped (the run says it)
 
     def uncertain(self, results: list[MatchResult]) -> bool:
         ratings = rate(results, freeze=self.config.ratings.freeze)
@@ -47,11 +51,13 @@ class Matchmaker:
         """The next round of matches for this repeat ([] when done)."""
         room = self.budget - len(planned)
         if room <= 0:
+            self.stopped = {"reason": "budget", "open": self._open_pairs(results)}
             return []
         if self.rd.by == "planner":
             return self._planned_batch(results, planned, room)
         if not self.uncertain(results):
             self.converged = True
+            self.stopped = {"reason": "sigma", "sigma_threshold": self.rd.sigma_threshold}
             return []
         env = trueskill_env()
         prior = env.create_rating()
@@ -95,7 +101,18 @@ class Matchmaker:
         chosen = planner.allocate(plan, done, min(self.batch, room))
         if not chosen:
             self.converged = True
+            self.stopped = {"reason": "settled", "confidence": self.rd.confidence}
         return self._specs(chosen, planned)
+
+    def _open_pairs(self, results: list[MatchResult]) -> list[str]:
+        """The planner's adjacent pairs still unsettled at the budget ([] for ``by: sigma``)."""
+        pool = set(self.pool)
+        done = [r for r in results if {s.agent for s in r.seats} <= pool]
+        if self.rd.by != "planner" or len({s.agent for r in done for s in r.seats}) < len(pool):
+            return []
+        plan = planner.pairs(done, confidence=self.rd.confidence, seed=self.repeat,
+                             resamples=PLANNER_RESAMPLES, freeze=self.config.ratings.freeze)  # fmt: skip
+        return [f"{p['above']} / {p['below']}" for p in plan if not p["settled"]]
 
     def _specs(self, chosen: list[tuple[str, str]], planned: list[MatchSpec]) -> list[MatchSpec]:
         """A spec per chosen pair, sides alternating per pair, numbered after ``planned``."""
@@ -154,10 +171,15 @@ class RatingDrivenSchedule:
                     store.plan(pending)
                     self.specs.extend(pending)
                 yield Batch(pending)
+            played = len(store.specs(repeat=repeat))
             if maker.converged:
                 # a converged repeat plays fewer matches than its budget
-                run.progress.total -= maker.budget - len(store.specs(repeat=repeat))
+                run.progress.total -= maker.budget - played
                 run.progress.changed()
+            if maker.stopped is not None:
+                line = {"repeat": repeat, "matches": played, **maker.stopped}
+                with (run.dir.root / STOPS).open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(line) + "\n")
 
     async def after(self, batch: Batch, run: RunView) -> None:
         return None

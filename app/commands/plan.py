@@ -72,7 +72,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         return 0
     console.print(render(plan, args.confidence, len(results)))
     if budget is not None:
-        _print_budget(budget, args.budget_usd)
+        _print_budget(budget, args.budget_usd, plan)
     return 0
 
 
@@ -102,21 +102,32 @@ def render(plan: list[dict[str, Any]], confidence: float, n: int) -> Table:
     return table
 
 
-def _print_budget(budget: list[dict[str, Any]], usd: float) -> None:
+def _print_budget(budget: list[dict[str, Any]], usd: float, plan: list[dict[str, Any]]) -> None:
+    close = [p for p in plan if not p["settled"] and p["more"] is None]
     if not budget:
-        console.print(f"budget ${usd:.2f}: nothing to spend (every pair settled)", highlight=False)
-        return
-    console.print(f"budget ${usd:.2f}, least sure pair first:", highlight=False)
+        why = "every pair settled" if not close else "the open pairs are too close to settle"
+        console.print(f"budget ${usd:.2f}: nothing to spend ({why})", highlight=False)
+    else:
+        console.print(f"budget ${usd:.2f}, least sure pair first:", highlight=False)
     for b in budget:
         console.print(
             f"  {b['above']} vs {b['below']}: {b['matches']} matches (${b['usd']:.4f})",
             highlight=False,
         )
-    console.print(
-        "  to play them: a rating-driven run with `rating_driven: {by: planner}` spends its "
-        "budget on exactly these pairs (docs/leaderboards.md)",
-        highlight=False,
-    )
+    for p in close:  # said, not silently dropped: no affordable sample shows their order
+        console.print(
+            f"  {p['above']} vs {p['below']}: left out, too close to settle at any size "
+            f"(P {p['p_order']:.3f})",
+            highlight=False,
+        )
+    if budget:
+        console.print(
+            "  these are matches that involve each pair, not only their head-to-head: "
+            "`rating_driven: {by: planner}` spends a budget on the comparisons that tell the "
+            "open pairs apart, common opponents included, and a tenth of each round on the "
+            "pairs that met least (docs/leaderboards.md)",
+            highlight=False,
+        )
 
 
 def add_commands(sub: Any) -> None:
@@ -133,16 +144,22 @@ def add_commands(sub: Any) -> None:
         "--confidence",
         type=float,
         default=0.95,
-        help="how sure the whole order must be to count as settled; each of the m adjacent "
-        "pairs then needs 1 - (1 - c)/m (default: %(default)s)",
+        help="how sure the whole order must be to count as settled; with m entries each of "
+        "the m - 1 adjacent pairs then needs 1 - (1 - c)/(m - 1) (default: %(default)s)",
     )
-    p.add_argument("--budget-usd", type=float, help="spend this on the least sure pairs first")
+    p.add_argument(
+        "--budget-usd",
+        type=float,
+        help="propose how to spend this many dollars, least sure pair first (nothing is played)",
+    )
     p.add_argument(
         "--by",
         choices=["agent", "role", "faction", "game"],
         default="agent",
         help="the rated keys, as in arena leaderboard (default: agent)",
     )
-    p.add_argument("--resamples", type=int, default=500, help="bootstrap resamples")
+    p.add_argument(
+        "--resamples", type=int, default=500, help="bootstrap resamples (default: %(default)s)"
+    )
     p.add_argument("--json", action="store_true", help="the plan as JSON")
     p.set_defaults(func=cmd_plan)

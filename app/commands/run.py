@@ -22,6 +22,7 @@ from app.console import (
     print_bank_heads,
     print_leaderboard,
     print_llm_summary,
+    print_stops,
 )
 from app.executors import add_executor_flags
 from app.wording import count
@@ -265,6 +266,7 @@ def _print_outcome(run_dir: Path, results: list[Any], config: Any) -> None:
         bootstrap=bootstrap_settings(config.model_dump(mode="json")),
     )
     print_llm_summary(run_dir, results)
+    print_stops(run_dir)
     print_bank_heads(run_dir)
     failed = [r for r in results if r.status != "finished"]
     if failed:

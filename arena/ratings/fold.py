@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import trueskill
 
-from arena.ratings.health import add_counts, health_doc, seat_counts
+from arena.ratings.health import add_counts, health_doc, match_counts
 from arena.ratings.leaderboard import (
     KEYS,
     SIDE,
@@ -194,9 +194,8 @@ class RatingFold:
     def _count_health(self, result: MatchResult) -> None:
         if result.status == "errored":  # as the board: the harness broke, not the entry
             return
-        for seat in result.seats:
-            total = self._health.setdefault(self.keyfn(result, seat), {})
-            add_counts(total, seat_counts(seat), 1)
+        for key, part in match_counts(result, self.keyfn).items():
+            add_counts(self._health.setdefault(key, {}), part, 1)
 
     def _tally(self, name: str) -> _Tally:
         state = self._state.get(name)

@@ -75,6 +75,23 @@ def seat_counts(seat: SeatResult) -> dict[str, int]:
     return c
 
 
+def match_counts(result: MatchResult, keyfn: KeyFn) -> dict[str, dict[str, int]]:
+    """Per rated key, its counts in one match: the decisions of all the seats it held summed,
+    the match counted once, and forfeited when any of its seats forfeited (the forfeit share is
+    a share of matches, whatever number of seats an entry holds in one)."""
+    out: dict[str, dict[str, int]] = {}
+    for seat in result.seats:
+        part = seat_counts(seat)
+        total = out.get(keyfn(result, seat))
+        if total is None:
+            out[keyfn(result, seat)] = part
+            continue
+        add_counts(total, part)
+        for once in ("matches", "unknown", "forfeit"):
+            total[once] = min(total[once], 1)
+    return out
+
+
 def add_counts(total: dict[str, int], part: dict[str, int], sign: int = 1) -> None:
     for k, v in part.items():
         total[k] = total.get(k, 0) + sign * v
@@ -100,14 +117,14 @@ def entry_health(
 ) -> dict[str, dict[str, Any]]:
     """Per rated key: each share with its Wilson interval, and the flag (None when clean).
 
-    A key with several seats in one match counts each seat's decisions; its matches (the
-    forfeit share's denominator) count a match once per seat it held."""
+    A key with several seats in one match counts each seat's decisions, and the match once
+    (:func:`match_counts`)."""
     counts: dict[str, dict[str, int]] = defaultdict(_counts)
     for r in results:
         if r.status == "errored":  # not rated, and the harness broke, not the entry
             continue
-        for seat in r.seats:
-            add_counts(counts[keyfn(r, seat)], seat_counts(seat))
+        for key, part in match_counts(r, keyfn).items():
+            add_counts(counts[key], part)
     return {key: health_doc(c, threshold) for key, c in sorted(counts.items())}
 
 

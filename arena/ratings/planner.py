@@ -122,10 +122,12 @@ def pair_confidence(confidence: float, pairs: int) -> float:
 
 
 def _more(n: int, gap: float, se: float, z: float) -> int | None:
-    if se <= 0:
-        return 0
+    # no gap: no number of matches shows its direction, even where the two keys never differ
+    # in any resample (two roles always held by the same entry: se 0 as well)
     if abs(gap) < 1e-9 or n == 0:
         return None
+    if se <= 0:
+        return 0
     target = abs(gap) / z
     total = n * (se / target) ** 2
     more = max(0, math.ceil(total - n))

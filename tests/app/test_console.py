@@ -85,3 +85,24 @@ def test_the_end_of_run_board_shows_each_rating_with_its_interval(tmp_path: Path
         line = next(line for line in lines if f" {row['agent']} " in line)
         assert f"{row['mu']:.2f} [{row['mu_low']:.2f}, {row['mu_high']:.2f}]" in line
         assert f"{row['rank']} [{row['rank_low']}, {row['rank_high']}]" in line
+
+
+def test_a_rating_driven_run_says_why_it_stopped_planning(tmp_path: Path) -> None:
+    bots = ["boulware", "conceder", "greedy", "random"]
+    doc = {
+        "name": "planned",
+        "game": "price_bargaining",
+        "agents": [{"name": b, "kind": f"price_bargaining.{b}"} for b in bots],
+        "format": "rating_driven",
+        "rating_driven": {"by": "planner", "budget": 12, "batch": 6, "confidence": 0.9},
+        "master_seed": 3,
+        "concurrency": 2,
+    }
+    out, _ = run_then_board(tmp_path, doc, None)
+    # 12 matches cannot settle four entries (each needs 10 matches first): the budget stops it,
+    # and the run names the pairs still open
+    line = next(x for x in out.splitlines() if x.startswith("rating-driven, repeat 0"))
+    assert "stopped after 12 matches — the budget was spent; not settled: " in line
+    assert "arena plan says how many more" in line
+    stops = (tmp_path / "runs" / "r" / "matchmaking.jsonl").read_text(encoding="utf-8")
+    assert json.loads(stops.splitlines()[-1])["reason"] == "budget"

@@ -5,6 +5,7 @@ within the budget, until every adjacent order is settled."""
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 from pathlib import Path
 
@@ -43,3 +44,7 @@ def test_planner_matchmaking_places_everyone_then_spends_on_unsure_entries(tmp_p
         assert (
             sum(1 for r in round_ if {s.agent for s in r.seats} & unsure) >= len(round_) - explore
         )
+    # why it stopped is kept for the run's summary: settled before the budget, or the budget
+    stop = json.loads((tmp_path / "p" / "matchmaking.jsonl").read_text().splitlines()[-1])
+    assert stop["matches"] == len(results)
+    assert stop["reason"] == ("settled" if len(results) < 30 else "budget")

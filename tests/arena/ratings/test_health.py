@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arena.ratings.fold import RatingFold
 from arena.ratings.health import compare_fits, entry_health, harness_decided, strict_problems
 from arena.ratings.leaderboard import KEYS
 from arena.results import MatchResult, SeatResult
@@ -45,6 +46,24 @@ def test_forfeits_are_a_share_of_matches_and_flagged() -> None:
     assert health["quitter"]["forfeit"]["share"] == 0.5
     assert "matches forfeited 50.0%" in (health["quitter"]["flag"] or "")
     assert [harness_decided(r) for r in results] == [True, False]
+
+
+def test_an_entry_holding_several_seats_counts_each_match_once() -> None:
+    # a team game: "side" holds three seats of each match and forfeits one of four matches
+    results = [
+        match(i, seat(0, "side", 2, forfeited=i == 0), seat(1, "side", 2),
+              seat(2, "side", 2), seat(3, "other", 2),
+              status="forfeited" if i == 0 else "finished")
+        for i in range(4)
+    ]  # fmt: skip
+    side = entry_health(results, KEYS["agent"])["side"]
+    assert side["matches"] == 4 and side["decisions"] == 24
+    assert side["forfeit"]["share"] == 0.25 and side["forfeit"]["of"] == 4
+    # the live fold counts the same
+    fold = RatingFold()
+    fold.add(results)
+    row = next(r for r in fold.rows() if r.agent == "side")
+    assert row.health is not None and row.health["forfeit"]["of"] == 4
 
 
 def test_records_without_health_read_as_unknown_never_as_clean() -> None:

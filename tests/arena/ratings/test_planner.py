@@ -124,3 +124,10 @@ def test_every_pair_keeps_meeting_through_the_exploration_share() -> None:
     chosen = planner.allocate(plan, results, 10)  # a tenth of 10: one match to explore
     assert chosen.count(("a", "d")) >= 1
     assert len(chosen) == 10
+
+
+def test_two_keys_that_never_differ_are_too_close_not_settled() -> None:
+    # per role in head-to-heads, two roles always held by the same entry fit the same: gap 0
+    # and no spread; no number of matches tells them apart
+    assert planner._more(20, 0.0, 0.0, 2.8) is None
+    assert planner._more(20, 1.0, 0.0, 2.8) == 0
