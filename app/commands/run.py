@@ -178,10 +178,10 @@ def _check(args: argparse.Namespace, config: Any) -> int | None:
 
         specs = plan(config)
         n = len(specs) or tconfig.planned_matches(config)  # rating_driven: at most
-        console.print(
-            f"config ok: {count(n, 'match', 'matches')} planned ({config.format})",
-            highlight=False,
-        )
+        planned = f"up to {count(n, 'match', 'matches')}, planned in rounds" if not specs else (
+            f"{count(n, 'match', 'matches')} planned"
+        )  # fmt: skip
+        console.print(f"config ok: {planned} ({config.format})", highlight=False)
         console.print(coverage_note(config, specs), highlight=False, markup=False)
         return 0
     if args.tui:  # the TUI starts its own loop; check the backends first
