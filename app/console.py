@@ -134,7 +134,8 @@ def print_stops(run_dir: Path) -> None:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             doc = json.loads(line)
-            last[int(doc["repeat"])] = doc
+            if "reason" in doc:  # the planner's round lines are for reading, not printing
+                last[int(doc["repeat"])] = doc
     for repeat, doc in sorted(last.items()):
         reason = doc["reason"]
         if reason == "settled":

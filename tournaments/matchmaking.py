@@ -26,7 +26,7 @@ from tournaments import schedule
 from tournaments.batches import Batch, RunView
 from tournaments.config import RatingDriven, RunConfig
 
-STOPS = "matchmaking.jsonl"  # per repeat: why planning stopped, after how many matches
+STOPS = "matchmaking.jsonl"  # per planner round what it saw and chose; per repeat why it stopped
 PLANNER_RESAMPLES = 200  # bootstrap resamples per planning round (P(order right) to ~0.03)
 
 
@@ -41,6 +41,7 @@ class Matchmaker:
         self.batch = self.rd.batch or config.concurrency
         self.converged = False
         self.stopped: dict[str, Any] | None = None  # why planning stopped (the run says it)
+        self.believed: dict[str, Any] | None = None  # the planner's view behind its last round
 
     def uncertain(self, results: list[MatchResult]) -> bool:
         ratings = rate(results, freeze=self.config.ratings.freeze)
@@ -99,6 +100,11 @@ class Matchmaker:
             freeze=self.config.ratings.freeze,
         )
         chosen = planner.allocate(plan, done, min(self.batch, room))
+        self.believed = {
+            "played": len(done),
+            "pairs": [{k: p[k] for k in ("above", "below", "p_order", "settled")} for p in plan],
+            "chosen": [list(pair) for pair in chosen],
+        }
         if not chosen:
             self.converged = True
             self.stopped = {"reason": "settled", "confidence": self.rd.confidence}
@@ -166,6 +172,9 @@ class RatingDrivenSchedule:
                 if not pending:
                     planned = store.specs(repeat=repeat)
                     pending = maker.next_batch(store.results(repeat), planned)
+                    if maker.believed is not None:  # what a planner round was based on
+                        _log(run, {"repeat": repeat, "round": maker.believed})
+                        maker.believed = None
                     if not pending:
                         break
                     store.plan(pending)
@@ -177,12 +186,15 @@ class RatingDrivenSchedule:
                 run.progress.total -= maker.budget - played
                 run.progress.changed()
             if maker.stopped is not None:
-                line = {"repeat": repeat, "matches": played, **maker.stopped}
-                with (run.dir.root / STOPS).open("a", encoding="utf-8") as f:
-                    f.write(json.dumps(line) + "\n")
+                _log(run, {"repeat": repeat, "matches": played, **maker.stopped})
 
     async def after(self, batch: Batch, run: RunView) -> None:
         return None
 
     async def close(self) -> None:
         return None
+
+
+def _log(run: RunView, line: dict[str, Any]) -> None:
+    with (run.dir.root / STOPS).open("a", encoding="utf-8") as f:
+        f.write(json.dumps(line) + "\n")

@@ -45,6 +45,11 @@ def test_planner_matchmaking_places_everyone_then_spends_on_unsure_entries(tmp_p
             sum(1 for r in round_ if {s.agent for s in r.seats} & unsure) >= len(round_) - explore
         )
     # why it stopped is kept for the run's summary: settled before the budget, or the budget
-    stop = json.loads((tmp_path / "p" / "matchmaking.jsonl").read_text().splitlines()[-1])
+    lines = [json.loads(x) for x in (tmp_path / "p" / "matchmaking.jsonl").read_text().splitlines()]
+    stop = lines[-1]
     assert stop["matches"] == len(results)
+    # every planned round is logged with what the planner saw and what it chose
+    rounds = [x["round"] for x in lines if "round" in x]
+    assert sum(len(r["chosen"]) for r in rounds) == len(results) - 6
+    assert all(len(r["pairs"]) == 3 and all("p_order" in p for p in r["pairs"]) for r in rounds)
     assert stop["reason"] == ("settled" if len(results) < 30 else "budget")
