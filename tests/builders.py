@@ -369,3 +369,18 @@ def run_bargaining(
     code = main(["run", str(path), "--quiet", "--no-broker", "--no-metrics", "--run-id", name])
     assert code == 0
     return tmp / "runs" / name
+
+
+def planner_run(budget: int, batch: int = 6) -> dict[str, Any]:
+    """A rating-driven run of four price-bargaining bots planned by the planner (a config
+    document, without ``output_dir``)."""
+    bots = ["boulware", "conceder", "greedy", "random"]
+    return {
+        "name": "planned",
+        "game": "price_bargaining",
+        "agents": [{"name": b, "kind": f"price_bargaining.{b}"} for b in bots],
+        "format": "rating_driven",
+        "rating_driven": {"by": "planner", "budget": budget, "batch": batch, "confidence": 0.9},
+        "master_seed": 3,
+        "concurrency": 2,
+    }

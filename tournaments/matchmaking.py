@@ -86,19 +86,11 @@ class Matchmaker:
         self, results: list[MatchResult], planned: list[MatchSpec], room: int
     ) -> list[MatchSpec]:
         """Planner-driven: the comparisons that tell the batch fit's unsure neighbours apart."""
-        pool = set(self.pool)
-        done = [r for r in results if {s.agent for s in r.seats} <= pool]
-        if len({s.agent for r in done for s in r.seats}) < len(pool):
+        done, plan = self._plan(results)
+        if plan is None:
             # every entry needs a match before the fit can place it: one round robin first
             chosen = [(a, b) for i, a in enumerate(self.pool) for b in self.pool[i + 1 :]][:room]
             return self._specs(chosen, planned)
-        plan = planner.pairs(
-            done,
-            confidence=self.rd.confidence,
-            seed=self.repeat,
-            resamples=PLANNER_RESAMPLES,
-            freeze=self.config.ratings.freeze,
-        )
         chosen = planner.allocate(plan, done, min(self.batch, room))
         self.believed = {
             "played": len(done),
@@ -110,15 +102,28 @@ class Matchmaker:
             self.stopped = {"reason": "settled", "confidence": self.rd.confidence}
         return self._specs(chosen, planned)
 
-    def _open_pairs(self, results: list[MatchResult]) -> list[str]:
-        """The planner's adjacent pairs still unsettled at the budget ([] for ``by: sigma``)."""
+    def _plan(
+        self, results: list[MatchResult]
+    ) -> tuple[list[MatchResult], list[dict[str, Any]] | None]:
+        """The pool's results and the planner's adjacent pairs on them (None until every pool
+        entry has played: the fit cannot place an entry without a match)."""
         pool = set(self.pool)
         done = [r for r in results if {s.agent for s in r.seats} <= pool]
-        if self.rd.by != "planner" or len({s.agent for r in done for s in r.seats}) < len(pool):
-            return []
-        plan = planner.pairs(done, confidence=self.rd.confidence, seed=self.repeat,
-                             resamples=PLANNER_RESAMPLES, freeze=self.config.ratings.freeze)  # fmt: skip
-        return [f"{p['above']} / {p['below']}" for p in plan if not p["settled"]]
+        if len({s.agent for r in done for s in r.seats}) < len(pool):
+            return done, None
+        plan = planner.pairs(
+            done,
+            confidence=self.rd.confidence,
+            seed=self.repeat,
+            resamples=PLANNER_RESAMPLES,
+            freeze=self.config.ratings.freeze,
+        )
+        return done, plan
+
+    def _open_pairs(self, results: list[MatchResult]) -> list[str]:
+        """The planner's adjacent pairs still unsettled at the budget ([] for ``by: sigma``)."""
+        plan = self._plan(results)[1] if self.rd.by == "planner" else None
+        return [f"{p['above']} / {p['below']}" for p in plan or [] if not p["settled"]]
 
     def _specs(self, chosen: list[tuple[str, str]], planned: list[MatchSpec]) -> list[MatchSpec]:
         """A spec per chosen pair, sides alternating per pair, numbered after ``planned``."""

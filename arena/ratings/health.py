@@ -81,10 +81,10 @@ def match_counts(result: MatchResult, keyfn: KeyFn) -> dict[str, dict[str, int]]
     a share of matches, whatever number of seats an entry holds in one)."""
     out: dict[str, dict[str, int]] = {}
     for seat in result.seats:
-        part = seat_counts(seat)
-        total = out.get(keyfn(result, seat))
+        key, part = keyfn(result, seat), seat_counts(seat)
+        total = out.get(key)
         if total is None:
-            out[keyfn(result, seat)] = part
+            out[key] = part
             continue
         add_counts(total, part)
         for once in ("matches", "unknown", "forfeit"):

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 
+from tests.builders import planner_run
+
 ROOT = Path(__file__).resolve().parents[2]
 LONG = "a-rather-long-entry-name-that-an-80-column-table-cuts"
 
@@ -88,16 +90,7 @@ def test_the_end_of_run_board_shows_each_rating_with_its_interval(tmp_path: Path
 
 
 def test_a_rating_driven_run_says_why_it_stopped_planning(tmp_path: Path) -> None:
-    bots = ["boulware", "conceder", "greedy", "random"]
-    doc = {
-        "name": "planned",
-        "game": "price_bargaining",
-        "agents": [{"name": b, "kind": f"price_bargaining.{b}"} for b in bots],
-        "format": "rating_driven",
-        "rating_driven": {"by": "planner", "budget": 12, "batch": 6, "confidence": 0.9},
-        "master_seed": 3,
-        "concurrency": 2,
-    }
+    doc = planner_run(budget=12)
     out, _ = run_then_board(tmp_path, doc, None)
     # 12 matches cannot settle four entries (each needs 10 matches first): the budget stops it,
     # and the run names the pairs still open

@@ -10,25 +10,13 @@ import math
 from pathlib import Path
 
 from arena.ratings import planner
+from tests.builders import planner_run
 from tournaments import config as tconfig
 from tournaments.executor import Tournament
 
-BOTS = ["boulware", "conceder", "greedy", "random"]
-
 
 def test_planner_matchmaking_places_everyone_then_spends_on_unsure_entries(tmp_path: Path) -> None:
-    cfg = tconfig.parse(
-        {
-            "name": "planned",
-            "game": "price_bargaining",
-            "agents": [{"name": b, "kind": f"price_bargaining.{b}"} for b in BOTS],
-            "format": "rating_driven",
-            "rating_driven": {"by": "planner", "budget": 30, "batch": 6, "confidence": 0.9},
-            "master_seed": 3,
-            "concurrency": 2,
-            "output_dir": str(tmp_path),
-        }
-    )
+    cfg = tconfig.parse({**planner_run(budget=30), "output_dir": str(tmp_path)})
     results = asyncio.run(Tournament(cfg, tmp_path / "p", "p").run())
     assert 6 < len(results) <= 30
     ordered = sorted(results, key=lambda r: r.index)
