@@ -2,7 +2,8 @@
 
 A request's ``choices`` are complete replies (``{"choice": "3"}``); each is scored as the
 continuation of the request's prompt in the chat template (the assistant's turn opened), token
-by token, in one forward pass over all candidates on top of the prompt's KV cache. Requests
+by token, in one forward pass over the candidates' prefix tree on top of the prompt's KV cache
+(shared opening tokens computed once, the prompt's cache never copied per candidate). Requests
 with the same conversation are scored together as one: a server that receives one scoring
 request per candidate (:mod:`arena.llm.server`) computes exactly what the in-process backend
 computes for the whole set. Each result keeps the per-token log-probabilities of every
@@ -15,7 +16,7 @@ import json
 from typing import Any, Protocol
 
 from arena.llm.kv import KVStore
-from arena.llm.kv_batch import Prefilled, assemble
+from arena.llm.kv_batch import Prefilled, make_cache
 from arena.llm.messages import ChatRequest, ChatResult
 
 
@@ -100,38 +101,77 @@ def _score(
     log-probabilities as the reply to the prompt."""
     torch = model.torch
     prompts, pre = model._prefill(requests, kv)
-    first = torch.log_softmax(pre.logits, dim=-1)
-    cands = [
-        [model.tok.encode(c, add_special_tokens=False) or [model.pad_id] for c in r.choices or []]
-        for r in requests
-    ]
-    owner = [i for i, cs in enumerate(cands) for _ in cs]
-    flat = [c for cs in cands for c in cs]
-    width = max(len(c) for c in flat)
-    if pre.group is not None:
-        past, mask = pre.group
-        idx = torch.tensor(owner, dtype=torch.long, device=model.device)
-        past.batch_select_indices(idx)
-        mask = mask[idx]
-    else:  # one copy of the row's cache per candidate
-        past, mask = assemble(torch, [pre.rows[i] for i in owner], model.device)
-    body = torch.full((len(flat), width), model.pad_id, dtype=torch.long)
-    for j, c in enumerate(flat):
-        body[j, : len(c)] = torch.tensor(c, dtype=torch.long)
-    body = body.to(model.device)
-    mask2 = torch.cat([mask, mask.new_ones((len(flat), width))], dim=-1)
-    start = mask.sum(-1, keepdim=True)
-    pos2 = start + torch.arange(width, device=model.device)[None, :]
-    logits2, _ = model._forward(past, input_ids=body, attention_mask=mask2, position_ids=pos2)
-    logp = torch.log_softmax(logits2.float(), dim=-1)
-    per_token: list[list[float]] = []
-    for j, c in enumerate(flat):
-        lp = [float(first[owner[j], c[0]])]
-        lp += [float(logp[j, t - 1, c[t]]) for t in range(1, len(c))]
-        per_token.append(lp)
+    first = torch.log_softmax(pre.logits.float(), dim=-1)
     out = []
-    k = 0
-    for i, cs in enumerate(cands):
-        out.append((len(prompts[i]), pre.cached[i], cs, per_token[k : k + len(cs)]))
-        k += len(cs)
+    for i, r in enumerate(requests):
+        cands = [model.tok.encode(c, add_special_tokens=False) or [model.pad_id]
+                 for c in r.choices or []]  # fmt: skip
+        lps = _tree_logprobs(model, pre.rows[i], first[i], cands)
+        out.append((len(prompts[i]), pre.cached[i], cands, lps))
     return out
+
+
+def token_tree(cands: list[list[int]]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
+    """The candidates' token sequences as a prefix tree: per node its token, parent (-1: the
+    prompt) and depth; per candidate the nodes of its path. Candidates share their common
+    prefixes (every JSON reply opens with the same tokens), so each shared token is computed
+    once."""
+    tokens: list[int] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    children: dict[tuple[int, int], int] = {}
+    paths: list[list[int]] = []
+    for c in cands:
+        at, path = -1, []
+        for t in c:
+            node = children.get((at, t))
+            if node is None:
+                node = len(tokens)
+                children[(at, t)] = node
+                tokens.append(t)
+                parent.append(at)
+                depth.append(0 if at < 0 else depth[at] + 1)
+            path.append(node)
+            at = node
+        paths.append(path)
+    return tokens, parent, depth, paths
+
+
+def _tree_logprobs(
+    model: RankingModel, layers: Any, first: Any, cands: list[list[int]]
+) -> list[list[float]]:
+    """Each candidate's per-token log-probabilities after one prompt, in one forward pass over
+    the candidates' prefix tree on top of the prompt's KV (``layers``, unpadded).
+
+    Every tree node attends to the whole prompt, its ancestors and itself, at the position it
+    would have in its own reply: the pass computes, per candidate, what scoring that candidate
+    alone after the prompt computes, without copying the prompt's cache once per candidate
+    (at ~900 prompt tokens and 30 candidates the copies cost as much as the prefill)."""
+    torch = model.torch
+    tokens, parent, depth, paths = token_tree(cands)
+    n, plen = len(tokens), layers[0][0].shape[-2]
+    allowed = torch.zeros((n, plen + n), dtype=torch.bool)
+    allowed[:, :plen] = True
+    for k in range(n):
+        at = k
+        while at >= 0:
+            allowed[k, plen + at] = True
+            at = parent[at]
+    dtype = layers[0][0].dtype
+    mask = torch.zeros((1, 1, n, plen + n), dtype=dtype)
+    mask.masked_fill_(~allowed, torch.finfo(dtype).min)
+    ids = torch.tensor(tokens, dtype=torch.long)[None, :]
+    pos = plen + torch.tensor(depth, dtype=torch.long)[None, :]
+    past = make_cache([(k, v) for k, v in layers])
+    logits, _ = model._forward(
+        past,
+        input_ids=ids.to(model.device),
+        attention_mask=mask.to(model.device),
+        position_ids=pos.to(model.device),
+    )
+    logp = torch.log_softmax(logits[0].float(), dim=-1)
+    node_lp = [
+        float(first[t]) if parent[k] < 0 else float(logp[parent[k], t])
+        for k, t in enumerate(tokens)
+    ]
+    return [[node_lp[k] for k in path] for path in paths]

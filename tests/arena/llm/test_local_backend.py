@@ -78,6 +78,37 @@ def test_ranking_always_returns_one_of_the_legal_options(model: LocalModel) -> N
         assert sorted(r.ranked) == [0, 1, 2] and len(r.scores) == 3
 
 
+def test_ranked_scores_equal_each_candidate_scored_alone_after_its_prompt(
+    model: LocalModel,
+) -> None:
+    """The prefix-tree pass scores every candidate as a plain forward pass over prompt +
+    candidate does (candidates share their opening tokens; some are prefixes of others)."""
+    import torch
+
+    ids = ["accept", "reject", "propose:0-1-2", "propose:0-1-3", "propose:1-1-2", "pass"]
+    choices = [json.dumps({"choice": i}) for i in ids] + ['{"choice": "pass"']
+    messages = msgs("You hold 2 books. Choose one of: " + ", ".join(ids))
+    got = model.run_batch([ChatRequest(messages, choices=choices)])[0]
+    prompt = model.encode_chat(messages)
+    assert got.scores is not None
+    with torch.inference_mode():
+        for c, score in zip(choices, got.scores, strict=True):
+            toks = model.tok.encode(c, add_special_tokens=False)
+            logits, _ = model._forward(input_ids=torch.tensor([prompt + toks]))
+            lp = torch.log_softmax(logits[0].float(), dim=-1)
+            alone = sum(float(lp[len(prompt) - 1 + t, toks[t]]) for t in range(len(toks)))
+            assert score == pytest.approx(alone, abs=1e-3)
+
+
+def test_the_token_tree_shares_prefixes_and_keeps_each_path() -> None:
+    from arena.llm.local_rank import token_tree
+
+    tokens, parent, depth, paths = token_tree([[1, 2, 3], [1, 2, 4], [1, 5], [1, 2]])
+    assert tokens == [1, 2, 3, 4, 5]
+    assert parent == [-1, 0, 1, 1, 0] and depth == [0, 1, 2, 2, 1]
+    assert paths == [[0, 1, 2], [0, 1, 3], [0, 4], [0, 1]]
+
+
 async def test_concurrent_requests_are_batched_by_the_backend(model: LocalModel) -> None:
     backend = LocalBackend(BackendConfig(type="local", batch_window_s=0.2, max_batch=4))
     reqs = [
