@@ -107,8 +107,9 @@ class Decision(BaseModel):
     def option_ids(self) -> list[str]:
         return [o.id for o in self.options]
 
-    def describe(self) -> str:
-        """A one-paragraph statement of the decision and its legal answers."""
+    def describe(self, speech: bool = True) -> str:
+        """A one-paragraph statement of the decision and its legal answers (``speech``: with
+        the offer to write a message where the decision allows one)."""
         lines = [self.prompt] if self.prompt else []
         if self.options:
             if self.max_choices == 1:
@@ -123,7 +124,7 @@ class Decision(BaseModel):
                     f"Choose {self.min_choices}-{self.max_choices} distinct ids from: "
                     + ", ".join(o.display() for o in self.options)
                 )
-        if self.free_text:
+        if self.free_text and speech:
             lines.append(f"Or write a message of at most {self.max_chars} characters.")
         return "\n".join(lines)
 

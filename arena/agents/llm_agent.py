@@ -181,9 +181,10 @@ class LLMAgent(Agent):
         # speak, its reply cut at the line's end: asked for JSON, SmolLM2-135M wrote its prompt
         # back (docs/llm.md)
         plain = (b.type == "local" or rank_moves) and is_turn_to_speak(decision) and not belief
-        messages, _ = render_messages(
-            obs, decision, self.config, keys, self._system(obs), plain_speech=plain, seen=self._seen
-        )
+        by_rank = self.decide_by_rank(decision, belief, bool(obs.error))
+        messages, _ = render_messages(obs, decision, self.config, keys, self._system(obs),
+                                      plain_speech=plain, seen=self._seen,
+                                      ranked=by_rank and not decision.belief_only)  # fmt: skip
         request = ChatRequest(
             messages=messages,
             max_tokens=b.max_tokens,
@@ -196,7 +197,7 @@ class LLMAgent(Agent):
             session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
             stable=stable_point(messages),
         )
-        if self.decide_by_rank(decision, belief, bool(obs.error)):
+        if by_rank:
             # a belief report ranks a probability per seat (arena.llm.belief_rank)
             ranked = belief_candidates(keys) if decision.belief_only else None
             request.choices = ranked or choice_candidates(decision)

@@ -32,7 +32,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: The version of the prompt layout. Bump it when prompts change in a way that should split
 #: leaderboards; any edit of a template changes the template hash recorded with every match
 #: anyway (``tournaments.conditions``).
-TEMPLATE_VERSION = 1
+TEMPLATE_VERSION = 2  # 2: a ranked decision lists its moves once, with one answer form
 
 
 def fill(template: str, values: dict[str, Any]) -> str:
@@ -213,17 +213,32 @@ def speech_request(obs: Observation, decision: Decision) -> str:
     return "Say one sentence to the table:"
 
 
+def ranked_protocol_text(decision: Decision) -> str:
+    """How to answer when the answer is taken by ranking the legal moves: one form, the moves
+    listed once (in the decision's own line). A ranked answer cannot carry a message, so none
+    is offered; and a small model's prompt costs its time per token (on CPU a 900-token Deal or
+    No Deal prompt, with the moves listed twice and both answer forms, took ~2.5 s to read)."""
+    if decision.max_choices > 1:
+        return 'Answer with one JSON object: {"choices": ["<id>", ...]}'
+    return 'Answer with one JSON object: {"choice": "<id>"}'
+
+
 def decision_text(
     obs: Observation,
     decision: Decision,
     belief: bool,
     keys: list[str],
     plain_speech: bool = False,
+    ranked: bool = False,
 ) -> str:
-    """The decision request. ``plain_speech``: a turn to speak asks for the words alone."""
+    """The decision request. ``plain_speech``: a turn to speak asks for the words alone;
+    ``ranked``: the answer is taken by ranking the legal moves (:func:`ranked_protocol_text`)."""
     spoken = plain_speech and not belief and is_turn_to_speak(decision)
     if spoken:
         parts = [decision.prompt]
+    elif ranked and decision.options and not belief:
+        parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):",
+                 decision.describe(speech=False), ranked_protocol_text(decision)]  # fmt: skip
     else:
         parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):", decision.describe()]
         parts.append(protocol_text(decision, belief, keys))
@@ -297,15 +312,17 @@ def render_messages(
     system: str | None = None,
     plain_speech: bool = False,
     seen: SeatTranscript | None = None,
+    ranked: bool = False,
 ) -> tuple[list[dict[str, str]], int]:
     """Chat messages within the token budget; returns (messages, elided transcript lines).
 
     Laid out to grow only at its end between a seat's turns: the system prompt, then the
     transcript (elided from the front in steps), then the decision request. ``seen``: the
-    seat's transcript kept from its earlier prompts (rendered incrementally)."""
+    seat's transcript kept from its earlier prompts (rendered incrementally); ``ranked``: the
+    answer is taken by ranking the legal moves (the request says so, and lists them once)."""
     belief = wants_belief(decision, params)
     sys_text = system if system is not None else system_prompt(obs, params)
-    tail = decision_text(obs, decision, belief, belief_keys, plain_speech)
+    tail = decision_text(obs, decision, belief, belief_keys, plain_speech, ranked)
     lines = seen.lines(obs) if seen is not None else transcript_lines(obs)
     budget = int(params.max_prompt_tokens * params.chars_per_token)
     # 64: the tags, the elision note and the chat template's role markers

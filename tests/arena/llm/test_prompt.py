@@ -190,7 +190,22 @@ def test_a_decision_with_moves_besides_silence_is_not_a_plain_turn_to_speak():
     offer = Decision(kind="negotiate", options=[Option(id="accept"), Option(id="pass")],
                      free_text=True, silent_option="pass", max_chars=100)  # fmt: skip
     req = LLMAgent(name="smol", backend={"type": "local"}).build_request(obs([]), offer)
-    assert "Legal ids: accept | pass" in req.messages[1]["content"] and req.stop == []
+    assert "Choose one of: accept, pass" in req.messages[1]["content"] and req.stop == []
+    assert req.choices is not None  # the bundled model ranks the moves
+
+
+def test_a_ranked_decision_lists_its_moves_once_and_offers_no_message():
+    from arena.agents.llm_agent import LLMAgent
+
+    offer = Decision(kind="negotiate", options=[Option(id="accept"), Option(id="pass")],
+                     free_text=True, silent_option="pass", max_chars=100)  # fmt: skip
+    ranked = LLMAgent(name="smol", backend={"type": "local"}).build_request(obs([]), offer)
+    user = ranked.messages[1]["content"]
+    assert user.count("accept") == 1 and "message" not in user
+    assert user.endswith('Answer with one JSON object: {"choice": "<id>"}')
+    written = LLMAgent(name="smol", backend={"type": "local"}, decide="generate")
+    user = written.build_request(obs([]), offer).messages[1]["content"]
+    assert "Legal ids: accept | pass" in user and "Or write a message" in user
 
 
 def test_a_local_reask_of_a_decision_with_moves_ranks_its_options():
