@@ -88,7 +88,7 @@ def detectable(n: int, sigma: float, alpha: float, power: float = 0.8) -> float 
     return (z(1 - alpha) + z(power)) * sigma / math.sqrt(n)
 
 
-def config(scale: str, repeats: int, seed: int) -> dict[str, Any]:
+def config(scale: str, repeats: int, seed: int, wall_s: float | None = None) -> dict[str, Any]:
     s = SCALES[scale]
     return {
         "name": f"selfplay-real-{scale}",
@@ -115,7 +115,7 @@ def config(scale: str, repeats: int, seed: int) -> dict[str, Any]:
         "panel": [{"name": "bot", "kind": "rule"}],
         "units": {**s["units"], "seats": "all"},
         "metric": "score",
-        "budget": {"wall_s": s["wall_s"]},
+        "budget": {"wall_s": wall_s if wall_s is not None else s["wall_s"]},
         "repeats": repeats,
         "master_seed": seed,
         "concurrency": s["concurrency"],
@@ -162,8 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", type=Path, default=None, help="run directory (default: a temp dir)")
+    ap.add_argument("--wall-s", type=float, default=None,
+                    help="the run's wall-clock cap in seconds (default: the scale's; "
+                         "a capped run reports the repeats it finished)")  # fmt: skip
     args = ap.parse_args(argv)
-    raw = config(args.scale, args.repeats, args.seed)
+    raw = config(args.scale, args.repeats, args.seed, args.wall_s)
     cfg = parse(raw)
     alpha = cfg.gate.alpha / cfg.generations
     need = gate_units(1.0, SIGMA_ASSUMED, alpha)

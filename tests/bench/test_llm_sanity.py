@@ -34,3 +34,8 @@ def test_the_gate_is_sized_for_one_point() -> None:
     assert 2 * full["units"]["gate"] >= n  # both seats of each gate deal
     mde = selfplay_real.detectable(2 * full["units"]["gate"], selfplay_real.SIGMA_ASSUMED, 0.025)
     assert mde is not None and mde <= 1.0
+
+
+def test_the_wall_cap_can_be_lifted_and_defaults_to_the_scale() -> None:
+    assert selfplay_real.config("full", 3, 1)["budget"]["wall_s"] == 2700
+    assert selfplay_real.config("full", 3, 1, wall_s=5400.0)["budget"]["wall_s"] == 5400.0
