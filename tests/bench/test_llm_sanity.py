@@ -37,5 +37,5 @@ def test_the_gate_is_sized_for_one_point() -> None:
 
 
 def test_the_wall_cap_can_be_lifted_and_defaults_to_the_scale() -> None:
-    assert selfplay_real.config("full", 3, 1)["budget"]["wall_s"] == 2700
+    assert selfplay_real.config("full", 3, 1)["budget"]["wall_s"] == 4500
     assert selfplay_real.config("full", 3, 1, wall_s=5400.0)["budget"]["wall_s"] == 5400.0
