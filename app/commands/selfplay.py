@@ -144,7 +144,7 @@ def _progress_line(summary: dict[str, Any]) -> None:
     print(
         f"repeat {summary['repeat']} gen {summary['generation']}: "
         f"{len(summary['candidates'])} candidates, incumbent {inc}, {gate_text}; "
-        f"{spent['games']} games, {spent['llm_calls']} LLM calls",
+        f"run so far: {spent['games']} games, {spent['llm_calls']} LLM calls",
         file=sys.stderr,
     )
 

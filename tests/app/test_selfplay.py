@@ -148,3 +148,16 @@ def test_selfplay_records_its_bank_heads_and_refuses_a_cut_back_or_tampered_bank
     err = capsys.readouterr().err
     assert "seed_context.bank" in err and "version 2" in err
     assert not (tmp_path / "other").exists()
+
+
+def test_the_generation_line_says_its_totals_are_the_run_so_far(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from app.commands.selfplay import _progress_line
+
+    summary = {"repeat": 0, "generation": 1, "incumbent": "c-1", "candidates": [{}, {}],
+               "gate": None, "budget": {"total": {"games": 8, "llm_calls": 14}}}  # fmt: skip
+    _progress_line(summary)
+    line = capsys.readouterr().err
+    assert "repeat 0 gen 1: 2 candidates, incumbent c-1, no gate test;" in line
+    assert line.strip().endswith("run so far: 8 games, 14 LLM calls")
