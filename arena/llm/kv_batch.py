@@ -5,7 +5,8 @@ compute-bound, so batching prefills saves little on CPU, while decode steps are 
 gain most from batching. So rows with a cached prefix prefill their uncached tail one row at a
 time (no padding between a row's prefix and its tail, which a left-padded batch cannot express),
 rows without one prefill together left-padded as before, and then every row's key/value tensors
-are copied into one left-padded cache and all rows decode (or rank candidates) as one batch.
+are copied into one left-padded cache and all rows decode as one batch. (Ranking reads each
+row's KV where it lies: :mod:`arena.llm.local_rank` scores a row's candidates on top of it.)
 """
 
 from __future__ import annotations

@@ -152,17 +152,16 @@ def _tree_logprobs(
     n, plen = len(tokens), layers[0][0].shape[-2]
     allowed = torch.zeros((n, plen + n), dtype=torch.bool)
     allowed[:, :plen] = True
+    lineage: list[list[int]] = []  # per node: itself and its ancestors (parents come first)
     for k in range(n):
-        at = k
-        while at >= 0:
-            allowed[k, plen + at] = True
-            at = parent[at]
+        lineage.append([k, *(lineage[parent[k]] if parent[k] >= 0 else [])])
+        allowed[k, [plen + a for a in lineage[k]]] = True
     dtype = layers[0][0].dtype
     mask = torch.zeros((1, 1, n, plen + n), dtype=dtype)
     mask.masked_fill_(~allowed, torch.finfo(dtype).min)
     ids = torch.tensor(tokens, dtype=torch.long)[None, :]
     pos = plen + torch.tensor(depth, dtype=torch.long)[None, :]
-    past = make_cache([(k, v) for k, v in layers])
+    past = make_cache(list(layers))  # a new cache: the stored rows are not appended to
     logits, _ = model._forward(
         past,
         input_ids=ids.to(model.device),

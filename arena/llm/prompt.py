@@ -236,12 +236,13 @@ def decision_text(
     spoken = plain_speech and not belief and is_turn_to_speak(decision)
     if spoken:
         parts = [decision.prompt]
-    elif ranked and decision.options and not belief:
-        parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):",
-                 decision.describe(speech=False), ranked_protocol_text(decision)]  # fmt: skip
     else:
-        parts = [f"Phase: {obs.phase}. Your decision ({decision.kind}):", decision.describe()]
-        parts.append(protocol_text(decision, belief, keys))
+        by_rank = ranked and bool(decision.options) and not belief
+        parts = [
+            f"Phase: {obs.phase}. Your decision ({decision.kind}):",
+            decision.describe(speech=not by_rank),
+            ranked_protocol_text(decision) if by_rank else protocol_text(decision, belief, keys),
+        ]
     if obs.error:
         parts.append(
             f"Your previous answer was refused: {quote(obs.error)}. Answer again, validly."
