@@ -25,7 +25,7 @@ from arena import priority
 from arena.llm.backends.base import Backend
 from arena.llm.batcher import Batcher
 from arena.llm.config import BackendConfig
-from arena.llm.kv import KVStore
+from arena.llm.kv import KVStore, store_for
 from arena.llm.messages import ChatRequest, ChatResult, LLMError, PreflightError, TransportError
 
 # The match whose agents are calling (set by the executor per match): the routing key.
@@ -50,12 +50,9 @@ class ModelServer:
         self.config = config
         self.model = (loader or load_local)(config)
         self.batcher: Batcher | None = None  # made on the actor's event loop, at first call
-        kv = config.kv
         # a seat's prompt prefix stays here between its turns (calls are sticky per match;
         # sessions are match id + seat): the same reuse as an in-process local backend
-        self.kv: KVStore | None = (
-            KVStore(int(kv.max_mb * 2**20), kv.ttl_turns, kv.ttl_s) if kv.reuse else None
-        )
+        self.kv: KVStore | None = store_for(config.kv)
         self.pending = 0
         self.served = 0
 

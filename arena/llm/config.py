@@ -45,7 +45,9 @@ class KVConfig(BaseModel):
     ``reuse: false`` recomputes every prompt from scratch: the exact-reproduction switch (with
     greedy decoding at float32 reuse measured no divergence, but at 16-bit it can change an
     answer). The cache is bounded by ``max_mb`` (least recently used seats evicted first) and
-    dropped for a seat idle for ``ttl_turns`` requests of this backend or ``ttl_s`` seconds."""
+    dropped for a seat idle for ``ttl_turns`` requests of this backend or ``ttl_s`` seconds.
+    A seat's first prompt starts from another seat's cached prompt when the two share at least
+    ``share_min_tokens`` tokens (the same briefing start); 0 turns that off."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -53,6 +55,7 @@ class KVConfig(BaseModel):
     max_mb: float = Field(512.0, ge=0)
     ttl_turns: int = Field(256, ge=0)
     ttl_s: float = Field(600.0, ge=0)
+    share_min_tokens: int = Field(64, ge=0)
 
 
 class BackendConfig(BaseModel):

@@ -19,7 +19,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from arena.llm.config import KVConfig
 
 
 class _Tensor(Protocol):
@@ -66,6 +69,7 @@ class KVStats:
     evicted_lru: int = 0
     expired: int = 0
     not_stored: int = 0  # larger than the whole cap
+    shared: int = 0  # misses that started from another session's prefix
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -76,6 +80,7 @@ class KVStats:
             "evicted_lru": self.evicted_lru,
             "expired": self.expired,
             "not_stored": self.not_stored,
+            "shared": self.shared,
         }
 
 
@@ -92,8 +97,10 @@ class KVStore:
         ttl_turns: int,
         ttl_s: float,
         clock: Callable[[], float] = time.monotonic,
+        min_shared: int = 0,
     ) -> None:
         self.max_bytes = max_bytes
+        self.min_shared = min_shared  # 0: no sharing between sessions
         self.ttl_turns = ttl_turns
         self.ttl_s = ttl_s
         self.clock = clock
@@ -123,6 +130,30 @@ class KVStore:
             if entry is not None:
                 self.nbytes -= entry.nbytes
             return entry
+
+    def shared(self, tokens: Sequence[int]) -> tuple[KVEntry, int] | None:
+        """Another session's entry sharing the longest token prefix with ``tokens``, and that
+        length, if at least ``min_shared`` (the entry stays stored: read it, never write it)."""
+        if self.min_shared <= 0:
+            return None
+        with self._lock:
+            self._expire()
+            best: tuple[str, int] | None = None
+            head = list(tokens[: self.min_shared])
+            for key, entry in self._entries.items():
+                if entry.tokens[: self.min_shared] != head:
+                    continue  # most entries part early: skip the token-by-token walk
+                n = common_prefix(entry.tokens, tokens)
+                if best is None or n > best[1]:
+                    best = (key, n)
+            if best is None or best[1] < self.min_shared:
+                return None
+            # a prefix in use is live: it moves to the back of the eviction queue
+            self._entries.move_to_end(best[0])
+            donor = self._entries[best[0]]
+            donor.last_turn, donor.last_s = self.turn, self.clock()
+            self.stats.shared += 1
+            return donor, best[1]
 
     def put(self, session: str, tokens: list[int], layers: Layers) -> bool:
         """Keep ``layers`` (computed for ``tokens``) as the session's entry; False if too big."""
@@ -162,3 +193,10 @@ class KVStore:
         ]:
             self.nbytes -= self._entries.pop(key).nbytes
             self.stats.expired += 1
+
+
+def store_for(kv: KVConfig) -> KVStore | None:
+    """The store a backend's ``kv`` settings ask for (None: reuse is off)."""
+    if not kv.reuse:
+        return None
+    return KVStore(int(kv.max_mb * 2**20), kv.ttl_turns, kv.ttl_s, min_shared=kv.share_min_tokens)

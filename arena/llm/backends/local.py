@@ -10,7 +10,7 @@ from arena.deadline import queued
 from arena.llm.backends.base import Backend
 from arena.llm.batcher import Batcher, ComputeMeter
 from arena.llm.config import BackendConfig
-from arena.llm.kv import KVStore
+from arena.llm.kv import KVStore, store_for
 from arena.llm.local_model import LocalModel, load_model
 from arena.llm.messages import ChatRequest, ChatResult, LLMError, PreflightError
 
@@ -23,11 +23,8 @@ class LocalBackend(Backend):
         self.model: LocalModel | None = None
         self.batcher: Batcher | None = None
         self._loading: asyncio.Future[LocalModel] | None = None
-        kv = config.kv
         # per backend: sessions are match id + seat, unique within a run
-        self.kv: KVStore | None = (
-            KVStore(int(kv.max_mb * 2**20), kv.ttl_turns, kv.ttl_s) if kv.reuse else None
-        )
+        self.kv: KVStore | None = store_for(config.kv)
 
     @property
     def model_name(self) -> str:

@@ -9,7 +9,7 @@ pytest.importorskip("torch")
 import torch
 
 from arena.llm.config import BackendConfig, KVConfig
-from arena.llm.kv import KVStore, common_prefix, layers_nbytes
+from arena.llm.kv import KVStore, common_prefix, layers_nbytes, store_for
 
 
 def layers(tokens: int, n_layers: int = 2) -> list[tuple[object, object]]:
@@ -42,6 +42,32 @@ def test_an_entry_taken_is_gone_until_put_back():
     entry = store.take("m:0")
     assert entry is not None and entry.tokens == list(range(10))
     assert store.take("m:0") is None and store.nbytes == 0
+
+
+def test_a_seat_without_an_entry_reads_another_seats_longest_shared_prefix():
+    store = KVStore(10 * ONE, ttl_turns=100, ttl_s=100, min_shared=4)
+    store.put("a:0", list(range(10)), layers(10))
+    store.put("b:0", [0, 1, 2, 3, 4, 9, 9, 9, 9, 9], layers(10))
+    found = store.shared([0, 1, 2, 3, 4, 5, 6, 0])
+    assert found is not None
+    entry, n = found
+    assert n == 7 and entry.tokens == list(range(10))
+    assert "a:0" in store and len(store) == 2  # read, not taken
+    assert store.shared([0, 1, 2, 7]) is None  # 3 tokens in common: below min_shared
+    assert store.shared([5, 1, 2, 3, 4]) is None
+    assert store.stats.shared == 1
+    off = KVStore(10 * ONE, ttl_turns=100, ttl_s=100)  # the store alone shares nothing
+    off.put("a:0", list(range(10)), layers(10))
+    assert off.shared(list(range(10))) is None
+
+
+def test_a_prefix_in_use_by_other_seats_is_evicted_last():
+    store = KVStore(2 * ONE, ttl_turns=100, ttl_s=100, min_shared=2)
+    store.put("a:0", list(range(10)), layers(10))
+    store.put("b:0", [7] * 10, layers(10))
+    assert store.shared([0, 1, 2]) is not None  # a:0 serves another seat's first turn
+    store.put("c:0", [8] * 10, layers(10))
+    assert "a:0" in store and "b:0" not in store and store.stats.evicted_lru == 1
 
 
 def test_the_memory_cap_evicts_the_least_recently_used_seat():
@@ -96,3 +122,7 @@ def test_the_kv_config_is_on_by_default_and_bounded():
         BackendConfig.model_validate({"type": "local", "kv": {"ttl_turns": -1}})
     with pytest.raises(ValueError):
         BackendConfig.model_validate({"type": "local", "dtype": "int4"})
+    assert store_for(cfg.kv).min_shared == 64  # a seat's first prompt may use another's
+    assert store_for(off.kv) is None
+    alone = BackendConfig.model_validate({"type": "local", "kv": {"share_min_tokens": 0}})
+    assert store_for(alone.kv).min_shared == 0

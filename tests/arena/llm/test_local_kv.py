@@ -129,6 +129,25 @@ def test_ranked_choices_with_a_cached_prefix_rank_as_recomputed(model):
         assert g.scores == pytest.approx(w.scores, abs=1e-3)
 
 
+def test_a_seats_first_prompt_starts_from_another_matchs_briefing_and_says_the_same(model):
+    kv = KVStore(1 << 30, ttl_turns=1000, ttl_s=1e9, min_shared=16)
+    model.run_batch([turn(TALK[:2], max_tokens=4, session="m1:2")], kv=kv)
+    # another match, the same briefing, another transcript: a seat with no turn yet
+    req = turn(TALK[2:], max_tokens=8, session="m2:2")
+    got = model.run_batch([req], kv=kv)[0]
+    briefing = len(model.encode_chat([{"role": "system", "content": SYSTEM}], reply=False))
+    assert briefing <= got.tokens_cached < got.tokens_in - 10
+    assert got.text == model.run_batch([req])[0].text
+    assert kv.stats.shared == 1 and "m1:2" in kv and "m2:2" in kv
+    ids = ["0", "1", "3"]
+    ask = 'Vote. Answer {"choice": "<id>"}. Legal ids: 0 | 1 | 3'
+    vote = turn(TALK[1:], ask=ask, choices=[json.dumps({"choice": i}) for i in ids],
+                session="m3:4")  # fmt: skip
+    ranked, fresh = model.run_batch([vote], kv=kv)[0], model.run_batch([vote])[0]
+    assert ranked.tokens_cached >= briefing and ranked.ranked == fresh.ranked
+    assert ranked.scores == pytest.approx(fresh.scores, abs=1e-3)
+
+
 async def test_the_backend_keeps_one_cache_per_seat_through_the_batcher(model):
     backend = LocalBackend(BackendConfig(type="local", batch_window_s=0.2, max_batch=4))
     assert backend.kv is not None
