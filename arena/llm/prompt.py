@@ -32,7 +32,8 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: The version of the prompt layout. Bump it when prompts change in a way that should split
 #: leaderboards; any edit of a template changes the template hash recorded with every match
 #: anyway (``tournaments.conditions``).
-TEMPLATE_VERSION = 2  # 2: a ranked decision lists its moves once, with one answer form
+TEMPLATE_VERSION = 3  # 2: a ranked decision lists its moves once, with one answer form;
+# 3: the item split's briefing opens with the rules, before this game's names, pool and values
 
 
 def fill(template: str, values: dict[str, Any]) -> str:

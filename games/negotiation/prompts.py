@@ -30,15 +30,18 @@ _FORMAT = (
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "split": {
-        "intro": "You are {name} (seat {seat}) negotiating with {other} (seat {other_seat}) "
-        "over how to split a pool of items: {pool}.",
+        # the rules come first and name no one: every game's briefing starts with the same
+        # text, which a backend with prefix caching computes once (ORDER, below)
+        "rules": "You negotiate with one other player over how to split a pool of items. "
+        "{protocol}",
+        "talk": "{talk}",
+        "format": _FORMAT + " {actions}",
+        "intro": "This game: you are {name} (seat {seat}); the other player is {other} (seat "
+        "{other_seat}){first}. The pool: {pool}.",
         "role": "Your private values per item: {values}. Your values total {value_total} over "
         "the whole pool; {other} has private values of their own with the same total. Your "
         "payoff from a deal is the sum of your values of the items you get.",
         "no_deal": "{no_deal}",
-        "rules": "{protocol}",
-        "talk": "{talk}",
-        "format": _FORMAT + " {actions}",
         "hints": "Hints: learn which items matter most to {other} and trade what you value "
         "little for what you value much; a deal usually beats no deal.",
     },
@@ -79,6 +82,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hints": "Hints: a proposal needs {quota} accepts, so offer the cheapest coalition "
         "slightly more than their outside options.",
     },
+}
+
+
+# The item split's briefing states the rules before this game's facts (its names, pool and
+# values): the same opening in every game. The others still open with the seat's role.
+ORDER: dict[str, list[str]] = {
+    "split": ["rules", "talk", "format", "intro", "role", "no_deal"],
+    "price": ["intro", "role", "no_deal", "rules", "talk", "format"],
+    "pie": ["intro", "role", "no_deal", "rules", "talk", "format"],
 }
 
 
@@ -172,18 +184,22 @@ def _split_values(obs: Observation, r: Any, nm: list[str]) -> dict[str, Any]:
         )
     else:
         protocol = (
-            f"Turns alternate, at most {r.max_turns} turns; "
-            + (f"{nm[first]} moves first. " if first is not None and first < len(nm) else "")
-            + f"A new proposal replaces your standing offer and clears {o_name}'s; a proposal "
-            "made on the last turn cannot be accepted. When the turns run out there is no deal."
+            f"Turns alternate, at most {r.max_turns} turns. A new proposal replaces your "
+            "standing offer and clears the other player's; a proposal made on the last turn "
+            "cannot be accepted. When the turns run out there is no deal."
         )
         actions = (
-            f"Actions: propose:a-b-c (you keep a/b/c of {order} and {o_name} gets the rest), "
-            f"accept ({o_name}'s standing offer), reject, pass{walk}."
+            f"Actions: propose:a-b-c (you keep a/b/c of {order} and the other player gets the "
+            f"rest), accept (the other player's standing offer), reject, pass{walk}."
         )
+    if first is None or r.protocol == "selection":
+        mover = ""
+    else:
+        mover = "; you move first" if first == obs.seat else ", who moves first"
     return {
         "other": o_name,
         "other_seat": other,
+        "first": mover,
         "pool": ", ".join(f"{c} {i}" for i, c in zip(items, counts, strict=False)) or order,
         "values": ", ".join(f"{i} {vals.get(i, '?')}" for i in items),
         "value_total": st.get("value_total", r.value_total),
@@ -288,11 +304,10 @@ def briefing(
     nm = _names(obs, names)
     build = {"split": _split_values, "price": _price_values, "pie": _pie_values}[mode]
     values = {"name": obs.name, "seat": obs.seat, **build(obs, r, nm)}
-    order = ["intro", "role", "no_deal", "rules", "talk", "format"]
     lines = sections(
         TEMPLATES[mode],
         templates,
-        order,
+        ORDER.get(mode, ORDER["price"]),
         values,
         role=str(values["role"]),
         strategy_hints=strategy_hints,

@@ -254,6 +254,24 @@ def test_bargaining_briefing_follows_discount_outside_options_and_quota():
     assert "keep:a-b-c" in sel and "no_agreement" in sel
 
 
+@pytest.mark.parametrize("variant", list(registry.get("dealornodeal").variants))
+def test_an_item_split_briefing_opens_with_the_rules_the_same_in_every_game(variant):
+    # a backend with prefix caching computes that opening once per run (docs/llm.md)
+    texts = [brief(make("dealornodeal", variant, seed), seed % 2, "dealornodeal")
+             for seed in range(6)]  # fmt: skip
+    head = texts[0][: texts[0].index("This game: you are")]
+    assert len(head) > 300 and all(t.startswith(head) for t in texts)
+    engine = make("dealornodeal", variant, 3)
+    for seat in range(2):  # this game's facts after the rules: names, who moves first, pool
+        text = brief(engine, seat, "dealornodeal")
+        assert f"you are {engine.names[seat]} (seat {seat}); the other player is " in text
+        assert engine.names[1 - seat] not in head and engine.names[seat] not in head
+        if variant != "selection":
+            first = engine.state(None)["first_mover"]
+            mover = "; you move first." if first == seat else ", who moves first."
+            assert f"{engine.names[1 - seat]} (seat {1 - seat}){mover}" in text
+
+
 # -- persona dialogue -------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", list(registry.get("persona_dialogue").variants))
 def test_persona_briefing_has_own_card_goal_secrets_and_no_one_elses(variant):
@@ -311,7 +329,7 @@ def test_templates_are_overridable_per_role_and_hints_come_only_on_request():
         e = make(game, variant, 3)
         assert "Hints:" not in brief(e, 0, game)
         assert "Hints:" in brief(e, 0, game, strategy_hints=True)
-        assert brief(e, 0, game, templates={"format": "FMT"}).endswith("FMT")
+        assert "FMT" in brief(e, 0, game, templates={"format": "FMT"}).split("\n")
 
 
 # -- full matches against the scripted server -------------------------------------------------
