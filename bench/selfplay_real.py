@@ -21,19 +21,21 @@ of up to G tests); the interval is the paired bootstrap's all the same.
 
 Power (the gate size of ``full``): to detect a one-point change in mean score (scores run
 0–10) with one-sided α = 0.05 / G (G = 2 generations: 0.025) and power 0.8, a paired test
-needs n = ((z₀.₉₇₅ + z₀.₈) · σ_Δ / 1)² units; with σ_Δ ≈ 3.5 points (the spread of a seat's
-score between two contexts on one deal, assumed; the run prints the measured σ_Δ and the change
-its gate could detect, ``mde``), n = (2.80 · 3.5)² = 96.1 → 97 units: 49 deals × 2 seats = 98.
+needs n = ((z₀.₉₇₅ + z₀.₈) · σ_Δ / 1)² units. σ_Δ (the spread of a seat's score between two
+contexts on one deal) was first assumed 3.5; the first full run (2026-12-05) measured 1.30, 2.57
+and 2.88 on its three gate tests, so σ_Δ = 3.0 is used: n = (2.80 · 3.0)² = 70.6 → 71 units:
+36 deals × 2 seats = 72. Every run prints the measured σ_Δ of its tests and the change its gate
+could detect with it (``mde_measured``), so a play that spreads more shows it.
 :func:`gate_units` does the arithmetic.
 
 Scales (units are per seed of the split, each played from both seats):
 
 * ``dev`` — a smoke run for a loaded machine: population 2, 1 generation, train 1, select 2,
   gate 3, a 25-minute wall cap. It can show that the loop runs on the real model, not a gain.
-* ``full`` — population 3, 2 generations, train 4, select 6, gate 49 (98 units), R = 3, sized
-  for 45 minutes on an idle 2-core machine at ≈ 3 s a game; measured there (2026-12-05) at
-  3.9 s a game: 908 games in 59 minutes. Its wall cap is 75 minutes, so the run finishes there
-  (the 45-minute target is not met; the cap only stops a run on a slower or loaded machine).
+* ``full`` — population 3, 2 generations, train 4, select 6, gate 36 (72 units), R = 3, for
+  an idle 2-core machine (target 45 minutes; docs/benchmarks.md has what it measured). Its wall
+  cap is 90 minutes, so the run finishes there; the cap stops a run on a slower or loaded
+  machine, which then reports the repeats it finished.
 * ``memo`` — 2,000 games per task (per repeat) as in the MEMO paper: population 8,
   5 generations, train 10, select 20, gate 64 (≤ 1,200 play + ≤ 768 gate games per repeat),
   64 games at once, the model on CUDA (``device: auto``) with batches of 64. The command for
@@ -59,7 +61,7 @@ from arena.stats import paired_difference
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
 
-SIGMA_ASSUMED = 3.5  # points: sd of a paired per-unit score difference (assumed; printed measured)
+SIGMA_ASSUMED = 3.0  # points: sd of a paired per-unit score difference (measured ≤ 2.88; printed)
 STYLES = [
     "Accept an offer that gives you more than walking away.",
     "Propose a split that keeps the items you value most.",
@@ -68,8 +70,8 @@ STYLES = [
 SCALES: dict[str, dict[str, Any]] = {
     "dev": {"population": 2, "generations": 1, "units": {"train": 1, "select": 2, "gate": 3},
             "concurrency": 4, "wall_s": 1500},
-    "full": {"population": 3, "generations": 2, "units": {"train": 4, "select": 6, "gate": 49},
-             "concurrency": 4, "wall_s": 4500},
+    "full": {"population": 3, "generations": 2, "units": {"train": 4, "select": 6, "gate": 36},
+             "concurrency": 4, "wall_s": 5400},
     "memo": {"population": 8, "generations": 5, "units": {"train": 10, "select": 20, "gate": 64},
              "concurrency": 64, "wall_s": 3600, "max_batch": 64},
 }  # fmt: skip

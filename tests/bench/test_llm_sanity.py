@@ -29,7 +29,7 @@ def test_random_play_counts_each_figure_with_its_own_denominator() -> None:
 
 def test_the_gate_is_sized_for_one_point() -> None:
     n = selfplay_real.gate_units(1.0, selfplay_real.SIGMA_ASSUMED, 0.025)
-    assert n == 97  # (1.96 + 0.84)^2 * 3.5^2
+    assert n == 71  # (1.96 + 0.84)^2 * 3.0^2
     full = selfplay_real.SCALES["full"]
     assert 2 * full["units"]["gate"] >= n  # both seats of each gate deal
     mde = selfplay_real.detectable(2 * full["units"]["gate"], selfplay_real.SIGMA_ASSUMED, 0.025)
@@ -37,5 +37,5 @@ def test_the_gate_is_sized_for_one_point() -> None:
 
 
 def test_the_wall_cap_can_be_lifted_and_defaults_to_the_scale() -> None:
-    assert selfplay_real.config("full", 3, 1)["budget"]["wall_s"] == 4500
-    assert selfplay_real.config("full", 3, 1, wall_s=5400.0)["budget"]["wall_s"] == 5400.0
+    assert selfplay_real.config("full", 3, 1)["budget"]["wall_s"] == 5400
+    assert selfplay_real.config("full", 3, 1, wall_s=6300.0)["budget"]["wall_s"] == 6300.0
