@@ -26,7 +26,7 @@ Each line: ``{"figure", "game", "model": {value, low, high, n}, "random": {...},
 whether the two intervals do not overlap. The machine's load (``os.getloadavg``) is printed with
 every line: on a loaded 2-core machine the model decides slowly, not differently (no timeouts).
 
-Full size (≥ 200 matches per game; measured on an idle 2-core CPU: 625 s of model play for
+Full size (≥ 200 matches per game; measured on an idle 2-core CPU: 570 s of model play for
 Deal or No Deal, 1,119 s for Werewolf): ``python bench/llm_sanity.py --matches 200``.
 """
 
@@ -191,7 +191,8 @@ def compare(figure: str, model: Estimate, rand: Estimate) -> dict[str, Any]:
     if None not in (model.low, model.high, rand.low, rand.high):
         assert model.low is not None and model.high is not None
         assert rand.low is not None and rand.high is not None
-        separated = model.low > rand.high if up else model.high < rand.low
+        # either way: `better` gives the direction (a worse model apart is apart too)
+        separated = model.low > rand.high or model.high < rand.low
     return {"better": better, "separated": separated}
 
 

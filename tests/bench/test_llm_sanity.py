@@ -39,3 +39,13 @@ def test_the_gate_is_sized_for_one_point() -> None:
 def test_the_wall_cap_can_be_lifted_and_defaults_to_the_scale() -> None:
     assert selfplay_real.config("full", 3, 1)["budget"]["wall_s"] == 5400
     assert selfplay_real.config("full", 3, 1, wall_s=6300.0)["budget"]["wall_s"] == 6300.0
+
+
+def test_intervals_apart_are_separated_whichever_side_is_better() -> None:
+    from arena.stats import Estimate
+
+    model, rand = Estimate(2.6, 2.2, 3.0, 200), Estimate(3.8, 3.4, 4.3, 200)
+    assert llm_sanity.compare("mean_score", model, rand) == {"better": False, "separated": True}
+    assert llm_sanity.compare("mean_score", rand, model) == {"better": True, "separated": True}
+    near = Estimate(3.5, 3.1, 3.9, 200)
+    assert llm_sanity.compare("mean_score", near, rand) == {"better": False, "separated": False}
