@@ -148,6 +148,8 @@ def summary_lines(figures: list[dict[str, Any]]) -> list[str]:
             f"  latency per call mean {f['latency_mean_s']:.2f} s, p50 {f['latency_p50_s']:.2f} s, "
             f"p95 {f['latency_p95_s']:.2f} s; prompt {f['tokens_in_mean']:.0f} tokens"
         )
+        if f["cached_share"]:  # beside the prompt it is a share of
+            detail += f" ({100 * f['cached_share']:.0f}% reused from the KV cache)"
         if f["queue_max_s"]:
             detail += (
                 f"; waited in queues mean {f['queue_mean_s']:.2f} s, "
@@ -158,8 +160,6 @@ def summary_lines(figures: list[dict[str, Any]]) -> list[str]:
                 f"; the model's own time mean {f['model_mean_s']:.2f} s, "
                 f"max {f['model_max_s']:.2f} s (what the time limit counted)"
             )
-        if f["cached_share"]:
-            detail += f" ({100 * f['cached_share']:.0f}% reused from the KV cache)"
         if f["generated"]:
             detail += (
                 f"; generated {f['tokens_out_mean']:.1f} tokens per reply at "

@@ -41,7 +41,7 @@ def test_figures_split_generated_ranked_failed_and_refused_calls() -> None:
     assert smol["tokens_out_mean"] == 20.0 and smol["tokens_per_s"] == pytest.approx(13.33)
     head, detail = summary_lines([smol])
     assert "4 calls (2 generated, 1 ranked, 1 failed, 1 refused as not speech)" in head
-    assert "mean 8.38 s" in detail and "50% reused from the KV cache" in detail
+    assert "mean 8.38 s" in detail and "prompt 100 tokens (50% reused from the KV cache)" in detail
     assert "13.3 tokens/s" in detail
 
 

@@ -6,6 +6,7 @@ import asyncio
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,10 @@ def test_show_prints_the_outcome_and_transcript(
     assert "public transcript" in out and "Votes:" in out
     for seat in result.seats:
         assert seat.agent in out
+    # the count of events is broken down by every type, not the six most common
+    head = " ".join(out.split()).split("events: ", 1)[1].split(")", 1)[0]
+    total, kinds = head.split(" (")
+    assert sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", kinds)) == int(total)
     assert main(["show", "nope", "--run", str(run_dir)]) == 2
 
 

@@ -65,7 +65,7 @@ def summary(
         )
     kinds = Counter(e.type for e in events)
     lines.append(
-        f"events: {len(events)} ({', '.join(f'{k} {v}' for k, v in kinds.most_common(6))})"
+        f"events: {len(events)} ({', '.join(f'{k} {v}' for k, v in kinds.most_common())})"
         + ("" if end else "  [record incomplete: the match did not finish]")
     )
     public = [e for e in events if e.type not in SKIP and e.visibility.scope == "public" and e.text]

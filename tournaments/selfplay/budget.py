@@ -60,6 +60,7 @@ class Ledger:
     phases: dict[str, Usage] = field(default_factory=lambda: {p: Usage() for p in PHASES})
     earlier_wall_s: float = 0.0  # wall time of earlier sessions (a resumed run)
     started: float = field(default_factory=time.monotonic)
+    ended: float | None = None  # set by finish(): the run's clock stops there
     stopped: str | None = None
 
     def total(self) -> Usage:
@@ -70,7 +71,14 @@ class Ledger:
         return out
 
     def wall_s(self) -> float:
-        return self.earlier_wall_s + time.monotonic() - self.started
+        end = self.ended if self.ended is not None else time.monotonic()
+        return self.earlier_wall_s + end - self.started
+
+    def finish(self) -> None:
+        """The run is over: its wall time stops growing (a screen still showing the ledger
+        read a finished run's time going up, past the report's)."""
+        if self.ended is None:
+            self.ended = time.monotonic()
 
     def admit(self, phase: str) -> bool:
         """Whether one more unit of work of ``phase`` may start."""

@@ -95,6 +95,7 @@ class SelfPlay:
             repeats.append(await self.run_repeat(r))
             if self.ledger.stopped:
                 break
+        self.ledger.finish()
         report = summarise(self.config, repeats, self.ledger.as_dict())
         write_json(self.root / "report.json", report)
         write_json(budget_path, self.ledger.as_dict())

@@ -48,6 +48,18 @@ def test_resume_from_carries_the_wall_time_of_earlier_sessions() -> None:
     assert second.total().wall_s >= doc["total"]["wall_s"]
 
 
+def test_a_finished_ledgers_wall_time_stops_growing() -> None:
+    ledger = Ledger(Budget())
+    time.sleep(0.01)
+    ledger.finish()
+    done = ledger.as_dict()["total"]["wall_s"]
+    assert done >= 0.01
+    time.sleep(0.01)
+    ledger.finish()  # a second call keeps the first end
+    assert ledger.as_dict()["total"]["wall_s"] == done  # (rounded there)
+    assert ledger.wall_s() == ledger.wall_s()
+
+
 def test_the_estimate_counts_no_llm_call_for_a_scripted_reflector() -> None:
     args = (4, 1, 3, 4, 6, 10, 0, 12.0, 0.5)  # population 4, 1 elite, 3 generations, 4 train
     scripted = estimate(*args, llm_reflector=False)
