@@ -69,7 +69,7 @@ class KVStats:
     evicted_lru: int = 0
     expired: int = 0
     not_stored: int = 0  # larger than the whole cap
-    shared: int = 0  # misses that started from another session's prefix
+    shared: int = 0  # first turns that started from another session's prefix (among hits)
 
     def as_dict(self) -> dict[str, int]:
         return {

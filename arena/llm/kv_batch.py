@@ -82,8 +82,9 @@ def prefill(
         entry = store.take(session) if store is not None and session else None
         # at least the last prompt token is computed: its logits start the reply
         common = min(common_prefix(entry.tokens, prompt), len(prompt) - 1) if entry else 0
-        if common <= 0 and store is not None:
-            # no turn of its own to go on: another seat's prompt with the same start
+        if common <= 0 and store is not None and session:
+            # a seat with no turn of its own to go on: another seat's prompt with the same
+            # start (a request without a seat reads nothing, as it stores nothing)
             found = store.shared(prompt)
             if found is not None:
                 entry, common = found[0], min(found[1], len(prompt) - 1)

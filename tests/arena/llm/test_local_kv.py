@@ -139,6 +139,8 @@ def test_a_seats_first_prompt_starts_from_another_matchs_briefing_and_says_the_s
     assert briefing <= got.tokens_cached < got.tokens_in - 10
     assert got.text == model.run_batch([req])[0].text
     assert kv.stats.shared == 1 and "m1:2" in kv and "m2:2" in kv
+    anon = model.run_batch([turn(TALK[2:], max_tokens=2)], kv=kv)[0]  # no seat: no reuse
+    assert anon.tokens_cached == 0 and kv.stats.shared == 1
     ids = ["0", "1", "3"]
     ask = 'Vote. Answer {"choice": "<id>"}. Legal ids: 0 | 1 | 3'
     vote = turn(TALK[1:], ask=ask, choices=[json.dumps({"choice": i}) for i in ids],
