@@ -5,9 +5,16 @@ Deal or No Deal context against the rule-bot panel; one JSON line per figure.
 
 What runs: ``arena selfplay`` (:class:`tournaments.selfplay.SelfPlay`) on a config built here —
 the base agent is the local backend (ranked choice over the legal moves, temperature 0), the
-seed context is the plain briefing, and the operators are the ones a small model can use:
-``demonstrate`` (examples of its own moves from its best train games, quoted as data),
-``reflect`` (directives drawn into the memory bank by the scripted reflector) and ``restyle``.
+seed context is the plain briefing, and the operators are the ones that learn from the games
+in a way a small model can use: ``demonstrate`` (examples of its own moves from its best train
+games, quoted as data) and ``reflect`` (directives drawn into the memory bank by the scripted
+reflector), drawn 2 : 1. No ``restyle``: a style line reads nothing from the games, and with
+2 generations a repeat's only children of its games are generation 1's (the first run of this
+design drew restyles and reflections in all three repeats and never a demonstration).
+The train games explore: the candidate's ranked moves are drawn from their likelihoods at
+temperature 1 (``units.train_temperature``), so its best train games — the demonstrations —
+can hold moves its greedy play never makes (greedy, the seed never proposes a split). Select
+and gate games play greedily (temperature 0).
 R = 3 master seeds (repeats). Each repeat's champion is promoted only through the held-out gate
 (one-sided bootstrap lower bound of the paired improvement > 0, Bonferroni over generations).
 
@@ -61,12 +68,8 @@ from arena.stats import paired_difference
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.driver import SelfPlay
 
+TRAIN_TEMPERATURE = 1.0  # the train games' sampling temperature (select and gate: greedy)
 SIGMA_ASSUMED = 3.0  # points: sd of a paired per-unit score difference (measured ≤ 2.88; printed)
-STYLES = [
-    "Accept an offer that gives you more than walking away.",
-    "Propose a split that keeps the items you value most.",
-    "Never walk away while an offer stands.",
-]
 SCALES: dict[str, dict[str, Any]] = {
     "dev": {"population": 2, "generations": 1, "units": {"train": 1, "select": 2, "gate": 3},
             "concurrency": 4, "wall_s": 1500},
@@ -110,14 +113,17 @@ def config(scale: str, repeats: int, seed: int, wall_s: float | None = None) -> 
             },
         },
         "seed_context": {"style": None, "insights": "none"},
-        "styles": STYLES,
         "population": s["population"],
         "elites": 1,
         "generations": s["generations"],
-        "operators": {"demonstrate": 2, "reflect": 1, "restyle": 1},
+        # no restyle: it reads nothing from the games, and at 2 generations a repeat has only
+        # the slots of generation 1 for children of the train games (docs/benchmarks.md)
+        "operators": {"demonstrate": 2, "reflect": 1},
         "reflector": "scripted:directives",
         "panel": [{"name": "bot", "kind": "rule"}],
-        "units": {**s["units"], "seats": "all"},
+        # train games sample the ranked moves (exploration): the demonstrations come from the
+        # best of them, so a child can be shown moves the greedy seed never makes
+        "units": {**s["units"], "seats": "all", "train_temperature": TRAIN_TEMPERATURE},
         "metric": "score",
         "budget": {"wall_s": wall_s if wall_s is not None else s["wall_s"]},
         "repeats": repeats,

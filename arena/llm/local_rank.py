@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from arena.llm.kv import KVStore
 from arena.llm.kv_batch import Prefilled, make_cache
 from arena.llm.messages import ChatRequest, ChatResult
+from arena.llm.rank_pick import pick_order
 
 
 class RankingModel(Protocol):
@@ -79,9 +80,10 @@ def _result(
     lps: list[list[float]],
 ) -> ChatResult:
     scores = [sum(lp) for lp in lps]
-    order = sorted(range(len(scores)), key=lambda j: (-scores[j], j))
+    choices = request.choices or []
+    order = pick_order(scores, request.temperature, request.seed, request.messages, choices)
     return ChatResult(
-        text=(request.choices or [""])[order[0]],
+        text=(choices or [""])[order[0]],
         tokens_in=prompt_len,
         tokens_out=len(cands[order[0]]),
         tokens_cached=cached,

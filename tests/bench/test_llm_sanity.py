@@ -49,3 +49,14 @@ def test_intervals_apart_are_separated_whichever_side_is_better() -> None:
     assert llm_sanity.compare("mean_score", rand, model) == {"better": True, "separated": True}
     near = Estimate(3.5, 3.1, 3.9, 200)
     assert llm_sanity.compare("mean_score", near, rand) == {"better": False, "separated": False}
+
+
+def test_every_scale_is_a_valid_config_whose_train_games_explore() -> None:
+    from tournaments.selfplay.config import check, parse
+
+    for scale in selfplay_real.SCALES:
+        cfg = parse(selfplay_real.config(scale, 3, 1))
+        check(cfg)
+        assert cfg.units.train_temperature == selfplay_real.TRAIN_TEMPERATURE > 0
+        assert cfg.base.params["backend"]["temperature"] == 0.0  # select and gate: greedy
+        assert set(cfg.operators) == {"demonstrate", "reflect"}

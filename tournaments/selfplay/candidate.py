@@ -16,6 +16,17 @@ from pydantic import BaseModel, ConfigDict
 
 from tournaments.selfplay.config import EntrySpec
 
+# the seat name of a candidate's train games when the run explores (units.train_temperature)
+EXPLORING = "@train"
+
+
+def exploring(entry: dict[str, Any], temperature: float) -> dict[str, Any]:
+    """``entry`` (an LLM agent entry) sampling its moves at ``temperature``: its backend's
+    temperature, which also draws ranked moves from their likelihoods (arena.llm.rank_pick)."""
+    params = dict(entry["params"])
+    params["backend"] = {**dict(params.get("backend") or {}), "temperature": temperature}
+    return {**entry, "params": params}
+
 
 class Candidate(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -13,7 +13,7 @@ Example (docs/selfplay.md lists every field)::
     operators: {copy: 0, reflect: 1, rewrite: 1, crossover: 1, restyle: 1}
     reflector: "scripted:directives"          # scripted | scripted:directives | {backend}
     panel: [{name: bot, kind: rule}]          # fixed opponents; champions: frozen incumbents too
-    units: {train: 8, select: 16, gate: 32, seats: all}
+    units: {train: 8, select: 16, gate: 32, seats: all, train_temperature: 1.0}
     budget: {games: 2000, wall_s: 600}
     repeats: 3
 
@@ -66,6 +66,11 @@ class Units(Strict):
     select: int = Field(16, ge=1, le=100_000)  # ratings and survival use these
     gate: int = Field(32, ge=2, le=100_000)  # the frozen held-out split
     seats: Literal["all"] | list[int] = "all"
+    # exploration: the LLM candidates' train games sample their moves at this temperature
+    # (ranked moves drawn from their likelihoods), so the best train games can show moves the
+    # candidate would not make greedily; select, gate and replays play as ``base`` is set.
+    # None: train games play as ``base`` is set too
+    train_temperature: float | None = Field(None, ge=0, le=2)
 
 
 class Selection(Strict):

@@ -34,7 +34,7 @@ from arena.results import MatchResult, MatchSpec
 from tournaments.executor import SinkFactory
 from tournaments.selfplay import candidate as cand
 from tournaments.selfplay.budget import Ledger
-from tournaments.selfplay.candidate import Candidate
+from tournaments.selfplay.candidate import EXPLORING, Candidate, exploring
 from tournaments.selfplay.config import SelfPlayConfig
 from tournaments.selfplay.extra_games import (
     feed_buffer,
@@ -204,17 +204,23 @@ class SelfPlay:
         base = g * 10_000_000 + offset + {"play": 0, "gate": 5_000_000, "replay": 8_000_000}[phase]
         episodes = []
         candidates: dict[str, Candidate] = {}
+        explore = self.config.units.train_temperature if phase == "play" else None
+        entries: dict[str, dict[str, Any]] = {}
         for i, job in enumerate(jobs):
             j = job if isinstance(job, Job) else Job(*job)
             eid = episode_id(phase, g, j.candidate.id, j.unit, j.replicate)
-            spec = self._spec(state, eid, j.candidate.id, j.unit, base + i)
+            name = j.candidate.id
+            if explore is not None and j.unit.split == "train":
+                name = f"{name}{EXPLORING}"  # the same context, sampling its moves
+                entries[name] = exploring(j.candidate.agent_entry(self.config.base, name), explore)
+            spec = self._spec(state, eid, name, j.unit, base + i)
             if j.replicate and j.start is None:  # the same deal, fresh agent seeds
                 spec = spec.model_copy(update={"replicate": j.replicate})
             episodes.append(
                 Episode(spec, j.candidate.id, j.unit, j.replicate, start=j.start, note=j.note)
             )
             candidates[j.candidate.id] = j.candidate
-        entries = {cid: c.agent_entry(self.config.base) for cid, c in candidates.items()}
+        entries |= {cid: c.agent_entry(self.config.base) for cid, c in candidates.items()}
         panel = self._panel_entries(state)
         config = run_config(
             self.run_id(state.repeat),

@@ -34,6 +34,7 @@ from arena.llm.backends.base import Backend
 from arena.llm.config import BackendConfig
 from arena.llm.limits import parse_retry_after
 from arena.llm.messages import ChatRequest, ChatResult, LLMError, PreflightError, TransportError
+from arena.llm.rank_pick import pick_order
 
 POOL_SIZE = 16  # connections per client; more clients when the backend's concurrency is higher
 
@@ -108,7 +109,8 @@ class OpenAIBackend(Backend):
         replies = await asyncio.gather(*(self._post(b) for b in bodies))
         scored = [score_reply(r, c) for r, c in zip(replies, choices, strict=True)]
         scores = [s for s, _ in scored]
-        order = sorted(range(len(scores)), key=lambda j: (-scores[j], j))
+        # the answer: the likeliest at temperature 0, a seeded draw above it (as in process)
+        order = pick_order(scores, request.temperature, request.seed, request.messages, choices)
         return ChatResult(
             text=choices[order[0]],
             tokens_in=max(n for _, n in scored),

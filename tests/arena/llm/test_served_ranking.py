@@ -95,10 +95,14 @@ async def play(backend: dict[str, Any], decide: str) -> list[tuple[Any, ...]]:
             for e in events if e.type in kept]  # fmt: skip
 
 
-async def test_a_served_model_decides_exactly_as_in_process(served):
-    local = {"type": "local", "max_tokens": 16, "kv": {"reuse": False}}
+@pytest.mark.parametrize("temperature", [0.0, 1.5])
+async def test_a_served_model_decides_exactly_as_in_process(served, temperature):
+    # above temperature 0 a ranked move is a seeded draw from the candidates' likelihoods,
+    # drawn by the client: the same draw in process and over HTTP
+    local = {"type": "local", "max_tokens": 16, "kv": {"reuse": False},
+             "temperature": temperature}  # fmt: skip
     remote = {"type": "openai", "base_url": served.url, "model": "local", "max_tokens": 16,
-              "timeout_s": 300}  # fmt: skip
+              "timeout_s": 300, "temperature": temperature}  # fmt: skip
     in_process = await play(local, "auto")  # the bundled model ranks its moves by default
     over_http = await play(remote, "rank")
     assert over_http == in_process

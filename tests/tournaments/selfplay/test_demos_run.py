@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
+
+import yaml
 
 from arena.llm.fakes.context import ContextEngine
 from arena.llm.server import ServerThread
 from tests.tournaments.selfplay.selfplay_setup import small_config
+from tournaments.selfplay.candidate import EXPLORING
 from tournaments.selfplay.config import parse
 from tournaments.selfplay.demos import HEADER
 from tournaments.selfplay.driver import SelfPlay
@@ -32,3 +36,38 @@ def test_demonstrate_children_carry_examples_from_their_parents_games(tmp_path: 
         assert HEADER in child["extra_instructions"] and '"choice"' in child["extra_instructions"]
         assert child["parents"] and child["generation"] == 1
     assert report["repeats"][0]["stopped"] is None
+
+
+def test_exploring_train_games_sample_while_select_games_play_as_the_base(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(ContextEngine(seed=1)) as server:
+        raw = small_config(
+            server.url,
+            None,
+            operators={"demonstrate": 1},
+            metric="score",
+            units={"train": 2, "select": 2, "gate": 4, "train_temperature": 1.3},
+        )
+        asyncio.run(SelfPlay(parse(raw), tmp_path / "sp").run())
+    g0 = tmp_path / "sp" / "r0" / "g000"
+    agents = {
+        a["name"]: a for a in yaml.safe_load((g0 / "play" / "config.yaml").read_text())["agents"]
+    }
+    seats = {}
+    for path in sorted((g0 / "play" / "matches").glob("*.jsonl")):
+        start = json.loads(path.read_text().splitlines()[0])
+        seats[path.name] = start["payload"]["seats"]
+    train = {k: v for k, v in seats.items() if re.search(r"-t\d{4}-", k)}
+    select = {k: v for k, v in seats.items() if re.search(r"-s\d{4}-", k)}
+    assert train and select
+    for names in train.values():  # the candidate's train seat samples at 1.3
+        (mine,) = [n for n in names.values() if n.startswith("c-")]
+        assert mine.endswith(EXPLORING)
+        assert agents[mine]["params"]["backend"]["temperature"] == 1.3
+    for names in select.values():  # select games play the base as configured
+        (mine,) = [n for n in names.values() if n.startswith("c-")]
+        assert EXPLORING not in mine and "temperature" not in agents[mine]["params"]["backend"]
+    # the exploring games are still the candidate's train games: demonstrations read them
+    population = json.loads((tmp_path / "sp" / "r0" / "g001" / "population.json").read_text())
+    assert any(c["operator"] == "demonstrate" for c in population)
