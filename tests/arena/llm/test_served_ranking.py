@@ -106,3 +106,24 @@ async def test_a_served_model_decides_exactly_as_in_process(served, temperature)
     in_process = await play(local, "auto")  # the bundled model ranks its moves by default
     over_http = await play(remote, "rank")
     assert over_http == in_process
+
+
+async def test_a_served_ranked_draw_is_the_in_process_draw_seed_for_seed(served):
+    # the toy match's ranked moves all kept their likeliest candidate at 1.5; here two close
+    # candidates, many seeds: the draws vary, and each is the same both ways
+    from arena.llm.backends import make_backend
+    from arena.llm.config import BackendConfig
+
+    model = load_model()
+    choices = [json.dumps({"choice": i}) for i in ("3", "5")]
+    remote = make_backend(BackendConfig(type="openai", base_url=served.url, model="local",
+                                        timeout_s=300))  # fmt: skip
+    picks = []
+    for seed in range(12):
+        request = ChatRequest(MESSAGES, choices=choices, temperature=2.0, seed=seed)
+        local = model.run_batch([request])[0]
+        over_http = await remote.complete(request)
+        assert over_http.text == local.text
+        picks.append(local.text)
+    greedy = model.run_batch([ChatRequest(MESSAGES, choices=choices)])[0].text
+    assert greedy in picks and set(picks) == set(choices)
