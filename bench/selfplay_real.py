@@ -37,8 +37,11 @@ could detect with it (``mde_measured``), so a play that spreads more shows it.
 
 Scales (units are per seed of the split, each played from both seats):
 
-* ``dev`` — a smoke run for a loaded machine: population 2, 1 generation, train 1, select 2,
+* ``dev`` — a smoke run for a loaded machine: population 2, 2 generations, train 1, select 2,
   gate 3, a 25-minute wall cap. It can show that the loop runs on the real model, not a gain.
+
+In every scale generation 0 plays the seed alone (both operators read train games, which do
+not exist yet); the children of its train games play from generation 1.
 * ``full`` — population 3, 2 generations, train 4, select 6, gate 36 (72 units), R = 3, for
   an idle 2-core machine (target 45 minutes; docs/benchmarks.md has what it measured). Its wall
   cap is 90 minutes, so the run finishes there; the cap stops a run on a slower or loaded
@@ -71,7 +74,7 @@ from tournaments.selfplay.driver import SelfPlay
 TRAIN_TEMPERATURE = 1.0  # the train games' sampling temperature (select and gate: greedy)
 SIGMA_ASSUMED = 3.0  # points: sd of a paired per-unit score difference (measured ≤ 2.88; printed)
 SCALES: dict[str, dict[str, Any]] = {
-    "dev": {"population": 2, "generations": 1, "units": {"train": 1, "select": 2, "gate": 3},
+    "dev": {"population": 2, "generations": 2, "units": {"train": 1, "select": 2, "gate": 3},
             "concurrency": 4, "wall_s": 1500},
     "full": {"population": 3, "generations": 2, "units": {"train": 4, "select": 6, "gate": 36},
              "concurrency": 4, "wall_s": 5400},
@@ -167,10 +170,17 @@ def _r(x: float | None) -> float | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--scale", choices=sorted(SCALES), default="full")
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=2026)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--scale",
+        choices=sorted(SCALES),
+        default="full",
+        help="the run's size (default: full; see above)",
+    )
+    ap.add_argument("--repeats", type=int, default=3, help="master seeds R (default: 3)")
+    ap.add_argument("--seed", type=int, default=2026, help="the first master seed (default: 2026)")
     ap.add_argument("--out", type=Path, default=None, help="run directory (default: a temp dir)")
     ap.add_argument("--wall-s", type=float, default=None,
                     help="the run's wall-clock cap in seconds (default: the scale's; "

@@ -358,6 +358,11 @@ class LLMAgent(Agent):
             rec["transport_errors"] = errors[-5:]
         if result is not None and result.ranked is not None:
             rec["ranked"] = True
+            if request is not None and request.temperature > 0 and result.scores:
+                # a sampled move: its temperature, and how many candidates were likelier
+                top = result.scores[result.ranked[0]]
+                rec["temperature"] = request.temperature
+                rec["likelier"] = sum(1 for x in result.scores if x > top)
         if error is not None:
             rec["error"] = error[:500]
         if refused is not None:  # a reply the agent refused itself (speech copying its prompt)

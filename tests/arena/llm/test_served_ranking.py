@@ -76,7 +76,9 @@ def test_a_scoring_request_scores_exactly_as_in_process_ranking(served):
     assert remote == pytest.approx(local.scores, abs=1e-4)
 
 
-async def play(backend: dict[str, Any], decide: str) -> list[tuple[Any, ...]]:
+async def play(
+    backend: dict[str, Any], decide: str, calls_out: list[dict[str, Any]] | None = None
+) -> list[tuple[Any, ...]]:
     engine = ToyEngine({"n_players": 4, "rounds": 1}, seed=4)
     seats = ["llm", *["random"] * (engine.n_seats - 1)]
     spec = MatchSpec(match_id="served-4", game="toy", seed=4, seats=seats)
@@ -90,6 +92,8 @@ async def play(backend: dict[str, Any], decide: str) -> list[tuple[Any, ...]]:
     calls = [e.payload for e in events if e.type == "llm_call"]
     assert calls and all(c["status"] == "ok" for c in calls)
     assert any(c.get("ranked") for c in calls)
+    if calls_out is not None:
+        calls_out += calls
     kept = ("decision", "invalid_action", "fallback")  # without wall-clock fields
     return [(e.type, e.actor, json.dumps(e.comparable()["payload"], sort_keys=True))
             for e in events if e.type in kept]  # fmt: skip
@@ -127,3 +131,15 @@ async def test_a_served_ranked_draw_is_the_in_process_draw_seed_for_seed(served)
         picks.append(local.text)
     greedy = model.run_batch([ChatRequest(MESSAGES, choices=choices)])[0].text
     assert greedy in picks and set(picks) == set(choices)
+
+
+async def test_a_sampled_ranked_move_is_recorded_with_its_temperature() -> None:
+    sampled: list[dict[str, Any]] = []
+    greedy: list[dict[str, Any]] = []
+    local = {"type": "local", "max_tokens": 16, "kv": {"reuse": False}}
+    await play({**local, "temperature": 2.0}, "rank", sampled)
+    await play(local, "rank", greedy)
+    ranked = [c for c in sampled if c.get("ranked")]
+    assert ranked and all(c["temperature"] == 2.0 for c in ranked)
+    assert all(isinstance(c["likelier"], int) and c["likelier"] >= 0 for c in ranked)
+    assert not any("temperature" in c or "likelier" in c for c in greedy)
