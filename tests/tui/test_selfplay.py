@@ -152,6 +152,10 @@ async def test_a_live_run_is_shown_while_it_plays(tmp_path: Path) -> None:
             games = app.selfplay_view.budget["total"]["games"]
             assert len(app.model.matches) == games  # every game fed the dashboard
             assert all(m.startswith("r0-") for m in app.model.matches)
+            # the games dashboard's header says which run, that it finished, and its games
+            await _until(pilot, lambda: app.model.status == "finished", timeout=30)
+            assert app.model.run_id == app.selfplay_view.name != ""
+            assert app.model.done == games and app.model.running == 0 == app.model.failed
 
 
 _SPENT = re.compile(r"spent: (\d+) games · \d+ steps · (\d+) LLM calls")

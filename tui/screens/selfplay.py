@@ -207,6 +207,26 @@ class ModelFeed:
         pass
 
 
+def games_status(view: SelfPlayView, model: RunModel, fallback_name: str) -> dict[str, Any]:
+    """The dashboard's header for a self-play run's games: the run, its state, and the games
+    seen so far (a self-play run plans its games phase by phase, so its total is those started)."""
+    statuses = [m.status for m in model.matches.values()]
+    running = statuses.count("running")
+    failed = sum(1 for s in statuses if s not in ("running", "finished"))
+    state = "running"
+    if view.finished:
+        state = f"stopped: {view.stopped}" if view.stopped else "finished"
+    return {
+        "run_id": view.name or fallback_name,
+        "game": view.game,
+        "status": state,
+        "total": len(statuses),
+        "done": len(statuses) - running - failed,
+        "failed": failed,
+        "running": running,
+    }
+
+
 class SelfPlayApp(ArenaApp):
     BINDINGS = [*ArenaApp.BINDINGS, Binding("s", "selfplay", "self-play", show=False)]
 
@@ -236,6 +256,8 @@ class SelfPlayApp(ArenaApp):
             view = await asyncio.to_thread(load, self.root)
             if self.spent is not None:
                 view = with_spent(view, self.spent())
+            # the games dashboard's header (it shows an arena run's status otherwise)
+            self.model.apply_status(games_status(view, self.model, self.root.name))
             if view != self.selfplay_view:  # a new generation, phase, game or model call
                 self.selfplay_view = view
                 self.run_changed()
