@@ -33,6 +33,7 @@ from arena import registry
 from arena.agents.base import Agent
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner
+from arena.stats import mean_ci
 from arena.types import Action, Decision, Observation
 from games.negotiation import tactics as tx
 from games.negotiation.bots import BOTS_DEALORNODEAL
@@ -99,11 +100,10 @@ async def play(params: dict[str, Any], seeds: list[int]) -> list[float]:
     return scores
 
 
-def bootstrap_ci(xs: list[float], seed: int, n: int = 2000) -> list[float]:
-    rng = np.random.default_rng(seed)
-    a = np.asarray(xs)
-    means = rng.choice(a, size=(n, len(a))).mean(axis=1)
-    return [round(float(np.quantile(means, q)), 3) for q in (0.025, 0.975)]
+def bootstrap_ci(xs: list[float], seed: int) -> list[float] | None:
+    """The mean's 95 % bootstrap interval (arena.stats), seeded, rounded."""
+    ci = mean_ci(xs, np.random.default_rng(seed))
+    return None if ci is None else [round(ci[0], 3), round(ci[1], 3)]
 
 
 def main(argv: list[str] | None = None) -> int:
