@@ -11,12 +11,13 @@ same request draws the same move in process and over any server, run after run.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import random
 from collections.abc import Sequence
 from typing import Any
+
+from arena.seeding import derive_seed
 
 
 def pick_order(
@@ -32,11 +33,7 @@ def pick_order(
         return order
     top = scores[order[0]]
     weights = [math.exp((s - top) / temperature) if math.isfinite(s) else 0.0 for s in scores]
-    digest = hashlib.sha256(
-        json.dumps(
-            [seed, list(messages), list(choices)], sort_keys=True, ensure_ascii=False
-        ).encode("utf-8")
-    ).digest()
-    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    conversation = json.dumps(list(messages), sort_keys=True, ensure_ascii=False)
+    rng = random.Random(derive_seed("rank", seed, conversation, json.dumps(list(choices))))
     drawn = rng.choices(range(len(scores)), weights=weights)[0]
     return [drawn, *(j for j in order if j != drawn)]

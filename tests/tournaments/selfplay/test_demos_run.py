@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -19,16 +20,18 @@ from tournaments.selfplay.demos import HEADER
 from tournaments.selfplay.driver import SelfPlay
 
 
-def test_demonstrate_children_carry_examples_from_their_parents_games(tmp_path: Path) -> None:
+def run_demonstrating(root: Path, units: dict[str, Any]) -> dict[str, Any]:
+    """A self-play run whose only operator is ``demonstrate``, on the context test server."""
     with ServerThread(ContextEngine(seed=1)) as server:
         raw = small_config(
-            server.url,
-            None,
-            operators={"demonstrate": 1},
-            metric="score",
-            units={"train": 4, "select": 2, "gate": 4},
+            server.url, None, operators={"demonstrate": 1}, metric="score", units=units
         )
-        report = asyncio.run(SelfPlay(parse(raw), tmp_path / "sp").run())
+        report: dict[str, Any] = asyncio.run(SelfPlay(parse(raw), root).run())
+    return report
+
+
+def test_demonstrate_children_carry_examples_from_their_parents_games(tmp_path: Path) -> None:
+    report = run_demonstrating(tmp_path / "sp", {"train": 4, "select": 2, "gate": 4})
     population = json.loads((tmp_path / "sp" / "r0" / "g001" / "population.json").read_text())
     children = [c for c in population if c["operator"] == "demonstrate"]
     assert children, [c["operator"] for c in population]
@@ -41,15 +44,9 @@ def test_demonstrate_children_carry_examples_from_their_parents_games(tmp_path: 
 def test_exploring_train_games_sample_while_select_games_play_as_the_base(
     tmp_path: Path,
 ) -> None:
-    with ServerThread(ContextEngine(seed=1)) as server:
-        raw = small_config(
-            server.url,
-            None,
-            operators={"demonstrate": 1},
-            metric="score",
-            units={"train": 2, "select": 2, "gate": 4, "train_temperature": 1.3},
-        )
-        asyncio.run(SelfPlay(parse(raw), tmp_path / "sp").run())
+    run_demonstrating(
+        tmp_path / "sp", {"train": 2, "select": 2, "gate": 4, "train_temperature": 1.3}
+    )
     g0 = tmp_path / "sp" / "r0" / "g000"
     agents = {
         a["name"]: a for a in yaml.safe_load((g0 / "play" / "config.yaml").read_text())["agents"]
