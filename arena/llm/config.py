@@ -12,6 +12,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from arena.llm.examples import Example
+
 
 class PriceTable(BaseModel):
     """USD per million tokens; the cost of a call is in·price_in + out·price_out."""
@@ -145,5 +147,9 @@ class PromptOptions(BaseModel):
     templates: dict[str, str] = Field(default_factory=dict)  # game prompt template overrides
     persona: str | dict[str, Any] | None = None  # persona card (text or mapping)
     beliefs: Literal["auto", "always", "never"] = "auto"  # auto: when the decision asks
+    # the agent's own earlier moves (situation, answer); before each decision the
+    # ``examples_shown`` nearest to it are shown (arena.llm.examples; docs/llm.md)
+    examples: list[Example] = Field(default_factory=list, max_length=256)
+    examples_shown: int = Field(1, ge=1, le=8)
     max_prompt_tokens: int = Field(6000, ge=256, le=1_000_000)
     chars_per_token: float = Field(3.5, gt=0)

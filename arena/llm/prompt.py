@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena import registry, transcript
+from arena.llm import examples
 from arena.llm.config import PromptOptions
 from arena.types import Decision, Observation
 from arena.untrusted import quote
@@ -325,6 +326,11 @@ def render_messages(
     belief = wants_belief(decision, params)
     sys_text = system if system is not None else system_prompt(obs, params)
     tail = decision_text(obs, decision, belief, belief_keys, plain_speech, ranked)
+    # worked examples are moves: a turn to speak gets none
+    moves = bool(decision.options) and not is_turn_to_speak(decision)
+    worked = moves and examples.block(decision.prompt, params.examples, params.examples_shown)
+    if worked:  # after the transcript, so the seat's prompt still grows only at its end
+        tail = f"{worked}\n\n{tail}"
     lines = seen.lines(obs) if seen is not None else transcript_lines(obs)
     budget = int(params.max_prompt_tokens * params.chars_per_token)
     # 64: the tags, the elision note and the chat template's role markers

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from arena.llm.examples import Example
 from tournaments.selfplay.config import EntrySpec
 
 # the seat name of a candidate's train games when the run explores (units.train_temperature)
@@ -39,6 +40,8 @@ class Candidate(BaseModel):
     version: int | None = None
     insights: tuple[str, ...] = ()  # the active insights at ``version`` it reads
     exclude: tuple[str, ...] = ()  # the active insights at ``version`` it does not read
+    # its own earlier moves, shown one by one beside the decisions they resemble (demonstrate)
+    examples: tuple[Example, ...] = ()
     # lineage
     parents: tuple[str, ...] = ()
     operator: str = "seed"
@@ -51,7 +54,12 @@ class Candidate(BaseModel):
 
     def context(self) -> dict[str, Any]:
         return context_of(
-            self.style, self.extra_instructions, self.bank, self.version, self.insights
+            self.style,
+            self.extra_instructions,
+            self.bank,
+            self.version,
+            self.insights,
+            self.examples,
         )
 
     def agent_entry(self, base: EntrySpec, name: str | None = None) -> dict[str, Any]:
@@ -70,6 +78,8 @@ class Candidate(BaseModel):
                 "k": None,
                 "exclude": list(self.exclude),
             }
+        if self.examples:
+            params["examples"] = [e.model_dump() for e in self.examples]
         return {"name": name or self.id, "kind": base.kind, "params": params}
 
     def lineage(self) -> dict[str, Any]:
@@ -87,14 +97,18 @@ def context_of(
     bank: str | None,
     version: int | None,
     insights: tuple[str, ...],
+    examples: tuple[Example, ...] = (),
 ) -> dict[str, Any]:
-    return {
+    ctx: dict[str, Any] = {
         "style": style,
         "extra_instructions": extra,
         "bank": bank,
         "version": version,
         "insights": sorted(insights),
     }
+    if examples:  # absent when none, so a context without examples keeps its id
+        ctx["examples"] = [[e.situation, e.answer] for e in examples]
+    return ctx
 
 
 def candidate_id(context: dict[str, Any]) -> str:
@@ -119,11 +133,12 @@ def make(
     operator: str = "seed",
     generation: int = 0,
     note: str = "",
+    examples: tuple[Example, ...] = (),
 ) -> Candidate:
     """A candidate; ``active`` are the active insight ids at ``version`` (the rest of which it
     excludes)."""
     chosen = tuple(sorted(i for i in set(insights) if i in set(active)))
-    ctx = context_of(style, extra_instructions, bank, version, chosen)
+    ctx = context_of(style, extra_instructions, bank, version, chosen, examples)
     return Candidate(
         id=candidate_id(ctx),
         style=style,
@@ -133,6 +148,7 @@ def make(
         version=version,
         insights=chosen,
         exclude=tuple(sorted(set(active) - set(chosen))),
+        examples=examples,
         parents=parents,
         operator=operator,
         generation=generation,

@@ -84,6 +84,7 @@ def crossover(a: Candidate, b: Candidate, active: dict[int, list[str]], gen: int
         operator="crossover",
         generation=gen,
         note=f"prompt of {a.id}, insights of {b.id}",
+        examples=a.examples,
     )
 
 
@@ -101,6 +102,7 @@ def _child(parent: Candidate, gen: int, operator: str, **change: Any) -> Candida
         operator=operator,
         generation=gen,
         note=change.get("note", ""),
+        examples=parent.examples,
     )
 
 
@@ -187,4 +189,5 @@ async def reflect_child(
         operator="reflect",
         generation=gen,
         note=f"{len(new)} insight(s) from {len(ids)} game(s)",
+        examples=parent.examples,
     )

@@ -16,7 +16,6 @@ from arena.llm.server import ServerThread
 from tests.tournaments.selfplay.selfplay_setup import small_config
 from tournaments.selfplay.candidate import EXPLORING
 from tournaments.selfplay.config import parse
-from tournaments.selfplay.demos import HEADER
 from tournaments.selfplay.driver import SelfPlay
 
 
@@ -36,8 +35,14 @@ def test_demonstrate_children_carry_examples_from_their_parents_games(tmp_path: 
     children = [c for c in population if c["operator"] == "demonstrate"]
     assert children, [c["operator"] for c in population]
     for child in children:
-        assert HEADER in child["extra_instructions"] and '"choice"' in child["extra_instructions"]
+        assert child["examples"] and child["extra_instructions"] is None
+        assert all('"choice"' in e["answer"] and e["situation"] for e in child["examples"])
         assert child["parents"] and child["generation"] == 1
+    # the child plays with its examples: its agent entry in generation 1 carries them
+    g1 = tmp_path / "sp" / "r0" / "g001" / "play" / "config.yaml"
+    entries = {a["name"]: a for a in yaml.safe_load(g1.read_text())["agents"]}
+    for child in children:
+        assert entries[child["id"]]["params"]["examples"] == child["examples"]
     assert report["repeats"][0]["stopped"] is None
 
 
