@@ -25,12 +25,14 @@ import argparse
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from arena import registry
 from arena.agents.base import Agent
+from arena.events import Event
 from arena.results import InvalidActionPolicy, MatchSpec
 from arena.runner import MatchRunner
 from arena.stats import mean_ci
@@ -79,25 +81,35 @@ class PassOrAccept(Agent):
 
 
 async def play(params: dict[str, Any], seeds: list[int]) -> list[float]:
+    """The policy's score on each seed's deal from each seat, in that order."""
+    games = await play_against_rule(lambda: PassOrAccept("policy", **params), seeds)
+    return [score for score, _, _ in games]
+
+
+async def play_against_rule(
+    make: Callable[[], Agent], seeds: list[int]
+) -> list[tuple[float, list[Event], int]]:
+    """(score, events, seat) of ``make()``'s agent against the rule bot, each seed's deal from
+    each seat. Every move must be legal (no fallback)."""
     engine_cls = registry.engine_class("dealornodeal")
-    scores = []
+    games = []
     for seed in seeds:
         for seat in (0, 1):
             agents: list[Agent] = [BOTS_DEALORNODEAL["rule"](name="bot") for _ in range(2)]
-            agents[seat] = PassOrAccept("policy", **params)
+            agents[seat] = make()
             names = ["bot", "bot"]
             names[seat] = "policy"
             spec = MatchSpec(
                 match_id=f"headroom-{seed}-{seat}", game="dealornodeal", seed=seed, seats=names
             )
-            policy = InvalidActionPolicy(retries=0, fallback="random_legal")
+            policy = InvalidActionPolicy(retries=0, fallback="random_legal", timeout_s=None)
             runner = MatchRunner(spec, agents, [], policy, engine=engine_cls({}, seed=seed))
             result = await runner.run()
             mine = result.seats[seat]
             if result.status != "finished" or mine.fallbacks:  # every move must be legal
                 raise RuntimeError(f"{spec.match_id}: {result.status}, {mine.fallbacks} fallbacks")
-            scores.append(float(mine.reward))
-    return scores
+            games.append((float(mine.reward), list(runner.recorder.events), seat))
+    return games
 
 
 def bootstrap_ci(xs: list[float], seed: int) -> list[float] | None:

@@ -6,8 +6,8 @@ Deal or No Deal context against the rule-bot panel; one JSON line per figure.
 What runs: ``arena selfplay`` (:class:`tournaments.selfplay.SelfPlay`) on a config built here —
 the base agent is the local backend (ranked choice over the legal moves, temperature 0), the
 seed context is the plain briefing, and the operators are the ones that learn from the games
-in a way a small model can use: ``demonstrate`` (examples of its own moves from its best train
-games, quoted as data) and ``reflect`` (directives drawn into the memory bank by the scripted
+in a way a small model can use: ``demonstrate`` (its own moves from its best train games as
+worked examples, the nearest one shown before each decision, quoted as data) and ``reflect`` (directives drawn into the memory bank by the scripted
 reflector), drawn 2 : 1. No ``restyle``: a style line reads nothing from the games, and with
 2 generations a repeat's only children of its games are generation 1's (the first run of this
 design drew restyles and reflections in all three repeats and never a demonstration).
