@@ -38,7 +38,7 @@ def add_commands(sub: Any) -> None:
         action="store_true",
         help="export: a whole `arena run` config (the candidate against the panel), not an entry",
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--json", action="store_true", help="print the report (or the --dry-run estimate) as JSON")
     p.add_argument(
         "--no-plots", action="store_true", help="do not write DIR/plots/*.png at the end"
     )
@@ -116,9 +116,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     except ConfigError as err:
         return _fail(err.problems)
     if args.dry_run:
-        from tournaments.selfplay.dry_run import dry_run
+        from tournaments.selfplay.dry_run import describe, dry_run
 
-        print(json.dumps(dry_run(config), indent=1))
+        est = dry_run(config)
+        print(json.dumps(est, indent=1) if args.json else "\n".join(describe(est)))
         return 0
     try:
         return asyncio.run(_run(config, root, args))

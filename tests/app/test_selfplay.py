@@ -53,12 +53,17 @@ def test_dry_run_prints_the_estimate_and_writes_nothing(
             }
         )
     )
-    assert main(["selfplay", str(cfg), "--dry-run", "--out", str(tmp_path / "out")]) == 0
+    assert main(["selfplay", str(cfg), "--dry-run", "--json", "--out", str(tmp_path / "out")]) == 0
     est = json.loads(capsys.readouterr().out)
     # 3 generations x 4 candidates x (2 + 4 seeds) x 2 seats; gate: 10 seeds x 2 seats x 4
     assert est["games"]["play"] == 3 * 4 * 6 * 2
     assert est["games"]["gate"] == 10 * 2 * 4
     assert est["steps_per_game"] > 0 and est["total_llm_calls"] > 0
+    # without --json: the same figures in words
+    assert main(["selfplay", str(cfg), "--dry-run", "--out", str(tmp_path / "out")]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("dry run, nothing written")
+    assert f"games:      {est['total_games']:,} (play {est['games']['play']:,} · gate" in text
     assert not (tmp_path / "out").exists()
 
 

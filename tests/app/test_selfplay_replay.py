@@ -28,7 +28,7 @@ def test_the_estimate_counts_replays_and_replicates_at_most(
         "replay": {"fraction": 0.25},
     }
     cfg.write_text(yaml.safe_dump(raw))
-    assert main(["selfplay", str(cfg), "--dry-run", "--out", str(tmp_path / "out")]) == 0
+    assert main(["selfplay", str(cfg), "--dry-run", "--json", "--out", str(tmp_path / "out")]) == 0
     est = json.loads(capsys.readouterr().out)
     # play: 3 generations x 4 candidates x (2 + 4 seeds + half of the 4 seeds replicated)
     # x 2 seats; replay: a quarter of a generation's 48 play games, per generation

@@ -190,6 +190,8 @@ async def test_the_screen_counts_games_and_calls_as_they_happen(tmp_path: Path) 
                 assert not list(root.glob("r0/g*/generation.json"))
                 games, calls = counted()
                 assert 1 <= games < 9 and 1 <= calls <= 12
+                # no generation finished yet: it says 0 of them (it said "-")
+                assert "generation 0/" in _text(app.screen, "#sp-stats")
                 engine.release.set()
                 await _until(pilot, lambda: _drawn(app), timeout=240)
                 assert app.job_error is None

@@ -35,6 +35,25 @@ def dry_run(config: SelfPlayConfig) -> dict[str, Any]:
     return est
 
 
+def describe(est: dict[str, Any]) -> list[str]:
+    """The estimate in words (``--dry-run`` without ``--json``)."""
+
+    def split(key: str) -> str:
+        parts = est[key]
+        return f"{sum(parts.values()):,} ({' · '.join(f'{k} {v:,}' for k, v in parts.items())})"
+
+    reps = est["repeats"]
+    return [
+        f"dry run, nothing written: the most one repeat can spend ({reps} repeat"
+        f"{'s' if reps != 1 else ''} in all)",
+        f"  games:      {split('games')}",
+        f"  env steps:  {split('env_steps')}",
+        f"  LLM calls:  {split('llm_calls')}, ~{est['steps_per_game']:.1f} decisions per game",
+        f"  reflections: {est['reflections']:,} ({est['reflect_calls']:,} reflector model calls)",
+        "  decisions per game from 3 random-legal probe games; --json prints this as JSON",
+    ]
+
+
 def replicate_units(config: SelfPlayConfig, select_units: int) -> int:
     """The most (unit, replicate) pairs of flipped units a generation replays (each played by
     every candidate, like a select unit)."""

@@ -109,7 +109,7 @@ class SelfPlayScreen(LiveScreen):
         self.query_one("#sp-diff", Static).update(diff)
 
     def _stats(self, v: SelfPlayView) -> Text:
-        gen = "-" if v.generation is None else str(v.generation + 1)
+        gen = "0" if v.generation is None else str(v.generation + 1)  # none finished yet
         total = v.budget.get("total", {})
         parts = [
             f"repeat {v.repeat + 1}/{max(v.repeats, 1)} · generation {gen}/{v.generations} done "
