@@ -93,6 +93,21 @@ async def test_the_screen_shows_progress_the_population_and_the_champions_diff(
     assert app.return_code == 0
 
 
+def test_a_champion_with_worked_examples_shows_them_in_the_diff(tmp_path: Path) -> None:
+    seed = {"id": "c-seed", "style": None, "insights": []}
+    examples = [{"situation": f"Turn {t} of 10\x1b[2J", "answer": '{"choice": "pass"}'}
+                for t in range(1, 9)]  # fmt: skip
+    champ = {**seed, "id": "c-champ", "examples": examples}
+    signs = [(d.sign, d.text) for d in context_diff(seed, champ, tmp_path / "missing.sqlite")]
+    assert signs[0] == (" ", "worked examples: 0 → 8")
+    plus = [t for sign, t in signs if sign == "+"]
+    assert plus[0].startswith("Turn 1 of 10␛[2J → ") and plus[-1] == "… and 2 more"
+    assert len(plus) == 7 and not any("\x1b" in t for t in plus)
+    assert context_diff(seed, seed, tmp_path / "missing.sqlite")[0].text == (
+        "the champion is the seed context"
+    )
+
+
 async def test_agent_written_context_text_is_escaped_in_the_diff(
     finished: Path, tmp_path: Path
 ) -> None:

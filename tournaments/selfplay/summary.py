@@ -47,7 +47,7 @@ def generation_summary(
     if before is None:
         before = state.seed.version
     was = [i.id for i in bank.at(before).insights()] if before is not None else []
-    contexts = {(c.style, c.insights) for c in state.population}
+    contexts = {(c.style, c.extra_instructions, c.insights, c.examples) for c in state.population}
     return {
         "repeat": state.repeat,
         "generation": g,

@@ -172,6 +172,7 @@ def context_diff(seed: dict[str, Any], champion: dict[str, Any], bank_path: Path
             out.append(DiffLine("-", printable(str(a), newlines="mark")))
         if b:
             out.append(DiffLine("+", printable(str(b), newlines="mark")))
+    out += _examples_diff(seed.get("examples") or [], champion.get("examples") or [])
     mine, theirs = set(champion.get("insights") or ()), set(seed.get("insights") or ())
     added, removed = sorted(mine - theirs), sorted(theirs - mine)
     if added or removed:
@@ -182,6 +183,30 @@ def context_diff(seed: dict[str, Any], champion: dict[str, Any], bank_path: Path
                 out.append(DiffLine(sign, printable(texts.get(i, i), newlines="mark")))
     if not out:
         out.append(DiffLine(" ", "the champion is the seed context"))
+    return out
+
+
+#: Worked examples listed in the diff before "… and N more".
+EXAMPLES_SHOWN = 6
+
+
+def _examples_diff(seed: list[dict[str, Any]], champion: list[dict[str, Any]]) -> list[DiffLine]:
+    """The champion's worked examples against the seed's (each: its situation → its answer)."""
+    if seed == champion:
+        return []
+
+    def line(e: dict[str, Any]) -> str:
+        text = f"{e.get('situation', '')} → {e.get('answer', '')}"
+        return printable(text, newlines="mark")
+
+    out = [DiffLine(" ", f"worked examples: {len(seed)} → {len(champion)}")]
+    gone = [e for e in seed if e not in champion]
+    new = [e for e in champion if e not in seed]
+    for sign, items in (("+", new), ("-", gone)):
+        for e in items[:EXAMPLES_SHOWN]:
+            out.append(DiffLine(sign, line(e)))
+        if len(items) > EXAMPLES_SHOWN:
+            out.append(DiffLine(sign, f"… and {len(items) - EXAMPLES_SHOWN} more"))
     return out
 
 
