@@ -38,7 +38,9 @@ def add_commands(sub: Any) -> None:
         action="store_true",
         help="export: a whole `arena run` config (the candidate against the panel), not an entry",
     )
-    p.add_argument("--json", action="store_true", help="print the report (or the --dry-run estimate) as JSON")
+    p.add_argument(
+        "--json", action="store_true", help="print the report (or the --dry-run estimate) as JSON"
+    )
     p.add_argument(
         "--no-plots", action="store_true", help="do not write DIR/plots/*.png at the end"
     )
