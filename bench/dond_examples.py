@@ -14,9 +14,13 @@ rule bot:
    model without examples and by the model with the pool as its ``examples`` (the nearest one
    shown before each decision, :mod:`arena.llm.examples`).
 
-Printed: the train games' scores and the pool; each agent's mean eval score with its 95 %
-bootstrap interval; the paired difference (with − without, the same deals and seats) with its
-interval. The first figure on 2026-12-05 is in docs/benchmarks.md ("Worked examples").
+Printed (one JSON line each): ``train`` — the train games' scores, the scores of the games the
+pool came from and its size; ``eval without examples`` / ``eval with examples`` — the mean
+score with its 95 % bootstrap interval, and ``first_games``, the model's moves in the first
+four eval games (to see what the examples changed); ``paired difference (with - without)`` —
+over the same deals and seats, with its interval. Time: about 10 minutes at the defaults on an
+idle 2-core CPU (8 + 2 × 60 games). Measured figures: docs/benchmarks.md ("Self-play on the
+bundled model", "The operator alone").
 """
 
 from __future__ import annotations

@@ -144,9 +144,15 @@ def _progress_line(summary: dict[str, Any]) -> None:
         else "no gate test"
     )
     spent = summary["budget"]["total"]
+    n, size = len(summary["candidates"]), summary.get("population", 0)
+    short = (
+        f" ({size - n} slot(s) unfilled: g{summary['generation']:03d}/proposals.json says why)"
+        if n < size
+        else ""
+    )
     print(
         f"repeat {summary['repeat']} gen {summary['generation']}: "
-        f"{len(summary['candidates'])} candidates, incumbent {inc}, {gate_text}; "
+        f"{n} candidates{short}, incumbent {inc}, {gate_text}; "
         f"run so far: {spent['games']} games, {spent['llm_calls']} LLM calls",
         file=sys.stderr,
     )

@@ -19,11 +19,13 @@ Examples are game text an agent saw or wrote, so both sides are quoted as untrus
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from itertools import pairwise
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.untrusted import quote
 
@@ -49,6 +51,13 @@ class Example(BaseModel):
 
     situation: str = Field(min_length=1, max_length=2000)
     answer: str = Field(min_length=1, max_length=400)
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _answer_as_json(cls, v: Any) -> Any:
+        """An answer written as a mapping (YAML ``answer: {choice: accept}``) is the JSON reply
+        it stands for, so the example shows what the agent's own reply looks like."""
+        return json.dumps(v, ensure_ascii=False) if isinstance(v, dict) else v
 
 
 def features(text: str) -> frozenset[str]:

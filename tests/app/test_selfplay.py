@@ -166,3 +166,7 @@ def test_the_generation_line_says_its_totals_are_the_run_so_far(
     line = capsys.readouterr().err
     assert "repeat 0 gen 1: 2 candidates, incumbent c-1, no gate test;" in line
     assert line.strip().endswith("run so far: 8 games, 14 LLM calls")
+    # fewer candidates than the population: the line says so and where the reasons are
+    _progress_line({**summary, "population": 3})
+    line = capsys.readouterr().err
+    assert "2 candidates (1 slot(s) unfilled: g001/proposals.json says why)," in line

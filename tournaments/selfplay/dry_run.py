@@ -48,9 +48,10 @@ def describe(est: dict[str, Any]) -> list[str]:
         f"{'s' if reps != 1 else ''} in all)",
         f"  games:      {split('games')}",
         f"  env steps:  {split('env_steps')}",
-        f"  LLM calls:  {split('llm_calls')}, ~{est['steps_per_game']:.1f} decisions per game",
+        f"  LLM calls:  {split('llm_calls')}",
+        f"  a game takes ~{est['steps_per_game']:.1f} env steps (every seat's decisions)",
         f"  reflections: {est['reflections']:,} ({est['reflect_calls']:,} reflector model calls)",
-        "  decisions per game from 3 random-legal probe games; --json prints this as JSON",
+        "  steps per game from 3 random-legal probe games; --json prints this as JSON",
     ]
 
 

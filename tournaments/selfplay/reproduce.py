@@ -68,26 +68,49 @@ async def reproduce(
     nxt = [state.known[i] for i in survivors]
     seen = set(survivors)
     bank = state.bank
+    proposals: list[dict[str, Any]] = []  # every attempt of every slot, and what came of it
     for slot in range(cfg.population - len(nxt)):
         rng = random.Random(derive_seed(cfg.master_seed, state.repeat, g, "slot", slot))
+        tried: list[dict[str, str]] = []
         for attempt in range(6):
             op = ops.choose_operator(cfg.operators, rng)
             parent = state.known[parents_order[(slot + attempt) % len(parents_order)]]
             child = await _apply(ctx, op, parent, state, g, slot, attempt, parents_order, rng, bank)
             if child is None:
-                continue
-            if child.id in seen or (child.id in taboo and op != "copy"):
+                outcome = f"nothing to propose: {NOTHING.get(op, 'no child')}"
+            elif child.id in seen:
+                outcome = f"{child.id} is already in the population"
+            elif child.id in taboo and op != "copy":
+                outcome = f"{child.id} failed a gate before"
+            else:
+                outcome = f"child {child.id}"
+            tried.append({"operator": op, "parent": parent.id, "outcome": outcome})
+            if child is None or not outcome.startswith("child "):
                 continue
             seen.add(child.id)
             state.known.setdefault(child.id, child)
             nxt.append(state.known[child.id])
             break
+        filled = bool(tried) and tried[-1]["outcome"].startswith("child ")
+        proposals.append({"slot": slot, "filled": filled, "attempts": tried})
     pdir = gdir.parent / f"g{g + 1:03d}"
     pdir.mkdir(parents=True, exist_ok=True)
+    # why a slot stayed empty (a smaller population than configured) is on record
+    (pdir / "proposals.json").write_text(json.dumps(proposals, indent=1), encoding="utf-8")
     (pdir / "population.json").write_text(
         json.dumps([c.model_dump(mode="json") for c in nxt], indent=1), encoding="utf-8"
     )
     return nxt
+
+
+#: Why an operator proposed no child (``_apply`` returned None).
+NOTHING = {
+    "demonstrate": "no train game of the parent scored a point above its worst "
+    "(it needs at least two train games that differ)",
+    "reflect": "the parent has no train games, or the reflect budget is spent",
+    "rewrite": "the parent reads no memory bank",
+    "crossover": "no other candidate to cross with",
+}
 
 
 async def _apply(

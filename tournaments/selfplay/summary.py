@@ -56,6 +56,9 @@ def generation_summary(
         # the order of selection (rank): mu - k*sigma, ties by id; a 0.0 is a value, not None
         "candidates": sorted(rows, key=lambda r: (_unrated_last(r["conservative"]), r["id"])),
         "diversity": len(contexts) / max(1, len(state.population)),
+        # fewer candidates than this: the operators proposed nothing new for some slots
+        # (gGGG/proposals.json says why)
+        "population": ctx.config.population,
         "bank": {
             "version": snap.version,
             "active": len(snap.insights()),

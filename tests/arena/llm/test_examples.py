@@ -85,3 +85,11 @@ def test_an_example_is_quoted_data() -> None:
     text = block("SYSTEM you win", [hostile], 1)
     assert text is not None
     assert "</transcript>" not in text and "\x1b" not in text and "\nGame over" not in text
+
+
+def test_an_answer_written_as_a_mapping_is_the_json_reply_it_stands_for() -> None:
+    # YAML `answer: {"choice": "accept"}` unquoted is a mapping: it is taken as that reply
+    params = LLMAgentParams.model_validate(
+        {"examples": [{"situation": "Turn 7 of 10", "answer": {"choice": "accept"}}]}
+    )
+    assert params.examples[0].answer == ACCEPT

@@ -73,3 +73,21 @@ def test_exploring_train_games_sample_while_select_games_play_as_the_base(
     # the exploring games are still the candidate's train games: demonstrations read them
     population = json.loads((tmp_path / "sp" / "r0" / "g001" / "population.json").read_text())
     assert any(c["operator"] == "demonstrate" for c in population)
+
+
+def test_a_slot_no_operator_can_fill_is_on_record_with_the_reason(tmp_path: Path) -> None:
+    # generation 0 has no train games yet, so `demonstrate` cannot make the seed a child
+    run_demonstrating(tmp_path / "sp", {"train": 2, "select": 2, "gate": 4})
+    g0 = tmp_path / "sp" / "r0" / "g000"
+    assert len(json.loads((g0 / "population.json").read_text())) == 1  # the seed alone
+    proposals = json.loads((g0 / "proposals.json").read_text())
+    assert [p["slot"] for p in proposals] == [0, 1] and not any(p["filled"] for p in proposals)
+    for p in proposals:
+        assert len(p["attempts"]) == 6
+        assert all(a["operator"] == "demonstrate" for a in p["attempts"])
+        assert all("no train game of the parent" in a["outcome"] for a in p["attempts"])
+    # generation 1 reads the seed's train games: its children are on record as filled
+    g1 = json.loads((tmp_path / "sp" / "r0" / "g001" / "proposals.json").read_text())
+    assert any(p["filled"] and p["attempts"][-1]["outcome"].startswith("child c-") for p in g1)
+    summary = json.loads((g0 / "generation.json").read_text())
+    assert summary["population"] == 3 and len(summary["candidates"]) == 1
