@@ -87,7 +87,13 @@ async def test_the_screen_shows_progress_the_population_and_the_champions_diff(
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape", "d")
         assert isinstance(app.screen, DashboardScreen)
+        footer = " ".join(
+            b.binding.description for b in app.active_bindings.values() if b.binding.show
+        )
+        assert "back to self-play" in footer  # the way back is in the dashboard's footer
         await pilot.press("s")
+        assert isinstance(app.screen, SelfPlayScreen)
+        await pilot.press("d", "escape")  # escape goes back too
         assert isinstance(app.screen, SelfPlayScreen)
         await pilot.press("q")
     assert app.return_code == 0

@@ -228,7 +228,13 @@ def games_status(view: SelfPlayView, model: RunModel, fallback_name: str) -> dic
 
 
 class SelfPlayApp(ArenaApp):
-    BINDINGS = [*ArenaApp.BINDINGS, Binding("s", "selfplay", "self-play", show=False)]
+    # on the games dashboard, `s` (shown in its footer) or escape goes back to self-play; a
+    # screen's own escape (a match's "back") comes first
+    BINDINGS = [
+        *ArenaApp.BINDINGS,
+        Binding("s", "selfplay", "back to self-play"),
+        Binding("escape", "selfplay", "back to self-play", show=False),
+    ]
 
     def __init__(
         self,
