@@ -67,32 +67,14 @@ async def reproduce(
     parents_order = list(dict.fromkeys([state.incumbent.id, *optimistic]))
     nxt = [state.known[i] for i in survivors]
     seen = set(survivors)
-    bank = state.bank
-    proposals: list[dict[str, Any]] = []  # every attempt of every slot, and what came of it
+    proposals = []  # every attempt of every slot, and what came of it
     for slot in range(cfg.population - len(nxt)):
-        rng = random.Random(derive_seed(cfg.master_seed, state.repeat, g, "slot", slot))
-        tried: list[dict[str, str]] = []
-        for attempt in range(6):
-            op = ops.choose_operator(cfg.operators, rng)
-            parent = state.known[parents_order[(slot + attempt) % len(parents_order)]]
-            child = await _apply(ctx, op, parent, state, g, slot, attempt, parents_order, rng, bank)
-            if child is None:
-                outcome = f"nothing to propose: {NOTHING.get(op, 'no child')}"
-            elif child.id in seen:
-                outcome = f"{child.id} is already in the population"
-            elif child.id in taboo and op != "copy":
-                outcome = f"{child.id} failed a gate before"
-            else:
-                outcome = f"child {child.id}"
-            tried.append({"operator": op, "parent": parent.id, "outcome": outcome})
-            if child is None or not outcome.startswith("child "):
-                continue
+        child, tried = await _fill(ctx, state, g, slot, parents_order, seen, taboo)
+        if child is not None:
             seen.add(child.id)
             state.known.setdefault(child.id, child)
             nxt.append(state.known[child.id])
-            break
-        filled = bool(tried) and tried[-1]["outcome"].startswith("child ")
-        proposals.append({"slot": slot, "filled": filled, "attempts": tried})
+        proposals.append({"slot": slot, "filled": child is not None, "attempts": tried})
     pdir = gdir.parent / f"g{g + 1:03d}"
     pdir.mkdir(parents=True, exist_ok=True)
     # why a slot stayed empty (a smaller population than configured) is on record
@@ -101,6 +83,39 @@ async def reproduce(
         json.dumps([c.model_dump(mode="json") for c in nxt], indent=1), encoding="utf-8"
     )
     return nxt
+
+
+async def _fill(
+    ctx: Context,
+    state: RepeatState,
+    g: int,
+    slot: int,
+    parents_order: list[str],
+    seen: set[str],
+    taboo: set[str],
+) -> tuple[Candidate | None, list[dict[str, str]]]:
+    """A new child for one slot (up to 6 seeded draws of an operator and a parent), and every
+    attempt with its outcome; None when no draw proposed a new, untabooed context."""
+    cfg = ctx.config
+    rng = random.Random(derive_seed(cfg.master_seed, state.repeat, g, "slot", slot))
+    tried: list[dict[str, str]] = []
+    for attempt in range(6):
+        op = ops.choose_operator(cfg.operators, rng)
+        parent = state.known[parents_order[(slot + attempt) % len(parents_order)]]
+        child = await _apply(
+            ctx, op, parent, state, g, slot, attempt, parents_order, rng, state.bank
+        )
+        if child is None:
+            outcome = f"nothing to propose: {NOTHING.get(op, 'no child')}"
+        elif child.id in seen:
+            outcome = f"{child.id} is already in the population"
+        elif child.id in taboo and op != "copy":
+            outcome = f"{child.id} failed a gate before"
+        else:
+            tried.append({"operator": op, "parent": parent.id, "outcome": f"child {child.id}"})
+            return child, tried
+        tried.append({"operator": op, "parent": parent.id, "outcome": outcome})
+    return None, tried
 
 
 #: Why an operator proposed no child (``_apply`` returned None).
