@@ -93,3 +93,12 @@ def test_an_answer_written_as_a_mapping_is_the_json_reply_it_stands_for() -> Non
         {"examples": [{"situation": "Turn 7 of 10", "answer": {"choice": "accept"}}]}
     )
     assert params.examples[0].answer == ACCEPT
+
+
+def test_more_than_one_example_is_shown_nearest_first_under_its_own_header() -> None:
+    from arena.llm.examples import HEADER_MANY
+
+    text = block(POOL[2].situation, POOL, 2)
+    assert text is not None and text.startswith(HEADER_MANY + "\n")
+    answers = [line for line in text.splitlines() if line.startswith("  Your answer:")]
+    assert answers == [f"  Your answer: {ACCEPT}", f"  Your answer: {PASS}"]
