@@ -40,23 +40,30 @@ def weight_bytes(model: Any) -> int:
     return sum(p.numel() * p.element_size() for p in model.model.parameters())
 
 
-def decode_tokens_per_s(model: Any, messages: list[dict[str, str]], steps: int) -> float:
-    """One sequence's greedy decode rate: ``steps`` single-token forward passes on top of the
-    prefilled prompt, timed alone (prefill excluded). EOS is not a stop here: the rate of a
-    step is the same whatever the token."""
+def decode_tokens_per_s(
+    model: Any, messages: list[dict[str, str]], steps: int, fast: bool = True
+) -> float:
+    """One sequence's greedy decode rate: ``steps`` single-token steps on top of the prefilled
+    prompt, timed alone (prefill excluded), through the path generation takes (``fast``: the
+    model's :class:`arena.llm.fast_decode.FastDecoder` when it has one) or through the
+    transformers forward. EOS is not a stop here: a step costs the same whatever the token."""
+    from arena.llm.fast_decode import FastSteps, TransformersSteps
+    from arena.llm.kv_batch import cache_layers
+
     torch = model.torch
     ids = torch.tensor([model.encode_chat(messages)], dtype=torch.long, device=model.device)
     with model.lock, torch.inference_mode():
         logits, past = model._forward(None, input_ids=ids)
+        mask = torch.ones_like(ids)
+        runner: Any = (FastSteps(model.decoder, cache_layers(past), mask, steps + 1)
+                       if fast and model.decoder else TransformersSteps(model, past))  # fmt: skip
         token = int(torch.argmax(logits[0, -1]).item())
-        n = ids.shape[1]
         t0 = time.perf_counter()
         for _ in range(steps):
-            step = torch.tensor([[token]], dtype=torch.long, device=model.device)
-            pos = torch.tensor([[n]], dtype=torch.long, device=model.device)
-            logits, past = model._forward(past, input_ids=step, position_ids=pos)
-            token = int(torch.argmax(logits[0, -1]).item())
-            n += 1
+            mask = torch.cat([mask, mask.new_ones((1, 1))], dim=-1)
+            pos = torch.tensor([[mask.shape[1] - 1]], dtype=torch.long, device=model.device)
+            step = torch.tensor([token], dtype=torch.long, device=model.device)
+            token = int(torch.argmax(runner.step(step, mask, pos)[0]).item())
         return steps / (time.perf_counter() - t0)
 
 
@@ -80,6 +87,8 @@ def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Itera
         model = load_model(device="cpu", dtype=dtype)
         size = weight_bytes(model)
         bound = bandwidth * 1e9 / size
+        # the transformers forward first: the baseline, measured in the same run
+        base = decode_tokens_per_s(model, requests[0].messages, steps, fast=False)
         rate = decode_tokens_per_s(model, requests[0].messages, steps)
         got = outputs(model, requests)
         reference = reference if reference is not None else got
@@ -89,7 +98,9 @@ def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Itera
                     "bound_tokens_per_s": round(bound, 1), "tokens_per_s": round(rate, 1),
                     "share_of_bound": round(rate / bound, 3), "target_share": 0.5,
                     "ok": rate / bound >= 0.5, "diverged_vs_float32": diverged,
-                    "prompts": len(requests)})  # fmt: skip
+                    "prompts": len(requests), "path": "fast" if model.decoder else "transformers",
+                    "transformers_tokens_per_s": round(base, 1),
+                    "transformers_share_of_bound": round(base / bound, 3)})  # fmt: skip
     safe = [d for d, (_, div) in rates.items() if div == 0]
     best = max(safe, key=lambda d: rates[d][0])
     yield {"figure": "fastest_non_diverging_dtype", "value": best,

@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.llm.fast_decode import FastSteps, TransformersSteps, for_model
 from arena.llm.kv import KVStore, common_prefix
-from arena.llm.kv_batch import Prefilled, assemble, prefill
+from arena.llm.kv_batch import Prefilled, assemble, cache_layers, prefill
 from arena.llm.local_rank import rank_choices
 from arena.llm.messages import ChatRequest, ChatResult, LLMError
 from arena.llm.rows_linear import use_rows_linear
@@ -62,6 +63,7 @@ class LocalModel:
         self.model = model.eval().to(device)
         if device == "cpu" and os.environ.get("ARENA_LOCAL_ROWS_LINEAR", "1") != "0":
             use_rows_linear(self.model)
+        self.decoder = for_model(self.model)  # None: decode through the model's forward
         self.tok = tokenizer
         self.name = name
         self.device = device
@@ -167,6 +169,10 @@ class LocalModel:
         torch = self.torch
         prompts, pre = self._prefill(requests, kv)
         past, mask = pre.group or assemble(torch, pre.rows, self.device)
+        room = max(r.max_tokens for r in requests) + 1
+        steps = (FastSteps(self.decoder, cache_layers(past), mask, room) if self.decoder
+                 else TransformersSteps(self, past))  # fmt: skip
+        del past  # the fast path holds a copy; the prompt's KV rows stay in the store
         logits = pre.logits
         n = len(requests)
         gens = [
@@ -187,17 +193,14 @@ class LocalModel:
                 break
             if len(keep) < len(active):
                 idx = torch.tensor(keep, dtype=torch.long, device=self.device)
-                past.batch_select_indices(idx)
+                steps.select(idx)
                 mask = mask[idx]
                 next_tok = [next_tok[r] for r in keep]
                 active = [active[r] for r in keep]
             mask = torch.cat([mask, mask.new_ones((mask.shape[0], 1))], dim=-1)
             pos = (mask.sum(-1, keepdim=True) - 1).to(self.device)
-            step = torch.tensor(next_tok, dtype=torch.long, device=self.device)[:, None]
-            logits, past = self._forward(
-                past, input_ids=step, attention_mask=mask, position_ids=pos
-            )
-            logits = logits[:, -1, :].float()
+            step = torch.tensor(next_tok, dtype=torch.long, device=self.device)
+            logits = steps.step(step, mask, pos).float()
         return [
             self._reply(r, len(prompts[i]), pre.cached[i], produced[i], produced_lp[i], finish[i])
             for i, r in enumerate(requests)
