@@ -48,6 +48,8 @@ class RunModel:
     matches: dict[str, MatchModel] = field(default_factory=dict)
     leaderboard: list[dict[str, Any]] = field(default_factory=list)
     rating: str = "TrueSkill"  # the family of the leaderboard's μ and σ (its rows' fit)
+    # what the leaderboard says while it has no rows (a self-play run rates nothing here)
+    empty_board: str = "no finished matches yet"
     history: dict[str, list[float]] = field(default_factory=dict)
     connection: str = "-"
     bus: dict[str, Any] = field(default_factory=dict)

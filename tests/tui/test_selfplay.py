@@ -22,6 +22,7 @@ from tournaments.selfplay.driver import SelfPlay
 from tournaments.selfplay.view import context_diff, load
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.help import HelpScreen
+from tui.screens.leaderboard import LeaderboardScreen
 from tui.screens.selfplay import SelfPlayApp, SelfPlayScreen
 
 SIZE = (160, 50)
@@ -94,6 +95,12 @@ async def test_the_screen_shows_progress_the_population_and_the_champions_diff(
         await pilot.press("s")
         assert isinstance(app.screen, SelfPlayScreen)
         await pilot.press("d", "escape")  # escape goes back too
+        assert isinstance(app.screen, SelfPlayScreen)
+        # the games' leaderboard rates nothing in self-play: it says where the scores are
+        await pilot.press("d", "l")
+        assert isinstance(app.screen, LeaderboardScreen)
+        assert "on the self-play screen" in _text(app.screen, "#lb-agent")
+        await pilot.press("escape", "s")
         assert isinstance(app.screen, SelfPlayScreen)
         await pilot.press("q")
     assert app.return_code == 0

@@ -81,7 +81,7 @@ class LeaderboardScreen(LiveScreen):
     def _show_selected(self) -> None:
         table = self.query_one("#lb", DataTable)
         if not table.row_count:
-            self.query_one("#lb-agent", Static).update("no finished matches yet")
+            self.query_one("#lb-agent", Static).update(plain(self.model.empty_board))
             return
         agent = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         hist = self.model.history.get(agent, [])

@@ -250,6 +250,11 @@ class SelfPlayApp(ArenaApp):
         self.spent = spent
         self.source_label = f"self-play dir {self.root}"
         self.selfplay_view = SelfPlayView()
+        # self-play's games are scored per candidate, not rated: say where the scores are
+        self.model.empty_board = (
+            "self-play games are not rated on this board: each candidate's score and interval "
+            "are on the self-play screen (escape, then s)"
+        )
 
     def set_up(self) -> None:  # the self-play screen first, not ArenaApp's dashboard
         self.push_screen(SelfPlayScreen(lambda: self.selfplay_view, open_games=self.open_games))
