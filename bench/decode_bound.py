@@ -4,8 +4,13 @@ Decoding one token reads every weight of the model once, so a machine that reads
 cannot decode faster than B / (weight bytes) tokens/s for one sequence. This measures B (the
 best of several full reads of a buffer far larger than the caches), the weight bytes of the
 model in each dtype, one seat's greedy decode rate (decode steps only, the prompt already
-prefilled), and whether each dtype's outputs on the recorded prompts diverge from float32's
-(greedy text or ranked order). Used by ``bench/local_multiturn.py``; one JSON line per figure.
+prefilled) through the fast decode steps generation uses (``arena.llm.fast_decode``) and,
+beside it, through the transformers forward, and how many of the recorded prompts' outputs
+(greedy text or ranked order) differ from float32's (``diverged_vs_float32``: 0 for float32
+itself). For float32 also whole replies of 1, 4 and 8 seats decoded as one batch, prefill
+included, each way (``reply_*``: tokens/s, and whether the replies are the same). Used by
+``bench/local_multiturn.py``; one JSON line per figure. Timings need an idle machine: with
+another process on a core, torch's threads wait on each other and both paths slow many-fold.
 """
 
 from __future__ import annotations
@@ -72,6 +77,38 @@ def outputs(model: Any, requests: list[ChatRequest]) -> list[tuple[str, list[int
     return [(r.text, r.ranked) for req in requests for r in model.run_batch([req])]
 
 
+def reply_rates(
+    model: Any, requests: list[ChatRequest], seats: int, max_tokens: int = 48
+) -> dict[str, Any]:
+    """Whole greedy replies of ``seats`` requests decoded as one batch (prefill included, no
+    KV reuse), fast path beside the transformers forward, both after one warm-up batch: tokens
+    generated per second each way and whether every reply is the same."""
+    batch = [
+        ChatRequest(messages=r.messages, max_tokens=max_tokens, stop=[])
+        for r in (requests * seats)[:seats]
+    ]
+    rates: dict[str, float] = {}
+    texts: dict[str, list[str]] = {}
+    decoder = model.decoder
+    for path in ("transformers", "fast"):
+        model.decoder = decoder if path == "fast" else None
+        try:
+            model.run_batch(batch)  # warm-up
+            t0 = time.perf_counter()
+            out = model.run_batch(batch)
+            rates[path] = sum(r.tokens_out for r in out) / (time.perf_counter() - t0)
+            texts[path] = [r.text for r in out]
+        finally:
+            model.decoder = decoder
+    return {"figure": f"reply_{seats}seat{'s' if seats > 1 else ''}", "max_tokens": max_tokens,
+            "prompt_tokens_mean": round(sum(len(model.encode_chat(r.messages)) for r in batch)
+                                        / seats),
+            "tokens_per_s": round(rates["fast"], 1),
+            "transformers_tokens_per_s": round(rates["transformers"], 1),
+            "speedup": round(rates["fast"] / rates["transformers"], 2),
+            "same_replies": texts["fast"] == texts["transformers"]}  # fmt: skip
+
+
 def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Iterator[dict[str, Any]]:
     """Bandwidth, then per dtype: weight bytes, decode bound, measured rate and its share,
     divergence from float32 on ``requests``; last, the fastest dtype that does not diverge.
@@ -101,6 +138,9 @@ def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Itera
                     "prompts": len(requests), "path": "fast" if model.decoder else "transformers",
                     "transformers_tokens_per_s": round(base, 1),
                     "transformers_share_of_bound": round(base / bound, 3)})  # fmt: skip
+        if dtype == "float32" and model.decoder is not None:
+            for seats in (1, 4, 8):
+                yield {**reply_rates(model, requests, seats), "dtype": dtype}
     safe = [d for d, (_, div) in rates.items() if div == 0]
     best = max(safe, key=lambda d: rates[d][0])
     yield {"figure": "fastest_non_diverging_dtype", "value": best,

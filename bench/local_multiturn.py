@@ -270,8 +270,8 @@ def main() -> int:
     # for --record: the agent's default budget, so no turn's transcript is elided
     ap.add_argument("--max-prompt-tokens", type=int, default=6000, help="for --record")
     ap.add_argument("--dtypes", default="float32", help="comma-separated, e.g. float32,bfloat16")
-    ap.add_argument("--skip-batched", action="store_true")
-    ap.add_argument("--skip-single", action="store_true", help="only the N-seat run")
+    ap.add_argument("--skip-batched", action="store_true", help="skip the N-seat replay")
+    ap.add_argument("--skip-single", action="store_true", help="skip the one-seat replay")
     ap.add_argument(
         "--matches",
         type=int,
@@ -288,12 +288,17 @@ def main() -> int:
         default=8,
         help="recorded prompts (seat 0's turns) the dtypes' outputs are compared on",
     )
-    ap.add_argument("--decode-steps", type=int, default=DECODE_STEPS)
+    ap.add_argument("--decode-steps", type=int, default=DECODE_STEPS,
+                    help="decode steps timed for the decode-bound figures")  # fmt: skip
     args = ap.parse_args()
     if args.record:
         return record(args.data, 8, args.turns, args.max_tokens, args.max_prompt_tokens)
     seats = load_seats(args.data, max(args.seats, 1), args.turns, args.max_tokens)
     if args.bound_dtypes:
+        busy = os.getloadavg()[0]
+        if busy >= 1.0:  # timings of memory-bound decoding mean little beside other work
+            print(f"warning: 1-minute load {busy:.1f} on {os.cpu_count()} cores; the decode "
+                  "figures need an idle machine", file=sys.stderr)  # fmt: skip
         prompts = seats[0][: args.bound_prompts]
         for f in bound_figures(args.bound_dtypes.split(","), prompts, args.decode_steps):
             print(json.dumps({**f, "load_avg_1m": round(os.getloadavg()[0], 2)}), flush=True)

@@ -75,6 +75,9 @@ def test_a_padded_batch_whose_rows_end_apart_decodes_as_the_transformers_forward
     fast, slow = both(model, reqs)
     assert_same(fast, slow)
     assert [r.tokens_out for r in fast] != [fast[0].tokens_out] * 3
+    # rows of one length: a batch without padding
+    same = [ChatRequest(msgs(QUESTIONS[1]), max_tokens=n, logprobs=True) for n in (6, 14)]
+    assert_same(*both(model, same))
 
 
 def test_sampled_replies_and_replies_on_a_reused_prefix_are_the_same(model: LocalModel) -> None:
@@ -106,5 +109,13 @@ def test_models_it_does_not_compute_exactly_keep_the_transformers_path(
     for change in ({"model_type": "qwen2"}, {"attention_bias": True}, {"mlp_bias": True},
                    {"hidden_act": "gelu"}, {"pretraining_tp": 2}):  # fmt: skip
         assert not fast_decode.supported(SimpleNamespace(**{**llama, **change}))
-    monkeypatch.setenv("ARENA_LOCAL_FAST_DECODE", "0")
-    assert fast_decode.for_model(SimpleNamespace(config=SimpleNamespace(**llama))) is None
+    for off in ("0", "false", "Off", "no"):
+        monkeypatch.setenv("ARENA_LOCAL_FAST_DECODE", off)
+        assert fast_decode.for_model(SimpleNamespace(config=SimpleNamespace(**llama))) is None
+
+
+def test_the_fast_path_keeps_no_second_copy_of_the_weights(model: LocalModel) -> None:
+    assert model.decoder is not None
+    layer, module = model.decoder.layers[0], model.model.model.layers[0]
+    assert layer.q.data_ptr() == module.self_attn.q_proj.weight.data_ptr()
+    assert layer.up.data_ptr() == module.mlp.up_proj.weight.data_ptr()
