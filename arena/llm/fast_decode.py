@@ -23,6 +23,9 @@ from typing import Any
 from arena.llm.kv import Layers
 
 OFF = {"0", "false", "off", "no"}
+#: Free slots a reply's cache starts with, at most: a request's ``max_tokens`` can be far above
+#: what it uses (a served client may ask for 8,192), so the cache grows by half again when full.
+FIRST_ROOM = 256
 
 
 @dataclass
@@ -120,6 +123,13 @@ class FastDecoder:
         full[:, :width] = mask.bool()
         return DecodeState(keys, values, full, width)
 
+    def _grow(self, state: DecodeState, extra: int) -> None:
+        """``extra`` more free slots (a copy, amortised over the slots it adds)."""
+        pad = self.torch.nn.functional.pad
+        state.keys = [pad(k, (0, 0, 0, extra)) for k in state.keys]
+        state.values = [pad(v, (0, 0, 0, extra)) for v in state.values]
+        state.mask = pad(state.mask, (0, extra), value=False)
+
     def select(self, state: DecodeState, idx: Any) -> None:
         """Keep only the rows ``idx`` (rows whose replies ended are dropped)."""
         state.keys = [k.index_select(0, idx) for k in state.keys]
@@ -159,7 +169,7 @@ class FastDecoder:
         """Logits [rows, vocab] after feeding ``tokens`` [rows] at ``positions`` [rows, 1]."""
         F, n = self.F, state.n
         if n >= state.mask.shape[1]:
-            raise ValueError("decode state is full: start it with more room")
+            self._grow(state, max(16, n // 2))
         rows = tokens.shape[0]
         x = self.embed[tokens]  # [rows, hidden]
         cos, sin = self.rotary(x[:, None, :], positions)  # [rows, 1, dim]
@@ -212,7 +222,7 @@ class FastSteps:
 
     def __init__(self, decoder: FastDecoder, layers: Layers, mask: Any, room: int) -> None:
         self.decoder = decoder
-        self.state = decoder.start(layers, mask, room)
+        self.state = decoder.start(layers, mask, min(room, FIRST_ROOM))
 
     def select(self, idx: Any) -> None:
         self.decoder.select(self.state, idx)

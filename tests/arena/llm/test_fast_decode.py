@@ -67,8 +67,9 @@ def test_one_sequence_decodes_as_the_transformers_forward(model: LocalModel) -> 
 
 
 def test_a_padded_batch_whose_rows_end_apart_decodes_as_the_transformers_forward(
-    model: LocalModel,
+    model: LocalModel, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(fast_decode, "FIRST_ROOM", 2)  # the cache grows several times
     # prompts of different lengths (left padding) and limits (rows leave the batch mid-way)
     reqs = [ChatRequest(msgs(q), max_tokens=n, logprobs=True)
             for q, n in zip(QUESTIONS, (5, 20, 12), strict=True)]  # fmt: skip
