@@ -117,7 +117,12 @@ def reply_rates(
             "same_replies": texts["fast"] == texts["transformers"]}  # fmt: skip
 
 
-def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Iterator[dict[str, Any]]:
+def figures(
+    dtypes: list[str],
+    requests: list[ChatRequest],
+    steps: int,
+    reply_seats: tuple[int, ...] = (1, 4, 8),
+) -> Iterator[dict[str, Any]]:
     """Bandwidth, then per dtype: weight bytes, decode bound, measured rate and its share,
     divergence from float32 on ``requests``; last, the fastest dtype that does not diverge.
     Each figure as soon as it is measured (a loaded machine is slow)."""
@@ -147,7 +152,7 @@ def figures(dtypes: list[str], requests: list[ChatRequest], steps: int) -> Itera
                     "transformers_tokens_per_s": round(base, 1),
                     "transformers_share_of_bound": round(base / bound, 3)})  # fmt: skip
         if dtype == "float32" and model.decoder is not None:
-            for seats in (1, 4, 8):
+            for seats in reply_seats:
                 yield {**reply_rates(model, requests, seats), "dtype": dtype}
     safe = [d for d, (_, div) in rates.items() if div == 0]
     best = max(safe, key=lambda d: rates[d][0])

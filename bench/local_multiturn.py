@@ -11,8 +11,11 @@ per figure: prefill tokens computed per turn, mean per-call latency from turn 5 
 their ratio (target ≥ 3 x), and divergence: calls whose greedy output (text, or ranked order)
 differs with reuse, per dtype. First it prints the machine's measured memory read bandwidth and,
 per dtype, the decode bound it implies for the model's weights, one seat's measured decode rate
-as a share of it (target ≥ 50%), and whether the dtype's outputs on the recorded prompts
-diverge from float32's; then the fastest dtype that does not diverge (``bench/decode_bound.py``).
+as a share of it (target ≥ 50%) through the fast decode steps and through the transformers
+forward, whether the dtype's outputs on the recorded prompts diverge from float32's, for
+float32 whole 48-token replies of ``--reply-seats`` seats both ways (``same_replies``); then the
+fastest dtype that does not diverge (``bench/decode_bound.py``). Only the decode figures:
+``--skip-single --skip-batched``; none of them: ``--bound-dtypes ""``. Run it on an idle machine.
 """
 
 from __future__ import annotations
@@ -261,12 +264,17 @@ def figures(label: str, off: Calls, on: Calls, wall_off: float, wall_on: float) 
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=DATA)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--data", type=Path, default=DATA, help="recorded prompts (default: %(default)s)"
+    )
     ap.add_argument("--record", action="store_true", help="re-record the prompts into --data")
-    ap.add_argument("--turns", type=int, default=20)
+    ap.add_argument("--turns", type=int, default=20, help="turns replayed per seat (default 20)")
     ap.add_argument("--seats", type=int, default=8, help="concurrent seats of the batched run")
-    ap.add_argument("--max-tokens", type=int, default=32)
+    ap.add_argument("--max-tokens", type=int, default=32,
+                    help="reply tokens per replayed turn (default 32; not the decode figures')")  # fmt: skip
     # for --record: the agent's default budget, so no turn's transcript is elided
     ap.add_argument("--max-prompt-tokens", type=int, default=6000, help="for --record")
     ap.add_argument("--dtypes", default="float32", help="comma-separated, e.g. float32,bfloat16")
@@ -288,6 +296,8 @@ def main() -> int:
         default=8,
         help="recorded prompts (seat 0's turns) the dtypes' outputs are compared on",
     )
+    ap.add_argument("--reply-seats", default="1,4,8",
+                    help="batch sizes of the whole-reply figures (empty: skip them)")  # fmt: skip
     ap.add_argument("--decode-steps", type=int, default=DECODE_STEPS,
                     help="decode steps timed for the decode-bound figures")  # fmt: skip
     args = ap.parse_args()
@@ -300,7 +310,8 @@ def main() -> int:
             print(f"warning: 1-minute load {busy:.1f} on {os.cpu_count()} cores; the decode "
                   "figures need an idle machine", file=sys.stderr)  # fmt: skip
         prompts = seats[0][: args.bound_prompts]
-        for f in bound_figures(args.bound_dtypes.split(","), prompts, args.decode_steps):
+        reply = tuple(int(n) for n in args.reply_seats.split(",") if n.strip())
+        for f in bound_figures(args.bound_dtypes.split(","), prompts, args.decode_steps, reply):
             print(json.dumps({**f, "load_avg_1m": round(os.getloadavg()[0], 2)}), flush=True)
     for dtype in args.dtypes.split(","):
         if args.only_matches:

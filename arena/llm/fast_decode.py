@@ -16,6 +16,7 @@ loaded weights' pages resident beside it, +265 MB.)
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from arena.llm.kv import Layers
 
 OFF = {"0", "false", "off", "no"}
+ON = {"", "1", "true", "on", "yes"}
 #: Free slots a reply's cache starts with, at most: a request's ``max_tokens`` can be far above
 #: what it uses (a served client may ask for 8,192), so the cache grows by half again when full.
 FIRST_ROOM = 256
@@ -66,7 +68,14 @@ def supported(config: Any) -> bool:
 
 def for_model(model: Any) -> FastDecoder | None:
     """A decoder for ``model`` (a transformers causal LM), or None where it does not apply."""
-    off = os.environ.get("ARENA_LOCAL_FAST_DECODE", "1").strip().lower() in OFF
+    setting = os.environ.get("ARENA_LOCAL_FAST_DECODE", "1").strip().lower()
+    if setting not in OFF | ON:
+        logging.getLogger(__name__).warning(
+            "ARENA_LOCAL_FAST_DECODE=%r is not understood (0, false, off or no turn it off): "
+            "fast decode stays on",
+            setting,
+        )
+    off = setting in OFF
     if off or not supported(model.config):
         return None
     return FastDecoder(model)

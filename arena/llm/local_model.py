@@ -286,7 +286,8 @@ def start_up_lines() -> list[str]:
     any decision's time limit counts."""
     return [
         f"local model {m.name}: loaded in {m.load_s:.1f} s, warm-up {m.warm_s or 0.0:.1f} s, "
-        "before any decision (not counted in any decision's time)"
+        "before any decision (not counted in any decision's time); decoding through "
+        + ("fast decode steps" if m.decoder else "the transformers forward")
         for m in _MODELS.values()
     ]
 
