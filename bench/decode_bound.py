@@ -122,6 +122,7 @@ def figures(
     requests: list[ChatRequest],
     steps: int,
     reply_seats: tuple[int, ...] = (1, 4, 8),
+    reply_tokens: int = 48,
 ) -> Iterator[dict[str, Any]]:
     """Bandwidth, then per dtype: weight bytes, decode bound, measured rate and its share,
     divergence from float32 on ``requests``; last, the fastest dtype that does not diverge.
@@ -153,7 +154,7 @@ def figures(
                     "transformers_share_of_bound": round(base / bound, 3)})  # fmt: skip
         if dtype == "float32" and model.decoder is not None:
             for seats in reply_seats:
-                yield {**reply_rates(model, requests, seats), "dtype": dtype}
+                yield {**reply_rates(model, requests, seats, reply_tokens), "dtype": dtype}
     safe = [d for d, (_, div) in rates.items() if div == 0]
     best = max(safe, key=lambda d: rates[d][0])
     yield {"figure": "fastest_non_diverging_dtype", "value": best,

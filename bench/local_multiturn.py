@@ -13,7 +13,7 @@ differs with reuse, per dtype. First it prints the machine's measured memory rea
 per dtype, the decode bound it implies for the model's weights, one seat's measured decode rate
 as a share of it (target ≥ 50%) through the fast decode steps and through the transformers
 forward, whether the dtype's outputs on the recorded prompts diverge from float32's, for
-float32 whole 48-token replies of ``--reply-seats`` seats both ways (``same_replies``); then the
+float32 whole replies (``--reply-tokens``) of ``--reply-seats`` seats both ways (``same_replies``); then the
 fastest dtype that does not diverge (``bench/decode_bound.py``). Only the decode figures:
 ``--skip-single --skip-batched``; none of them: ``--bound-dtypes ""``. Run it on an idle machine.
 """
@@ -298,6 +298,8 @@ def main() -> int:
     )
     ap.add_argument("--reply-seats", default="1,4,8",
                     help="batch sizes of the whole-reply figures (empty: skip them)")  # fmt: skip
+    ap.add_argument("--reply-tokens", type=int, default=48,
+                    help="tokens of each whole-reply figure's replies (default 48)")  # fmt: skip
     ap.add_argument("--decode-steps", type=int, default=DECODE_STEPS,
                     help="decode steps timed for the decode-bound figures")  # fmt: skip
     args = ap.parse_args()
@@ -311,7 +313,8 @@ def main() -> int:
                   "figures need an idle machine", file=sys.stderr)  # fmt: skip
         prompts = seats[0][: args.bound_prompts]
         reply = tuple(int(n) for n in args.reply_seats.split(",") if n.strip())
-        for f in bound_figures(args.bound_dtypes.split(","), prompts, args.decode_steps, reply):
+        for f in bound_figures(args.bound_dtypes.split(","), prompts, args.decode_steps, reply,
+                               args.reply_tokens):  # fmt: skip
             print(json.dumps({**f, "load_avg_1m": round(os.getloadavg()[0], 2)}), flush=True)
     for dtype in args.dtypes.split(","):
         if args.only_matches:

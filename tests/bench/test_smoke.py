@@ -45,6 +45,10 @@ CASES = {
         "1",
         "--decode-steps",
         "2",
+        "--reply-seats",  # a padded batch of two, both decode paths
+        "2",
+        "--reply-tokens",
+        "4",
         "--skip-single",  # the N-seat run covers the same paths
     ],
     "metrics_cost": [],
