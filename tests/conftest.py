@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,9 +97,20 @@ def _reset(engine: ScriptedEngine) -> None:
     engine.keep_requests = False
 
 
+def _drain(engine: ScriptedEngine, bound_s: float = 30.0) -> None:
+    """Wait (bounded) until no request is in flight: a request the previous test sent is
+    handled, and recorded if recording is on, whenever the server reaches it, so on a loaded
+    machine one could land in the next test's ``engine.requests`` (seen: a persona-dialogue
+    prompt from the test before, without the marker the next test checks)."""
+    deadline = time.monotonic() + bound_s
+    while engine.in_flight and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 @pytest.fixture
 def scripted(_server: tuple[ServerThread, ScriptedEngine]) -> Iterator[Scripted]:
     server, engine = _server
+    _drain(engine)
     _reset(engine)
     yield Scripted(server, engine)
     _reset(engine)
