@@ -55,7 +55,11 @@ class Decision(BaseModel):
 
     A choice decision lists ``options`` and asks for between ``min_choices`` and
     ``max_choices`` distinct ids. A speech decision sets ``free_text`` (bounded by
-    ``max_chars``); its options (e.g. ``pass``) may be chosen instead of speaking.
+    ``max_chars``); its options (e.g. ``pass``) may be chosen instead of speaking. A speech
+    decision may offer a ``menu``: sentences of the game's own that this seat could say now
+    (built from what it knows); any other words stay legal. A small model that ranks its moves
+    says one of them (``LLMAgentConfig.speech``), since it cannot yet write a sentence that means
+    what it knows.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -72,6 +76,7 @@ class Decision(BaseModel):
     belief_only: bool = False
     # The option id used when speech fallback is "say nothing" (e.g. "pass" or "wait").
     silent_option: str | None = None
+    menu: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -85,6 +90,10 @@ class Decision(BaseModel):
             raise ValueError("need 0 <= min_choices <= max_choices")
         if self.silent_option is not None and self.silent_option not in ids:
             raise ValueError("silent_option must be one of the options")
+        if self.menu and not self.free_text:
+            raise ValueError(f"decision {self.kind!r} offers a menu of sentences without speech")
+        if any(not m.strip() or len(m) > self.max_chars for m in self.menu):
+            raise ValueError(f"decision {self.kind!r}: a menu sentence is empty or too long")
         return self
 
     @classmethod

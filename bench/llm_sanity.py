@@ -1,13 +1,16 @@
 """Sanity of the bundled model's play against the random bot's, per game: one JSON line per figure.
 
     python bench/llm_sanity.py [--matches 200] [--games werewolf,dealornodeal] [--concurrency 4]
+                               [--speech auto|menu|free]
 
 For each game, the same ``--matches`` seeded matches are played twice: once with the bundled
 model (SmolLM2-135M-Instruct, the local backend, ranked choice) in the tested seat, once with
 the ``random`` bot there; every other seat is the game's ``rule`` bot. The tested seat moves
 round the table (seed i plays seat i mod n), so each role is tested in turn. Answers go through
 the runner ``arena run`` uses, with one re-ask and then a random legal fallback, no timeout; the
-share of the model's decisions that fell back is printed beside its figures.
+share of the model's decisions that fell back is printed beside its figures. ``--speech``: how the
+model speaks on a turn that offers a menu of the game's sentences (Werewolf's ``speak``;
+``auto``, the bundled model's default, says the likeliest of them; ``free`` writes its words).
 
 Figures (lower is better unless said), each with a 95% interval (matches are the clusters:
 cluster bootstrap of the ratio, Wilson for a win rate):
@@ -135,7 +138,9 @@ HIGHER_IS_BETTER = {"win_rate", "mean_score"}
 
 
 # -- playing -----------------------------------------------------------------------------------
-async def play_one(game: str, tested: str, i: int) -> tuple[Counts, int, int]:
+async def play_one(
+    game: str, tested: str, i: int, params: dict[str, Any] | None = None
+) -> tuple[Counts, int, int]:
     """Match ``i`` of ``game`` with ``tested`` (``llm`` or ``random``) in seat i mod n: its
     counts, the tested seat's decisions and how many of them fell back."""
     n = registry.engine_class(game)({}, seed=0).n_seats
@@ -147,7 +152,7 @@ async def play_one(game: str, tested: str, i: int) -> tuple[Counts, int, int]:
     def make(name: str, s: int) -> Any:
         if name != TESTED:
             return build(name, "rule", game, {})
-        return build(name, tested, game, MODEL_PARAMS if tested == "llm" else {})
+        return build(name, tested, game, (params or MODEL_PARAMS) if tested == "llm" else {})
 
     runner = MatchRunner(spec, make, policy=POLICY)
     result = await runner.run()
@@ -156,14 +161,16 @@ async def play_one(game: str, tested: str, i: int) -> tuple[Counts, int, int]:
     return COUNTERS[game](runner.recorder.events, result, seat), decided, me.fallbacks
 
 
-async def play_all(game: str, tested: str, matches: int, concurrency: int) -> list[Any]:
+async def play_all(
+    game: str, tested: str, matches: int, concurrency: int, params: dict[str, Any] | None = None
+) -> list[Any]:
     sem = asyncio.Semaphore(concurrency)
     done = [0]
     t0 = time.perf_counter()
 
     async def one(i: int) -> Any:
         async with sem:
-            out = await play_one(game, tested, i)
+            out = await play_one(game, tested, i, params)
         done[0] += 1
         if done[0] % 10 == 0 or done[0] == matches:  # progress on stderr, the figures on stdout
             print(f"{game} {tested}: {done[0]}/{matches} matches, "
@@ -210,14 +217,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", default="werewolf,dealornodeal")
     ap.add_argument("--concurrency", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    ap.add_argument(
+        "--speech",
+        choices=("auto", "menu", "free"),
+        default="auto",
+        help="the model's speech on a turn with a menu (default: auto, the menu)",
+    )
     args = ap.parse_args(argv)
+    params = {**MODEL_PARAMS, "speech": args.speech}
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:
         if game not in COUNTERS:
             ap.error(f"--games: {game!r} is not one of {sorted(COUNTERS)}")
         t0 = time.perf_counter()
         rand = asyncio.run(play_all(game, "random", args.matches, args.concurrency))
         t1 = time.perf_counter()
-        model = asyncio.run(play_all(game, "llm", args.matches, args.concurrency))
+        model = asyncio.run(play_all(game, "llm", args.matches, args.concurrency, params))
         t2 = time.perf_counter()
         decided = sum(d for _, d, _ in model)
         fell = sum(f for _, _, f in model)
@@ -228,6 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "figure": f"{game} {figure}",
                 "game": game,
                 "matches": args.matches,
+                "speech": args.speech,
                 "model": _est(m),
                 "random": _est(r),
                 **compare(figure, m, r),

@@ -64,10 +64,23 @@ class LLMAgentParams(PromptOptions):
     # BackendConfig.rank_choices, and a decision with moves when re-asked); ``auto``: rank for
     # the bundled model, generate otherwise
     decide: Literal["auto", "rank", "generate"] = "auto"
+    # on a turn to speak that offers a menu (the game's own sentences this seat could say,
+    # ``Decision.menu``): ``menu`` says the likeliest of them; ``free`` writes its own words;
+    # ``auto``: the menu when moves are ranked (``decide``). Free words from the bundled model
+    # copied the last speaker ("I suspect Sana." said by Sana) whatever it knew (docs/llm.md)
+    speech: Literal["auto", "menu", "free"] = "auto"
 
     def ranks_moves(self) -> bool:
         """Moves are ranked by likelihood, never written first (``decide``)."""
         return self.decide == "rank" or (self.decide == "auto" and bundled(self.backend))
+
+    def speaks_from_menu(self, decision: Decision) -> bool:
+        """This turn to speak is answered with the likeliest sentence of its menu."""
+        if not decision.menu or not is_turn_to_speak(decision):
+            return False
+        if self.backend.type == "local" and not self.backend.rank_choices:
+            return False  # a local model told not to rank writes its words
+        return self.speech == "menu" or (self.speech == "auto" and self.ranks_moves())
 
     @property
     def notes(self) -> list[str]:
@@ -180,8 +193,10 @@ class LLMAgent(Agent):
         # a local model (or one that ranks its moves) is asked for plain words on a turn to
         # speak, its reply cut at the line's end: asked for JSON, SmolLM2-135M wrote its prompt
         # back (docs/llm.md)
-        plain = (b.type == "local" or rank_moves) and is_turn_to_speak(decision) and not belief
-        by_rank = self.decide_by_rank(decision, belief, bool(obs.error))
+        menu = not belief and self.config.speaks_from_menu(decision)
+        plain = menu or ((b.type == "local" or rank_moves) and is_turn_to_speak(decision)
+                         and not belief)  # fmt: skip
+        by_rank = menu or self.decide_by_rank(decision, belief, bool(obs.error))
         messages, _ = render_messages(obs, decision, self.config, keys, self._system(obs),
                                       plain_speech=plain, seen=self._seen,
                                       ranked=by_rank and not decision.belief_only)  # fmt: skip
@@ -200,7 +215,8 @@ class LLMAgent(Agent):
         if by_rank:
             # a belief report ranks a probability per seat (arena.llm.belief_rank)
             ranked = belief_candidates(keys) if decision.belief_only else None
-            request.choices = ranked or choice_candidates(decision)
+            request.choices = ranked or (list(decision.menu) if menu else None)
+            request.choices = request.choices or choice_candidates(decision)
         return request
 
     def decide_by_rank(self, decision: Decision, belief: bool, reask: bool) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from arena.untrusted import quote
 
@@ -51,6 +51,17 @@ class Example(BaseModel):
 
     situation: str = Field(min_length=1, max_length=2000)
     answer: str = Field(min_length=1, max_length=400)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_mapping(cls, v: Any) -> Any:
+        """Said in the config's words, not as "instance of Example"."""
+        if not isinstance(v, dict | Example):
+            raise ValueError(
+                "an example is a mapping {situation: TEXT, answer: REPLY}, "
+                f"not {type(v).__name__} {str(v)[:40]!r}"
+            )
+        return v
 
     @field_validator("answer", mode="before")
     @classmethod

@@ -19,6 +19,7 @@ from arena.engine import RulesEngine
 from arena.events import GameEvent, Visibility
 from arena.types import Action, Decision, InvalidAction, Option, Outcome
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
+from games.werewolf.suspicion import IS_WOLF, NOT_WOLF, SUSPECT
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,39 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
 
     def meta(self, **extra: Any) -> dict[str, Any]:
         return {"day": self.day, "night": self.night, **extra}
+
+    # -- what a seat knows, said where it decides --------------------------------------
+    def seat_knowledge(self, seat: int, targets: list[int]) -> str:
+        """What ``seat`` privately knows about ``targets`` (the players it may vote for or
+        talk about), said beside the decision: a small model reads the line next to its
+        choice, not a night result many lines up the transcript (the bundled model, as the
+        Seer, learned "Olga is not a wolf" and voted for Olga). Its own name too, so a vote
+        against itself reads as one."""
+        parts = [f"You are {self.n(seat)}."]
+        if self.role[seat] == WOLF:
+            mates = [self.n(w) for w in self.wolves if w != seat and w in targets]
+            if mates:
+                parts.append("Your fellow wolves (your side): " + ", ".join(mates) + ".")
+        for target, result in sorted(self.seer_results.get(seat, {}).items()):
+            if target not in targets:
+                continue
+            side = "a wolf" if result in ("wolf", WOLF) else "on the village side"
+            if result not in ("wolf", "not_wolf", WOLF):
+                side += f" (a {result})"
+            parts.append(f"Your inspection: {self.n(target)} is {side}.")
+        return " ".join(parts)
+
+    def speech_menu(self, seat: int) -> list[str]:
+        """The sentences of the game's own (the ones its bots speak and read) that ``seat``
+        could say now, from what it knows: what each of its inspections found about a living
+        player, then a suspicion of each other living player. Never one about itself."""
+        others = [s for s in self.alive_seats() if s != seat]
+        menu = [
+            (IS_WOLF if result in ("wolf", WOLF) else NOT_WOLF).format(name=self.n(target))
+            for target, result in sorted(self.seer_results.get(seat, {}).items())
+            if target in others
+        ]
+        return menu + [SUSPECT.format(name=self.n(s)) for s in others]
 
     # -- events ----------------------------------------------------------------------
     def ev(

@@ -110,13 +110,16 @@ class DayMixin(WerewolfBase):
         self.seq("speak", seat)
 
     def _d_speak(self, seat: int) -> Decision:
+        others = [s for s in self.alive_seats() if s != seat]
         return Decision.trusted(
             kind="speak",
-            prompt=f"Day {self.day}: it is your turn to speak to everyone (or pass).",
+            prompt=f"Day {self.day}: it is your turn to speak to everyone (or pass). "
+            + self.seat_knowledge(seat, others),
             options=[Option.of("pass")],
             free_text=True,
             max_chars=self.rules.max_message_chars,
             silent_option="pass",
+            menu=self.speech_menu(seat),
             meta=self.meta(),
         )
 

@@ -36,7 +36,7 @@ class VoteMixin(WerewolfBase):
         if self.rules.allow_abstain:
             opts.append(Option.of("abstain"))
         what = "Revote among the tied players" if self.revote else "Vote to exile a player"
-        known = self.vote_knowledge(seat, targets)
+        known = self.seat_knowledge(seat, targets)
         return Decision.trusted(
             kind="revote" if self.revote else "vote",
             prompt=f"Day {self.day}: {what}." + (f" {known}" if known else ""),
@@ -44,25 +44,6 @@ class VoteMixin(WerewolfBase):
             simultaneous=self.rules.vote_mode == "simultaneous",
             meta=self.meta(),
         )
-
-    def vote_knowledge(self, seat: int, targets: list[int]) -> str:
-        """What ``seat`` privately knows about the players it may vote for, said beside the
-        vote: a small model reads the line next to its choice, not a night result many lines
-        up the transcript (the bundled model, as the Seer, learned "Olga is not a wolf" and
-        voted for Olga). Its own name too, so a vote against itself reads as one."""
-        parts = [f"You are {self.n(seat)}."]
-        if self.role[seat] == WOLF:
-            mates = [self.n(w) for w in self.wolves if w != seat and w in targets]
-            if mates:
-                parts.append("Your fellow wolves (your side): " + ", ".join(mates) + ".")
-        for target, result in sorted(self.seer_results.get(seat, {}).items()):
-            if target not in targets:
-                continue
-            side = "a wolf" if result in ("wolf", WOLF) else "on the village side"
-            if result not in ("wolf", "not_wolf", WOLF):
-                side += f" (a {result})"
-            parts.append(f"Your inspection: {self.n(target)} is {side}.")
-        return " ".join(parts)
 
     def _ballot(self, seat: int, action: Action) -> int | str:
         return "abstain" if action.choice == "abstain" else int(action.choice or 0)

@@ -49,7 +49,10 @@ class ParrotBackend(Backend):
 def score(candidate: str) -> float:
     """A log-likelihood: a belief about seat 0 likes 0.9, about anyone else 0.1; a move the
     first candidate."""
-    data = json.loads(candidate)
+    try:
+        data = json.loads(candidate)
+    except json.JSONDecodeError:  # a sentence of a speech menu
+        return 0.0
     if "belief" not in data:
         return 0.0
     ((key, value),) = data["belief"].items()

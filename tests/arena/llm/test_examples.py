@@ -102,3 +102,14 @@ def test_more_than_one_example_is_shown_nearest_first_under_its_own_header() -> 
     assert text is not None and text.startswith(HEADER_MANY + "\n")
     answers = [line for line in text.splitlines() if line.startswith("  Your answer:")]
     assert answers == [f"  Your answer: {ACCEPT}", f"  Your answer: {PASS}"]
+
+
+def test_an_example_that_is_no_mapping_is_refused_in_the_configs_words() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as err:
+        LLMAgentParams.model_validate({"examples": ["accept when it is worth 8"]})
+    text = str(err.value)
+    assert "an example is a mapping {situation: TEXT, answer: REPLY}, not str" in text
+    assert "instance of Example" not in text

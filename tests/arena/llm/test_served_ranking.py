@@ -143,3 +143,27 @@ async def test_a_sampled_ranked_move_is_recorded_with_its_temperature() -> None:
     assert ranked and all(c["temperature"] == 2.0 for c in ranked)
     assert all(isinstance(c["likelier"], int) and c["likelier"] >= 0 for c in ranked)
     assert not any("temperature" in c or "likelier" in c for c in greedy)
+
+
+async def test_a_served_speech_menu_is_ranked_exactly_as_in_process(served):
+    # a turn to speak ends with the speech cue as a closed assistant turn; the sentences are
+    # scored as the reply after it, both ways (LLMAgentParams.speech)
+    from arena.llm.backends import make_backend
+    from arena.llm.config import BackendConfig
+    from arena.llm.prompt import SPEECH_CUE
+
+    model = load_model()
+    messages = [
+        MESSAGES[0],
+        {"role": "user", "content": "Mia: I suspect Olga.\nDay 1: it is your turn to speak. "
+                                    "You are Sana. Your inspection: Olga is a wolf."},
+        {"role": "assistant", "content": SPEECH_CUE},
+    ]  # fmt: skip
+    menu = ["Olga is a wolf.", "I suspect Mia.", "I suspect Olga."]
+    remote = make_backend(BackendConfig(type="openai", base_url=served.url, model="local",
+                                        timeout_s=300))  # fmt: skip
+    request = ChatRequest(messages, choices=menu)
+    local = model.run_batch([request])[0]
+    over_http = await remote.complete(request)
+    assert over_http.text == local.text and over_http.ranked == local.ranked
+    assert over_http.scores == pytest.approx(local.scores, abs=1e-4)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arena.types import Decision
 from games.werewolf.rules import WerewolfEngine
 from tests.games.werewolf.helpers import by_kind, events, first, play, seat_of
 
@@ -208,3 +209,27 @@ def test_first_night_and_exiled_skips_later_night_victims() -> None:
     play(e, pol, until=lambda e, s, d: e.day == 2 and d.kind == "speak")
     assert [d["dead"] for d in events(e, "dawn")] == [[vill[0]], [vill[1]]]
     assert [x["seat"] for x in events(e, "last_words")] == [vill[0]]
+
+
+def test_a_turn_to_speak_offers_the_seats_own_sentences_and_knowledge() -> None:
+    e = engine(seed=3, first_phase="night", max_days=2)
+    seen: list[tuple[int, list[str], str]] = []
+
+    def speak(e: WerewolfEngine, s: int, d: Decision) -> str:
+        seen.append((s, list(d.menu), d.prompt))
+        return "pass"
+
+    play(e, by_kind(speak=speak))
+    assert seen
+    for s, menu, prompt in seen:
+        others = [e.n(t) for t in range(e.n_seats) if t != s]
+        assert f"You are {e.n(s)}." in prompt
+        assert not any(e.n(s) in m.split() or m.startswith(e.n(s) + " ") for m in menu)
+        assert all(m.startswith("I suspect ") or " is " in m for m in menu)
+        assert {m[len("I suspect ") : -1] for m in menu if m.startswith("I suspect ")} <= set(
+            others
+        )
+    seer = e.role.index("seer")
+    said = [m for s, menu, _ in seen if s == seer for m in menu if " is " in m]
+    results = e.seer_results.get(seer, {})
+    assert said and all(any(m.startswith(e.n(t) + " ") for t in results) for m in said)

@@ -8,6 +8,7 @@ state — is checked against it at every decision.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -122,6 +123,21 @@ def check_state(e: WerewolfEngine, oracle: Oracle, s: int) -> None:
         assert oracle.reveals.get(t) == r
 
 
+def check_menu(e: WerewolfEngine, s: int, menu: list[str]) -> None:
+    """A speech menu names only living others, and says "X is (not) a wolf." only where the
+    seat's own inspection found it."""
+    found = e.seer_results.get(s, {})
+    seat_of = {e.n(t): t for t in range(e.n_seats)}
+    for sentence in menu:
+        m = re.fullmatch(r"I suspect (.+)\.|(.+) is (not )?a wolf\.", sentence)
+        assert m is not None, sentence
+        t = seat_of[m.group(1) or m.group(2)]
+        assert t != s and e.alive[t], (s, sentence)
+        if m.group(2) is not None:  # an inspection's result
+            wolf = found.get(t) in ("wolf", "werewolf")
+            assert t in found and wolf == (m.group(3) is None), (s, sentence, found)
+
+
 def run_game(seed: int) -> None:
     rng = random.Random(seed)
     rules = random_rules(rng)
@@ -132,6 +148,7 @@ def run_game(seed: int) -> None:
         seat = rng.choice(e.pending())
         check_views(e, oracle, [seat])
         d = e.decision(seat)
+        check_menu(e, seat, d.menu)
         if d.kind == "belief" and rng.random() < 0.5:
             answer = {"belief": {str(t): rng.random() for t in range(e.n_seats)}}
         else:
