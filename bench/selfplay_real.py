@@ -40,7 +40,7 @@ Scales (units are per seed of the split, each played from both seats):
 * ``dev`` — a smoke run for a loaded machine: population 2, 2 generations, train 1, select 2,
   gate 3, a 25-minute wall cap. It can show that the loop runs on the real model, not a gain.
 * ``full`` — population 3, 2 generations, train 4, select 6, gate 36 (72 units), R = 3, for
-  an idle 2-core machine (target 45 minutes; measured 46 on 2026-12-06, docs/benchmarks.md). Its wall
+  an idle 2-core machine (target 45 minutes; measured 41 on 2026-12-06, docs/benchmarks.md). Its wall
   cap is 90 minutes, so the run finishes there; the cap stops a run on a slower or loaded
   machine, which then reports the repeats it finished.
 * ``memo`` — 2,000 games per task (per repeat) as in the MEMO paper: population 8,
