@@ -287,6 +287,7 @@ ARENA_TIERS: tuple[tuple[str, ...], ...] = (
     ("llm",),
     ("metrics",),
     ("memory",),
+    ("agents.llm_params",),  # the llm kind's typed params, read by the kind above
     ("agents.llm_agent", "agents.remote"),
 )
 KERNEL_AGENTS = {"base", "factory", "human", "params", "random_agent", "slip"}

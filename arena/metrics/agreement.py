@@ -53,20 +53,19 @@ def auprc(pos: Sequence[Any], neg: Sequence[Any]) -> float | None:
         return None
     items = sorted([(s, 1) for s in pos] + [(s, 0) for s in neg], key=lambda x: x[0],
                    reverse=True)  # fmt: skip
-    tp = fp = 0
-    ap = prev_recall = 0.0
-    i = 0
+    tp = fp = prev_tp = 0
+    total = 0.0  # Σ (new positives × precision), divided by n1 once: each term is at most its
+    i = 0  # integer count of positives, so the sum rounds to at most n1 and the area to at most 1
     while i < len(items):
         j = i
         while j < len(items) and items[j][0] == items[i][0]:
             tp += items[j][1]
             fp += 1 - items[j][1]
             j += 1
-        recall = tp / n1
-        ap += (recall - prev_recall) * tp / (tp + fp)
-        prev_recall = recall
+        total += (tp - prev_tp) * (tp / (tp + fp))
+        prev_tp = tp
         i = j
-    return ap
+    return total / n1
 
 
 def _pairs(

@@ -20,6 +20,10 @@ Reprinted for Deal or No Deal and Werewolf observations only: a negotiate decisi
 seat's values, what walking away gives and what a standing offer is worth to it; a vote states
 the voter's name and what it privately knows of the players it may vote for. Events, renders
 and outcomes did not change.
+
+Reprinted for Werewolf observations only: a turn to speak states the speaker's name and what it
+privately knows, and offers a menu of the game's sentences it could say (``Decision.menu``).
+Events, renders and outcomes did not change.
 """
 
 from __future__ import annotations
@@ -261,25 +265,25 @@ EXPECTED = {
     },
     ("werewolf", ""): {
         "events": "cefff3bb8d7d80d8",
-        "observations": "60a64378181cb6fb",
+        "observations": "32d5a7cd0533301c",
         "renders": "753cd8567e91d688",
         "outcomes": "1ef88c75b95d07c9",
     },
     ("werewolf", "classic8"): {
         "events": "cefff3bb8d7d80d8",
-        "observations": "60a64378181cb6fb",
+        "observations": "32d5a7cd0533301c",
         "renders": "753cd8567e91d688",
         "outcomes": "1ef88c75b95d07c9",
     },
     ("werewolf", "werewolf_arena"): {
         "events": "81ab638c99f47951",
-        "observations": "b779a6e30c553b4e",
+        "observations": "bf6b69cd509e76e9",
         "renders": "865cdb8c7b626a59",
         "outcomes": "83ecf7387e5971f8",
     },
     ("werewolf", "secret_mafia"): {
         "events": "c93ba8a029494430",
-        "observations": "e674d567fd416528",
+        "observations": "5a811d03a40743d1",
         "renders": "8e5a6b25388375d7",
         "outcomes": "53d9231ae2385d6c",
     },
@@ -287,25 +291,25 @@ EXPECTED = {
     # observations reprinted when vote prompts began to state the voter's own knowledge
     ("werewolf", "secret_mafia6"): {
         "events": "97acd18df2f08c84",
-        "observations": "9292d3acd3094581",
+        "observations": "18f484f2656ea757",
         "renders": "bcab1b1b773cfc22",
         "outcomes": "dfccdc448bd0b09f",
     },
     ("werewolf", "agentscope9"): {
         "events": "ed10de33399c7491",
-        "observations": "ca5329332391559a",
+        "observations": "3b0c5a3261e85fcb",
         "renders": "d7609c4e569a0537",
         "outcomes": "154c7045c709ce7a",
     },
     ("werewolf", "comm_games7"): {
         "events": "509f9e1e333020de",
-        "observations": "d5cbc328ac98d168",
+        "observations": "748fd9b9a979163b",
         "renders": "1ba631ef24fb2d45",
         "outcomes": "a0e5b412f713b3f0",
     },
     ("werewolf", "duskmire"): {
         "events": "7660cf08949742bb",
-        "observations": "46fada468b5b629d",
+        "observations": "07b7b526c981b98e",
         "renders": "4cad68fb1d98378f",
         "outcomes": "05ac6a60422c4d92",
     },
