@@ -267,6 +267,10 @@ class LLMAgent(Agent):
         text = answer.get("text") if isinstance(answer, dict) else answer
         if not isinstance(text, str) or not text.strip():
             return None
+        if text in decision.menu:
+            # the game's own sentence, offered to this seat: the Seer's "Lars is not a wolf."
+            # repeats its night result's words, and is what it should say
+            return None
         bare = text.strip().lower()
         if not isinstance(answer, dict) and any(
             bare in (o.id.lower(), (o.label or "").lower()) for o in decision.options

@@ -120,3 +120,21 @@ def test_a_menu_needs_speech_and_sentences_that_fit() -> None:
         Decision(kind="vote", options=[Option(id="1")], menu=["I suspect Olga."])
     with pytest.raises(ValueError, match="empty or too long"):
         Decision(kind="speak", free_text=True, max_chars=5, menu=["I suspect Olga."])
+
+
+def test_a_menu_sentence_that_repeats_the_seats_own_knowledge_is_speech() -> None:
+    # the Seer's "Lars is not a wolf." is the words of its night result: a copy of its
+    # instructions if written freely, its own sentence when the game offered it
+    agent = LLMAgent(name="seer", backend={"type": "local"})
+    request = ChatRequest(
+        messages=[
+            {"role": "system", "content": "You are Mia, the Seer, playing Werewolf."},
+            {"role": "user", "content": "Night 1: Your inspection: Lars is not a wolf.\n"
+                                        "Day 1: it is your turn to speak."},
+        ]
+    )  # fmt: skip
+    said = "Lars is not a wolf."
+    offered = SPEAK.model_copy(update={"menu": [said, "I suspect Olga."]})
+    assert agent.copy_refusal(request, said, offered, ["Mia", "Lars"], "Mia") is None
+    free = SPEAK.model_copy(update={"menu": []})
+    assert "not speech" in (agent.copy_refusal(request, said, free, ["Mia", "Lars"], "Mia") or "")
