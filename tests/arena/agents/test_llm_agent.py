@@ -16,9 +16,7 @@ from arena.agents.llm_agent import LLMAgent
 from arena.llm.backends.base import Backend
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest, ChatResult
-from arena.results import InvalidActionPolicy, MatchSpec
-from arena.runner import MatchRunner
-from games.werewolf.bots import BOTS
+from tests.arena.agents.werewolf_seat import play_one_seat
 
 LLM_SEAT = 2
 
@@ -64,16 +62,8 @@ def play(decide: str) -> tuple[list[Any], ParrotBackend]:
     backend = ParrotBackend()
     agent = LLMAgent(name="model", decide=decide, backend={"model": "parrot"})
     agent.backend = backend
-    spec = MatchSpec(match_id="belief-1", game="werewolf", seed=11, seats=["rule"] * 8,
-                     rules={"preset": "classic8", "belief_reports": "end"})  # fmt: skip
-    runner = MatchRunner(
-        spec,
-        lambda entry, seat: agent if seat == LLM_SEAT else BOTS["rule"](),
-        policy=InvalidActionPolicy(retries=1, fallback="random_legal", timeout_s=None),
-    )
-    result = runner.play()
-    assert result.status == "finished"
-    return runner.recorder.events, backend
+    events, _ = play_one_seat(agent, LLM_SEAT, seed=11, belief_reports="end")
+    return events, backend
 
 
 def belief_events(events: list[Any], kind: str) -> list[dict[str, Any]]:

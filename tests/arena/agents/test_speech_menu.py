@@ -17,10 +17,8 @@ from arena.agents.llm_agent import LLMAgent
 from arena.llm.backends.base import Backend
 from arena.llm.config import BackendConfig
 from arena.llm.messages import ChatRequest, ChatResult
-from arena.results import InvalidActionPolicy, MatchSpec
-from arena.runner import MatchRunner
 from arena.types import Decision, Option
-from games.werewolf.bots import BOTS
+from tests.arena.agents.werewolf_seat import play_one_seat
 
 LLM_SEAT = 0  # seed 5: it lives to speak five times
 
@@ -52,16 +50,8 @@ def play(speech: str) -> tuple[list[Any], CopierBackend, list[str]]:
     backend = CopierBackend()
     agent = LLMAgent(name="model", decide="rank", speech=speech, backend={"model": "copier"})
     agent.backend = backend
-    spec = MatchSpec(match_id="menu-1", game="werewolf", seed=5, seats=["rule"] * 8,
-                     rules={"preset": "classic8"})  # fmt: skip
-    runner = MatchRunner(
-        spec,
-        lambda entry, seat: agent if seat == LLM_SEAT else BOTS["rule"](),
-        policy=InvalidActionPolicy(retries=1, fallback="random_legal", timeout_s=None),
-    )
-    result = runner.play()
-    assert result.status == "finished"
-    return runner.recorder.events, backend, [s.name for s in result.seats]
+    events, result = play_one_seat(agent, LLM_SEAT, seed=5)
+    return events, backend, [s.name for s in result.seats]
 
 
 def test_a_ranking_seat_says_a_sentence_of_its_menu_and_never_accuses_itself() -> None:
