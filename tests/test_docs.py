@@ -203,7 +203,7 @@ def test_the_served_example_asks_for_the_model_arena_serve_serves() -> None:
     assert command is not None, "the worked example starts a server"
     engine, port = command.groups()
     config = tconfig.load(ROOT / "tournaments/examples/dond_served.yaml")
-    from arena.agents.llm_agent import LLMAgentParams
+    from arena.agents.llm_params import LLMAgentParams
 
     params = config.entry("smollm2").params
     assert isinstance(params, LLMAgentParams)  # typed when the config loads

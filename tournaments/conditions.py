@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from arena import registry
-from arena.agents.llm_agent import LLMAgentParams
+from arena.agents.llm_params import LLMAgentParams
 from arena.errors import ConfigError
 from arena.llm import prompt as llm_prompt
 from arena.llm.config import BackendConfig

@@ -25,7 +25,7 @@ from pydantic import (
 
 from arena import registry
 from arena.agents import factory
-from arena.agents.llm_agent import LLMAgentParams
+from arena.agents.llm_params import LLMAgentParams
 from arena.agents.params import ParamsError, Unchecked, as_written
 from arena.llm.config import BackendConfig
 from arena.memory.spec import MemorySpec

@@ -378,7 +378,7 @@ class Fuzzing(Checking):
     """At every ask: nothing outside the seat's audience, own lines as "You"."""
 
     def check(self, observation: Observation, decision: Decision) -> None:
-        from arena.agents.llm_agent import LLMAgentParams
+        from arena.agents.llm_params import LLMAgentParams
         from arena.llm.prompt import TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN, render_messages
 
         seat, names = observation.seat, observation.names

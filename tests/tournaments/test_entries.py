@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from arena.agents.llm_agent import LLMAgent, LLMAgentParams
+from arena.agents.llm_agent import LLMAgent
+from arena.agents.llm_params import LLMAgentParams
 from arena.agents.params import KeywordParams, Unchecked
 from arena.errors import ConfigError
 from arena.remote.client import RemoteParams

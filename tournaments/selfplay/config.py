@@ -266,7 +266,7 @@ def _check_seats(seats: Literal["all"] | list[int], n_seats: int | None) -> list
 
 
 def _check_base(params: dict[str, Any]) -> list[str]:
-    from arena.agents.llm_agent import LLMAgentParams
+    from arena.agents.llm_params import LLMAgentParams
 
     owned = sorted({"style", "extra_instructions", "memory"} & set(params))
     problems = [f"base.params.{k}: set by the candidate's context (seed_context)" for k in owned]

@@ -6,7 +6,8 @@ import pytest
 
 from arena.agents import factory
 from arena.agents.base import KeepsCallRecords, Preflights, TracksTimeouts
-from arena.agents.llm_agent import LLMAgent, LLMAgentParams
+from arena.agents.llm_agent import LLMAgent
+from arena.agents.llm_params import LLMAgentParams
 from arena.agents.params import KeywordParams, ParamsError, as_written
 from arena.agents.random_agent import RandomAgent
 

@@ -3,7 +3,8 @@ just before the decision, quoted, after the transcript (the seat's prompt still 
 
 from __future__ import annotations
 
-from arena.agents.llm_agent import LLMAgent, LLMAgentParams
+from arena.agents.llm_agent import LLMAgent
+from arena.agents.llm_params import LLMAgentParams
 from arena.events import Event, Visibility
 from arena.llm.examples import HEADER, Example, block, nearest
 from arena.llm.prompt import TRANSCRIPT_CLOSE, render_messages, stable_point

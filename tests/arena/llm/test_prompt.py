@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 
-from arena.agents.llm_agent import LLMAgentParams
+from arena.agents.llm_params import LLMAgentParams
 from arena.events import Event, Speech, Visibility
 from arena.llm.parse import interpret
 from arena.llm.prompt import SeatTranscript, output_schema, render_messages

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from arena import registry
-from arena.agents.llm_agent import LLMAgent, LLMAgentParams
+from arena.agents.llm_agent import LLMAgent
+from arena.agents.llm_params import LLMAgentParams
 from arena.events import Event
 from arena.llm.prompt import system_prompt
 from arena.results import MatchSpec

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from arena.agents.llm_agent import LLMAgent, LLMAgentParams
+from arena.agents.llm_agent import LLMAgent
+from arena.agents.llm_params import LLMAgentParams
 from arena.llm.prompt import BLOCK_CLOSE, BLOCK_OPEN
 from arena.memory import Bank
 from arena.memory.inject import (
