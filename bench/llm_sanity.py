@@ -213,9 +213,12 @@ def _est(e: Estimate) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--matches", type=int, default=200)
-    ap.add_argument("--games", default="werewolf,dealornodeal")
-    ap.add_argument("--concurrency", type=int, default=4)
+    ap.add_argument("--matches", type=int, default=200,
+                    help="seeded matches per game, each played by the model and by the random bot "
+                    "(default: 200, the full size)")  # fmt: skip
+    ap.add_argument("--games", default="werewolf,dealornodeal",
+                    help="comma-separated: werewolf, dealornodeal (default: both)")  # fmt: skip
+    ap.add_argument("--concurrency", type=int, default=4, help="matches at once (default: 4)")
     ap.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     ap.add_argument(
         "--speech",

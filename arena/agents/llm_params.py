@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from arena.llm.config import BackendConfig, PromptOptions, bundled
 from arena.llm.prompt import is_turn_to_speak
@@ -33,6 +33,15 @@ class LLMAgentParams(PromptOptions):
     # ``auto``: the menu when moves are ranked (``decide``). Free words from the bundled model
     # copied the last speaker ("I suspect Sana." said by Sana) whatever it knew (docs/llm.md)
     speech: Literal["auto", "menu", "free"] = "auto"
+
+    @model_validator(mode="after")
+    def _menu_needs_ranking(self) -> LLMAgentParams:
+        if self.speech == "menu" and self.backend.type == "local" and not self.backend.rank_choices:
+            raise ValueError(
+                "speech: menu ranks the menu's sentences, but this local backend has "
+                "rank_choices: false (it would write its words); drop one of the two"
+            )
+        return self
 
     def ranks_moves(self) -> bool:
         """Moves are ranked by likelihood, never written first (``decide``)."""

@@ -19,7 +19,7 @@ from arena.engine import RulesEngine
 from arena.events import GameEvent, Visibility
 from arena.types import Action, Decision, InvalidAction, Option, Outcome
 from games.werewolf.config import ROLE_TEAM, WOLF, WerewolfRules
-from games.werewolf.suspicion import IS_WOLF, NOT_WOLF, SUSPECT
+from games.werewolf.suspicion import IS_WOLF, KILL, NOT_WOLF, SUSPECT
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,11 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
             if target in others
         ]
         return menu + [SUSPECT.format(name=self.n(s)) for s in others]
+
+    def wolf_talk_menu(self, seat: int) -> list[str]:
+        """The wolves' night talk offered to ``seat``: a proposal to attack each living player
+        who is not a wolf (the sentence the wolf bots speak and read)."""
+        return [KILL.format(name=self.n(s)) for s in self.alive_seats() if s not in self.wolves]
 
     # -- events ----------------------------------------------------------------------
     def ev(

@@ -37,11 +37,13 @@ class DayMixin(WerewolfBase):
     def _d_last_words(self, seat: int) -> Decision:
         return Decision.trusted(
             kind="last_words",
-            prompt="You are dying. Say your last words to everyone, or pass.",
+            prompt="You are dying. Say your last words to everyone, or pass. "
+            + self.seat_knowledge(seat, [s for s in self.alive_seats() if s != seat]),
             options=[Option.of("pass")],
             free_text=True,
             max_chars=self.rules.max_message_chars,
             silent_option="pass",
+            menu=self.speech_menu(seat),
             meta=self.meta(),
         )
 

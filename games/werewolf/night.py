@@ -41,6 +41,7 @@ class NightMixin(WerewolfBase):
             free_text=True,
             max_chars=self.rules.max_message_chars,
             silent_option="pass",
+            menu=self.wolf_talk_menu(seat),
             meta=self.meta(round=self.discuss_idx // max(1, len(self.alive_wolves())) + 1),
         )
 

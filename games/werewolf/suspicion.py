@@ -25,6 +25,7 @@ SEER_CLAIM = "I am the Seer."
 IS_WOLF = "{name} is a wolf."
 NOT_WOLF = "{name} is not a wolf."
 SUSPECT = "I suspect {name}."
+KILL = "Let us take {name} tonight."  # the wolves' night talk
 
 _SEER_CLAIM_RE = re.compile(r"\bI\s+am\s+the\s+seer\b", re.IGNORECASE)
 _PROTECT_CLAIM_RE = re.compile(r"\bI\s+am\s+the\s+(doctor|guard|witch)\b", re.IGNORECASE)

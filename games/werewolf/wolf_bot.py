@@ -15,9 +15,7 @@ from typing import Any, ClassVar
 from arena.seeding import derive_seed
 from arena.types import Action, Decision
 from games.werewolf.bot_base import WerewolfBot, say, seat_options, silent
-from games.werewolf.suspicion import IS_WOLF, SEER_CLAIM, SUSPECT, View
-
-KILL = "Let us take {name} tonight."
+from games.werewolf.suspicion import IS_WOLF, KILL, SEER_CLAIM, SUSPECT, View
 
 
 class WolfBot(WerewolfBot):

@@ -21,8 +21,9 @@ seat's values, what walking away gives and what a standing offer is worth to it;
 the voter's name and what it privately knows of the players it may vote for. Events, renders
 and outcomes did not change.
 
-Reprinted for Werewolf observations only: a turn to speak states the speaker's name and what it
-privately knows, and offers a menu of the game's sentences it could say (``Decision.menu``).
+Reprinted for Werewolf observations only: a turn to speak and last words state the speaker's
+name and what it privately knows, and they and the wolves' night talk offer a menu of the
+game's sentences the seat could say (``Decision.menu``).
 Events, renders and outcomes did not change.
 """
 
@@ -297,13 +298,13 @@ EXPECTED = {
     },
     ("werewolf", "agentscope9"): {
         "events": "ed10de33399c7491",
-        "observations": "3b0c5a3261e85fcb",
+        "observations": "d9eceef43d2e7cd8",
         "renders": "d7609c4e569a0537",
         "outcomes": "154c7045c709ce7a",
     },
     ("werewolf", "comm_games7"): {
         "events": "509f9e1e333020de",
-        "observations": "748fd9b9a979163b",
+        "observations": "ec28d03bc1c14dcf",
         "renders": "1ba631ef24fb2d45",
         "outcomes": "a0e5b412f713b3f0",
     },

@@ -105,6 +105,11 @@ def test_who_speaks_from_a_menu(params: dict[str, Any], menu: bool) -> None:
     assert not agent.config.speaks_from_menu(SPEAK.model_copy(update={"menu": []}))
 
 
+def test_a_menu_with_a_local_model_that_may_not_rank_is_refused_in_the_config() -> None:
+    with pytest.raises(ValueError, match="rank_choices: false"):
+        LLMAgent(name="a", speech="menu", backend={"type": "local", "rank_choices": False})
+
+
 def test_a_menu_needs_speech_and_sentences_that_fit() -> None:
     with pytest.raises(ValueError, match="menu of sentences without speech"):
         Decision(kind="vote", options=[Option(id="1")], menu=["I suspect Olga."])

@@ -124,14 +124,17 @@ def check_state(e: WerewolfEngine, oracle: Oracle, s: int) -> None:
 
 
 def check_menu(e: WerewolfEngine, s: int, menu: list[str]) -> None:
-    """A speech menu names only living others, and says "X is (not) a wolf." only where the
-    seat's own inspection found it."""
+    """A speech menu names only living others; it says "X is (not) a wolf." only where the
+    seat's own inspection found it, and proposes an attack only to a wolf, on a non-wolf."""
     found = e.seer_results.get(s, {})
     seat_of = {e.n(t): t for t in range(e.n_seats)}
     for sentence in menu:
-        m = re.fullmatch(r"I suspect (.+)\.|(.+) is (not )?a wolf\.", sentence)
+        m = re.fullmatch(r"I suspect (.+)\.|(.+) is (not )?a wolf\.|Let us take (.+) tonight\.",
+                         sentence)  # fmt: skip
         assert m is not None, sentence
-        t = seat_of[m.group(1) or m.group(2)]
+        t = seat_of[m.group(1) or m.group(2) or m.group(4)]
+        if m.group(4) is not None:
+            assert s in e.wolves and t not in e.wolves, (s, sentence)
         assert t != s and e.alive[t], (s, sentence)
         if m.group(2) is not None:  # an inspection's result
             wolf = found.get(t) in ("wolf", "werewolf")
