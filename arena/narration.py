@@ -204,7 +204,10 @@ def _llm_call(p: Mapping[str, Any], cast: Cast) -> str:
     what = f"LLM call for {p.get('decision', '?')}"
     if p.get("attempt"):
         what += f" (attempt {p['attempt']})"
-    out = f"{what}: {p.get('status', '?')}, {p.get('tokens_in', 0)}→{p.get('tokens_out', 0)} tokens"
+    if p.get("ranked"):  # a choice among candidates: their tokens were scored, not written
+        out = f"{what}: {p.get('status', '?')}, ranked over {p.get('tokens_in', 0)} prompt tokens"
+    else:
+        out = f"{what}: {p.get('status', '?')}, {p.get('tokens_in', 0)}→{p.get('tokens_out', 0)} tokens"
     if isinstance(p.get("latency_s"), int | float):
         out += f", {p['latency_s']:.2f} s"
     if p.get("model"):

@@ -55,6 +55,8 @@ def test_every_runner_record_and_any_game_payload_reads_without_json() -> None:
         god("facts", facts=[{"owner": 1, "key": "role", "value": "werewolf"}]),
         god("quest_cards", quest=1, cards={"0": "success", "1": "fail"}, team=[0, 1]),
         god("result", utilities=[10.0, 2.5], allocation=[[3, 0, 1], [0, 2, 0]], walker=None),
+        god("llm_call", 1, decision="speak", status="ok", tokens_in=631, tokens_out=6,
+            latency_s=2.5, model="smollm2", ranked=True),
     ]  # fmt: skip
     lines = [describe(e, WEREWOLF) for e in events]
     assert lines[0] == "Bob LLM call for vote: ok, 812→12 tokens, 1.23 s (smollm2)"
@@ -64,6 +66,7 @@ def test_every_runner_record_and_any_game_payload_reads_without_json() -> None:
     assert lines[4] == "facts: Bob role werewolf"
     assert lines[5] == "quest cards: quest 1 · cards Ann success, Bob fail · team Ann, Bob"
     assert lines[6] == "result: utilities 10 2.50 · allocation (3 0 1), (0 2 0) · walker none"
+    assert lines[7] == "Bob LLM call for speak: ok, ranked over 631 prompt tokens, 2.50 s (smollm2)"
     assert not any('{"' in line or "{'" in line for line in lines)
 
 
