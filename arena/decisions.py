@@ -58,7 +58,7 @@ class Decision(BaseModel):
     ``max_chars``); its options (e.g. ``pass``) may be chosen instead of speaking. A speech
     decision may offer a ``menu``: sentences of the game's own that this seat could say now
     (built from what it knows); any other words stay legal. A small model that ranks its moves
-    says one of them (``LLMAgentConfig.speech``), since it cannot yet write a sentence that means
+    says one of them (``LLMAgentParams.speech``), since it cannot yet write a sentence that means
     what it knows.
     """
 

@@ -173,11 +173,12 @@ class LLMAgent(Agent):
             session=f"{self.context.match_id}:{self.context.seat}" if self.context else None,
             stable=stable_point(messages),
         )
-        if by_rank:
+        if menu:  # the sentences the game offered, said as written
+            request.choices = list(decision.menu)
+        elif by_rank:
             # a belief report ranks a probability per seat (arena.llm.belief_rank)
             ranked = belief_candidates(keys) if decision.belief_only else None
-            request.choices = ranked or (list(decision.menu) if menu else None)
-            request.choices = request.choices or choice_candidates(decision)
+            request.choices = ranked or choice_candidates(decision)
         return request
 
     def decide_by_rank(self, decision: Decision, belief: bool, reask: bool) -> bool:
