@@ -93,6 +93,9 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
     def alive_seats(self) -> list[int]:
         return [s for s in range(self.n_seats) if self.alive[s]]
 
+    def alive_others(self, seat: int) -> list[int]:
+        return [s for s in self.alive_seats() if s != seat]
+
     def alive_wolves(self) -> list[int]:
         return [s for s in self.alive_seats() if self.role[s] == WOLF]
 
@@ -130,7 +133,7 @@ class WerewolfBase(RulesEngine[WerewolfRules]):
         """The sentences of the game's own (the ones its bots speak and read) that ``seat``
         could say now, from what it knows: what each of its inspections found about a living
         player, then a suspicion of each other living player. Never one about itself."""
-        others = [s for s in self.alive_seats() if s != seat]
+        others = self.alive_others(seat)
         menu = [
             (IS_WOLF if result in ("wolf", WOLF) else NOT_WOLF).format(name=self.n(target))
             for target, result in sorted(self.seer_results.get(seat, {}).items())

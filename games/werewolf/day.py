@@ -38,7 +38,7 @@ class DayMixin(WerewolfBase):
         return Decision.trusted(
             kind="last_words",
             prompt="You are dying. Say your last words to everyone, or pass. "
-            + self.seat_knowledge(seat, [s for s in self.alive_seats() if s != seat]),
+            + self.seat_knowledge(seat, self.alive_others(seat)),
             options=[Option.of("pass")],
             free_text=True,
             max_chars=self.rules.max_message_chars,
@@ -112,11 +112,10 @@ class DayMixin(WerewolfBase):
         self.seq("speak", seat)
 
     def _d_speak(self, seat: int) -> Decision:
-        others = [s for s in self.alive_seats() if s != seat]
         return Decision.trusted(
             kind="speak",
             prompt=f"Day {self.day}: it is your turn to speak to everyone (or pass). "
-            + self.seat_knowledge(seat, others),
+            + self.seat_knowledge(seat, self.alive_others(seat)),
             options=[Option.of("pass")],
             free_text=True,
             max_chars=self.rules.max_message_chars,

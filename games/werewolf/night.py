@@ -266,7 +266,7 @@ class NightMixin(WerewolfBase):
             self._witch_done(seat)
 
     def _d_witch_poison(self, seat: int) -> Decision:
-        opts = self.seat_options([s for s in self.alive_seats() if s != seat])
+        opts = self.seat_options(self.alive_others(seat))
         return Decision.trusted(
             kind="witch_poison",
             prompt="Poison a player tonight? (one use per game) Choose a player or none.",

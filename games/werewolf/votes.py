@@ -148,7 +148,7 @@ class VoteMixin(WerewolfBase):
         self._next_hunter()
 
     def _hunter_targets(self, seat: int) -> list[int]:
-        return [s for s in self.alive_seats() if s != seat]
+        return self.alive_others(seat)
 
     def _next_hunter(self) -> None:
         while self.hunter_queue:
